@@ -1,0 +1,547 @@
+package app
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/costdb/costdb/domain"
+	"github.com/shopspring/decimal"
+)
+
+// CompositionInput is what a client may set on a composition.
+type CompositionInput struct {
+	GroupID     string
+	Code        string
+	SecondCode  string
+	Description string
+	Type        string
+	Unit        string
+	State       string
+	IsSicro     bool
+	Labor       bool
+	Rounding    domain.RoundingMethod // 0 takes the model's default
+	Note        string
+	// SICRO model.
+	TeamProduction decimal.Decimal
+	FIC            decimal.Decimal
+	LaborAddition  decimal.Decimal
+}
+
+func (in CompositionInput) apply(c *domain.Composition) {
+	c.GroupID = in.GroupID
+	c.Code = in.Code
+	c.SecondCode = in.SecondCode
+	c.Description = strings.TrimSpace(in.Description)
+	c.Type = strings.ToUpper(strings.TrimSpace(in.Type))
+	c.Unit = strings.TrimSpace(in.Unit)
+	c.State = strings.ToUpper(strings.TrimSpace(in.State))
+	c.IsSicro = in.IsSicro
+	c.Labor = in.Labor
+	c.Rounding = in.Rounding
+	if c.Rounding == 0 {
+		c.Rounding = domain.DefaultRounding(in.IsSicro)
+	}
+	c.Note = in.Note
+	c.TeamProduction, c.FIC, c.LaborAddition = in.TeamProduction, in.FIC, in.LaborAddition
+}
+
+// CreateComposition creates a composition in the caller's company and
+// returns it priced. Returns EINVALID naming each bad field, including a code
+// already used by another composition of the company in the same state.
+func (s *Service) CreateComposition(ctx context.Context, p domain.Principal, in CompositionInput) (*domain.PricedComposition, error) {
+	var out *domain.PricedComposition
+	err := s.store.Update(ctx, func(tx Tx) error {
+		now := s.now()
+		c := &domain.Composition{ID: NewID(now), CompanyID: p.CompanyID, UserID: p.UserID, DepartmentID: p.DepartmentID, CreatedAt: now}
+		in.apply(c)
+		if err := checkComposition(tx, p, c); err != nil {
+			return err
+		}
+		if err := tx.PutComposition(c); err != nil {
+			return err
+		}
+		var err error
+		out, err = price(tx, p, c)
+		return err
+	})
+	return out, err
+}
+
+// CompositionPatch names the fields of a composition to change; nil fields stay.
+type CompositionPatch struct {
+	GroupID        *string
+	Code           *string
+	SecondCode     *string
+	Description    *string
+	Type           *string
+	Unit           *string
+	State          *string
+	IsSicro        *bool
+	Labor          *bool
+	Rounding       *domain.RoundingMethod
+	Note           *string
+	TeamProduction *decimal.Decimal
+	FIC            *decimal.Decimal
+	LaborAddition  *decimal.Decimal
+}
+
+func (pt CompositionPatch) apply(c *domain.Composition) {
+	in := CompositionInput{
+		GroupID: c.GroupID, Code: c.Code, SecondCode: c.SecondCode, Description: c.Description,
+		Type: c.Type, Unit: c.Unit, State: c.State, IsSicro: c.IsSicro, Labor: c.Labor,
+		Rounding: c.Rounding, Note: c.Note,
+		TeamProduction: c.TeamProduction, FIC: c.FIC, LaborAddition: c.LaborAddition,
+	}
+	set(&in.GroupID, pt.GroupID)
+	set(&in.Code, pt.Code)
+	set(&in.SecondCode, pt.SecondCode)
+	set(&in.Description, pt.Description)
+	set(&in.Type, pt.Type)
+	set(&in.Unit, pt.Unit)
+	set(&in.State, pt.State)
+	set(&in.IsSicro, pt.IsSicro)
+	set(&in.Labor, pt.Labor)
+	set(&in.Rounding, pt.Rounding)
+	set(&in.Note, pt.Note)
+	set(&in.TeamProduction, pt.TeamProduction)
+	set(&in.FIC, pt.FIC)
+	set(&in.LaborAddition, pt.LaborAddition)
+	in.apply(c)
+}
+
+// UpdateComposition changes the composition's own fields the patch names
+// (not its banks or items). Returns ENOTFOUND outside the caller's company,
+// EINVALID for a bad field, ECONFLICT when the code or state changes while
+// another composition uses it.
+func (s *Service) UpdateComposition(ctx context.Context, p domain.Principal, id string, patch CompositionPatch) (*domain.PricedComposition, error) {
+	var out *domain.PricedComposition
+	err := s.store.Update(ctx, func(tx Tx) error {
+		c, err := s.composition(tx, p, id)
+		if err != nil {
+			return err
+		}
+		oldCode, oldState := c.Code, c.State
+		patch.apply(c)
+		if err := checkComposition(tx, p, c); err != nil {
+			return err
+		}
+		if c.Code != oldCode || c.State != oldState {
+			if err := notUsed(tx, p, domain.KindComposition, oldCode, oldState); err != nil {
+				return err
+			}
+		}
+		if err := tx.PutComposition(c); err != nil {
+			return err
+		}
+		out, err = price(tx, p, c)
+		return err
+	})
+	return out, err
+}
+
+func checkComposition(tx Tx, p domain.Principal, c *domain.Composition) error {
+	var v domain.Validation
+	if err := v.Merge("", c.Validate()); err != nil {
+		return err
+	}
+	if err := v.Merge("", checkGroupRef(tx, p, c.GroupID)); err != nil {
+		return err
+	}
+	if c.Code != "" && c.State != "" {
+		o, err := tx.CompositionByCode(c.CompanyID, c.Code, c.State)
+		if err == nil && o.ID != c.ID {
+			v.Add("/code", "is already used by composition %s in %s", o.ID, c.State)
+		} else if err != nil && !isNotFound(err) {
+			return err
+		}
+	}
+	return v.Err()
+}
+
+// Composition returns one composition of the caller's company, priced.
+func (s *Service) Composition(ctx context.Context, p domain.Principal, id string) (*domain.PricedComposition, error) {
+	var out *domain.PricedComposition
+	err := s.store.View(ctx, func(tx Tx) error {
+		c, err := s.composition(tx, p, id)
+		if err != nil {
+			return err
+		}
+		out, err = price(tx, p, c)
+		return err
+	})
+	return out, err
+}
+
+// CompositionByCode returns the composition of the caller's company with the
+// code in the state, priced.
+func (s *Service) CompositionByCode(ctx context.Context, p domain.Principal, code, state string) (*domain.PricedComposition, error) {
+	var out *domain.PricedComposition
+	err := s.store.View(ctx, func(tx Tx) error {
+		c, err := tx.CompositionByCode(p.CompanyID, code, strings.ToUpper(state))
+		if err != nil {
+			return err
+		}
+		out, err = price(tx, p, c)
+		return err
+	})
+	return out, err
+}
+
+// Compositions lists the compositions of the caller's company in creation
+// order, priced, with the total count.
+func (s *Service) Compositions(ctx context.Context, p domain.Principal, page Page) ([]*domain.PricedComposition, int, error) {
+	var out []*domain.PricedComposition
+	var total int
+	err := s.store.View(ctx, func(tx Tx) error {
+		all, err := tx.Compositions(p.CompanyID)
+		if err != nil {
+			return err
+		}
+		total = len(all)
+		lo, hi := page.window(total)
+		pr := domain.NewPricer(source{tx: tx, companyID: p.CompanyID})
+		for _, c := range all[lo:hi] {
+			pc, err := pr.Price(c)
+			if err != nil {
+				return err
+			}
+			out = append(out, pc)
+		}
+		return nil
+	})
+	return out, total, err
+}
+
+// DeleteComposition deletes a composition. Returns ECONFLICT, naming them,
+// while other compositions use it.
+func (s *Service) DeleteComposition(ctx context.Context, p domain.Principal, id string) error {
+	return s.store.Update(ctx, func(tx Tx) error {
+		c, err := s.composition(tx, p, id)
+		if err != nil {
+			return err
+		}
+		if err := notUsed(tx, p, domain.KindComposition, c.Code, c.State); err != nil {
+			return err
+		}
+		return tx.DeleteComposition(c.ID)
+	})
+}
+
+func (s *Service) composition(tx Tx, p domain.Principal, id string) (*domain.Composition, error) {
+	c, err := tx.Composition(id)
+	if err != nil {
+		return nil, err
+	}
+	if err := inCompany(p, c.CompanyID, "composition", id); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// ItemInput is one item to add to a composition. An empty Kind (v1 items
+// name none) is resolved from the code: where the code exists both as a
+// composition and as a resource, the composition wins (docs/decisions.md).
+// An empty Bank with a Kind means the company's own base.
+type ItemInput struct {
+	Bank        string
+	Code        string
+	Kind        domain.ItemKind
+	Quantity    decimal.Decimal
+	Utilization decimal.NullDecimal
+}
+
+// AddItems adds items to a composition, or sets the quantity of those
+// already there, and returns it priced. Every item is checked before
+// anything is written: an unknown bank or code is EINVALID naming the item
+// (`/items/N/code`), and an own composition that would contain itself is
+// ECONFLICT.
+func (s *Service) AddItems(ctx context.Context, p domain.Principal, id string, items []ItemInput) (*domain.PricedComposition, error) {
+	var out *domain.PricedComposition
+	err := s.store.Update(ctx, func(tx Tx) error {
+		c, err := s.composition(tx, p, id)
+		if err != nil {
+			return err
+		}
+		if err := s.checkCount("/items", len(items)); err != nil {
+			return err
+		}
+		src := source{tx: tx, companyID: p.CompanyID}
+		var v domain.Validation
+		for i, in := range items {
+			ptr := "/items/" + strconv.Itoa(i)
+			it, err := resolveItem(src, c, in, ptr)
+			if err := v.Merge("", err); err != nil {
+				return err
+			}
+			if err == nil {
+				c.SetItem(it)
+			}
+		}
+		if err := v.Err(); err != nil {
+			return err
+		}
+		if err := tx.PutComposition(c); err != nil {
+			return err
+		}
+		out, err = price(tx, p, c)
+		return err
+	})
+	return out, err
+}
+
+// resolveItem checks an item input against the composition and the store
+// and returns the item to set.
+func resolveItem(src source, c *domain.Composition, in ItemInput, ptr string) (domain.Item, error) {
+	it := domain.Item{
+		Bank:        domain.NormalizeBank(in.Bank),
+		Code:        strings.TrimSpace(in.Code),
+		Kind:        in.Kind,
+		Quantity:    in.Quantity,
+		Utilization: in.Utilization,
+	}
+	if it.Bank == "" && it.Kind != "" {
+		it.Bank = domain.BankMyBase
+	}
+	if it.Bank == "" {
+		return it, domain.FieldErrorf(ptr+"/bank", "is required")
+	}
+	probe := it
+	if probe.Kind == "" {
+		probe.Kind = domain.KindResource // any kind, to check the other fields
+	}
+	if err := probe.Validate(ptr); err != nil {
+		return it, err
+	}
+	if it.IsOwn() {
+		return resolveOwnItem(src, c, it, ptr)
+	}
+	ref, ok := c.Bank(it.Bank)
+	if !ok {
+		return it, domain.FieldErrorf(ptr+"/bank", "bank %s is not attached to this composition: add its edition first (add_banks)", it.Bank)
+	}
+	_, err := src.BankComposition(ref, it.Code)
+	foundComp := err == nil
+	if err != nil && !isNotFound(err) {
+		return it, err
+	}
+	_, err = src.BankResource(ref, it.Code)
+	foundRes := err == nil
+	if err != nil && !isNotFound(err) {
+		return it, err
+	}
+	switch {
+	case it.Kind == "" && foundComp, it.Kind == domain.KindComposition && foundComp:
+		it.Kind = domain.KindComposition
+	case it.Kind == "" && foundRes, it.Kind == domain.KindResource && foundRes:
+		it.Kind = domain.KindResource
+	default:
+		what := "code"
+		if it.Kind != "" {
+			what = string(it.Kind)
+		}
+		return it, domain.FieldErrorf(ptr+"/code", "%s %s does not exist in %s", what, it.Code, editionName(ref))
+	}
+	return it, nil
+}
+
+func resolveOwnItem(src source, c *domain.Composition, it domain.Item, ptr string) (domain.Item, error) {
+	if it.Kind != domain.KindResource {
+		sub, err := src.OwnComposition(it.Code, c.State)
+		if err == nil {
+			if sub.ID == c.ID {
+				return it, domain.Errorf(domain.ECONFLICT, "composition %s cannot contain itself", c.Code)
+			}
+			it.Kind = domain.KindComposition
+			return it, nil
+		}
+		if !isNotFound(err) {
+			return it, err
+		}
+		if it.Kind == domain.KindComposition {
+			return it, domain.FieldErrorf(ptr+"/code", "no own composition %s exists in %s", it.Code, c.State)
+		}
+	}
+	r, err := src.OwnResource(it.Code)
+	if isNotFound(err) {
+		return it, domain.FieldErrorf(ptr+"/code", "no own resource or composition %s exists", it.Code)
+	}
+	if err != nil {
+		return it, err
+	}
+	if _, ok := r.Locals[c.State]; !ok {
+		return it, domain.FieldErrorf(ptr+"/code", "resource %s has no price for %s", it.Code, c.State)
+	}
+	it.Kind = domain.KindResource
+	return it, nil
+}
+
+// ItemRef names an item to remove: bank, code and kind. An empty kind
+// matches either kind and an empty bank any bank (v1 removes by code alone).
+type ItemRef struct {
+	Bank string
+	Code string
+	Kind domain.ItemKind
+}
+
+// RemoveItems removes items from a composition and returns it priced. An item
+// that is not in the composition is EINVALID naming it, and nothing is removed.
+func (s *Service) RemoveItems(ctx context.Context, p domain.Principal, id string, refs []ItemRef) (*domain.PricedComposition, error) {
+	var out *domain.PricedComposition
+	err := s.store.Update(ctx, func(tx Tx) error {
+		c, err := s.composition(tx, p, id)
+		if err != nil {
+			return err
+		}
+		if err := s.checkCount("/items", len(refs)); err != nil {
+			return err
+		}
+		var v domain.Validation
+		for i, ref := range refs {
+			bank := domain.NormalizeBank(ref.Bank)
+			kept := c.Items[:0:0]
+			for _, it := range c.Items {
+				match := it.Code == ref.Code && (bank == "" || it.Bank == bank) && (ref.Kind == "" || it.Kind == ref.Kind)
+				if !match {
+					kept = append(kept, it)
+				}
+			}
+			if len(kept) == len(c.Items) {
+				v.Add("/items/"+strconv.Itoa(i)+"/code", "%s is not an item of this composition", strings.TrimSpace(bank+" "+ref.Code))
+			}
+			c.Items = kept
+		}
+		if err := v.Err(); err != nil {
+			return err
+		}
+		if err := tx.PutComposition(c); err != nil {
+			return err
+		}
+		out, err = price(tx, p, c)
+		return err
+	})
+	return out, err
+}
+
+// BankInput is one edition to attach to a composition.
+type BankInput struct {
+	Name   string
+	State  string
+	Month  string
+	Region string
+	Report bool
+}
+
+// AddBanks attaches bank editions to a composition, replacing the edition of
+// a bank already attached, and returns it priced. Each edition must have
+// been imported, and every item of a bank whose edition changes must exist
+// in the new edition; otherwise EINVALID names the problem and nothing
+// changes.
+func (s *Service) AddBanks(ctx context.Context, p domain.Principal, id string, banks []BankInput) (*domain.PricedComposition, error) {
+	var out *domain.PricedComposition
+	err := s.store.Update(ctx, func(tx Tx) error {
+		c, err := s.composition(tx, p, id)
+		if err != nil {
+			return err
+		}
+		if err := s.checkCount("/banks", len(banks)); err != nil {
+			return err
+		}
+		src := source{tx: tx, companyID: p.CompanyID}
+		var v domain.Validation
+		for i, in := range banks {
+			ptr := "/banks/" + strconv.Itoa(i)
+			ref := domain.BankRef{
+				Name:   domain.NormalizeBank(in.Name),
+				State:  strings.ToUpper(strings.TrimSpace(in.State)),
+				Month:  strings.TrimSpace(in.Month),
+				Region: strings.TrimSpace(in.Region),
+				Report: in.Report,
+			}
+			if err := v.Merge("", ref.Validate(ptr)); err != nil {
+				return err
+			}
+			if ref.Validate(ptr) != nil {
+				continue
+			}
+			if _, err := tx.Edition(ref.EditionKey()); isNotFound(err) {
+				v.Add(ptr, "edition %s has not been imported", editionName(ref))
+				continue
+			} else if err != nil {
+				return err
+			}
+			for j, it := range c.Items {
+				if it.Bank != ref.Name {
+					continue
+				}
+				var err error
+				if it.Kind == domain.KindComposition {
+					_, err = src.BankComposition(ref, it.Code)
+				} else {
+					_, err = src.BankResource(ref, it.Code)
+				}
+				if isNotFound(err) {
+					v.Add(ptr, "item %d (%s %s) does not exist in %s", j, it.Kind, it.Code, editionName(ref))
+				} else if err != nil {
+					return err
+				}
+			}
+			c.SetBank(ref)
+		}
+		if err := v.Err(); err != nil {
+			return err
+		}
+		if err := tx.PutComposition(c); err != nil {
+			return err
+		}
+		out, err = price(tx, p, c)
+		return err
+	})
+	return out, err
+}
+
+func (s *Service) checkCount(field string, n int) error {
+	if n == 0 {
+		return domain.FieldErrorf(field, "must not be empty")
+	}
+	if n > s.cfg.MaxItemsPerRequest {
+		return domain.FieldErrorf(field, "has %d entries; at most %d are accepted in one request", n, s.cfg.MaxItemsPerRequest)
+	}
+	return nil
+}
+
+// editionName names an edition for a message: "SINAPI MG 08/2026".
+func editionName(ref domain.BankRef) string {
+	s := ref.Name + " " + ref.State + " " + ref.Month
+	if ref.Region != "" {
+		s += " " + ref.Region
+	}
+	return s
+}
+
+// price prices one composition inside a transaction.
+func price(tx Tx, p domain.Principal, c *domain.Composition) (*domain.PricedComposition, error) {
+	return domain.NewPricer(source{tx: tx, companyID: p.CompanyID}).Price(c)
+}
+
+// source is the domain.PriceSource of one company over one transaction.
+type source struct {
+	tx        Tx
+	companyID string
+}
+
+func (s source) OwnResource(code string) (*domain.Resource, error) {
+	return s.tx.ResourceByCode(s.companyID, code)
+}
+
+func (s source) OwnComposition(code, state string) (*domain.Composition, error) {
+	return s.tx.CompositionByCode(s.companyID, code, state)
+}
+
+func (s source) BankResource(ref domain.BankRef, code string) (*domain.BankResource, error) {
+	return s.tx.BankResource(ref.EditionKey(), code)
+}
+
+func (s source) BankComposition(ref domain.BankRef, code string) (*domain.BankComposition, error) {
+	return s.tx.BankComposition(ref.EditionKey(), code)
+}

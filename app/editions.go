@@ -1,0 +1,117 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/costdb/costdb/domain"
+)
+
+// EditionData is one bank edition's data, as an importer reads it from the
+// published files: the edition, and its resources and compositions with the
+// prices of the regimes in Edition.Regimes.
+type EditionData struct {
+	Edition      domain.Edition
+	Resources    []*domain.BankResource
+	Compositions []*domain.BankComposition
+}
+
+// ImportSummary counts what an import wrote, per edition.
+type ImportSummary struct {
+	Edition      domain.Edition
+	Resources    int // resources read
+	Compositions int // compositions read
+}
+
+// ImportEditions stores bank editions, all in one transaction: either every
+// edition is imported or nothing changes. Importing into an edition that
+// exists merges: the prices of the regimes imported now replace those of the
+// same regimes, the other regime's prices stay, so importing the
+// desonerado and the não desonerado files one after the other fills both,
+// and importing the same data again changes nothing.
+func (s *Service) ImportEditions(ctx context.Context, data []EditionData) ([]ImportSummary, error) {
+	var out []ImportSummary
+	err := s.store.Update(ctx, func(tx Tx) error {
+		out = out[:0]
+		for i := range data {
+			sum, err := importEdition(tx, s.now(), &data[i])
+			if err != nil {
+				return err
+			}
+			out = append(out, sum)
+		}
+		return nil
+	})
+	return out, err
+}
+
+func importEdition(tx Tx, now time.Time, d *EditionData) (ImportSummary, error) {
+	in := d.Edition
+	in.Bank = domain.NormalizeBank(in.Bank)
+	ref := in.Ref()
+	if err := ref.Validate(""); err != nil {
+		return ImportSummary{}, err
+	}
+	if len(in.Regimes) == 0 {
+		return ImportSummary{}, domain.Errorf(domain.EINVALID, "edition %s: the import names no regime", editionName(ref))
+	}
+	key := in.Key()
+	ed, err := tx.Edition(key)
+	if isNotFound(err) {
+		ed = &domain.Edition{Bank: in.Bank, State: in.State, Month: in.Month, Region: in.Region}
+	} else if err != nil {
+		return ImportSummary{}, err
+	}
+	for _, r := range in.Regimes {
+		ed.AddRegime(r)
+	}
+	if in.Source != "" {
+		ed.Source = in.Source
+	}
+	ed.ImportedAt = now
+	for _, r := range d.Resources {
+		old, err := tx.BankResource(key, r.Code)
+		switch {
+		case isNotFound(err):
+			ed.Resources++
+			old = nil
+		case err != nil:
+			return ImportSummary{}, err
+		}
+		if err := tx.PutBankResource(key, domain.MergeBankResource(old, r, in.Regimes)); err != nil {
+			return ImportSummary{}, err
+		}
+	}
+	for _, c := range d.Compositions {
+		old, err := tx.BankComposition(key, c.Code)
+		switch {
+		case isNotFound(err):
+			ed.Compositions++
+			old = nil
+		case err != nil:
+			return ImportSummary{}, err
+		}
+		merged := domain.MergeBankComposition(old, c, in.Regimes)
+		if len(merged.Items) > 0 && (old == nil || len(old.Items) == 0) {
+			ed.Structures++
+		}
+		if err := tx.PutBankComposition(key, merged); err != nil {
+			return ImportSummary{}, err
+		}
+	}
+	if err := tx.PutEdition(ed); err != nil {
+		return ImportSummary{}, err
+	}
+	return ImportSummary{Edition: *ed, Resources: len(d.Resources), Compositions: len(d.Compositions)}, nil
+}
+
+// Editions lists every imported bank edition.
+func (s *Service) Editions(ctx context.Context) ([]*domain.Edition, error) {
+	var out []*domain.Edition
+	err := s.store.View(ctx, func(tx Tx) error {
+		var err error
+		out, err = tx.Editions()
+		return err
+	})
+	return out, err
+}

@@ -1,0 +1,96 @@
+// Package app holds costdb's use cases: one method of Service per operation,
+// each running in a single storage transaction. It declares the ports it
+// needs (Store, Tx, Tokens) and enforces the rules that span records: company
+// scoping, unique codes, references between records.
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/costdb/costdb/domain"
+)
+
+// Store is the storage port: a unit of work over a transaction. Update runs
+// fn in one write transaction that is committed (durably) if fn returns nil
+// and rolled back entirely otherwise; writers are serialised. View runs fn in
+// a read-only transaction that sees a consistent snapshot.
+//
+// Records handed to and returned by a Tx are copies: changing one changes
+// nothing in the store until it is Put.
+type Store interface {
+	View(ctx context.Context, fn func(Tx) error) error
+	Update(ctx context.Context, fn func(Tx) error) error
+	// Ping reports whether the store answers.
+	Ping(ctx context.Context) error
+	Close() error
+}
+
+// Tx is one storage transaction. Methods that look a record up return an
+// ENOTFOUND *domain.Error when there is none. Put methods insert or replace
+// by ID and keep every index of the record up to date. Methods that write
+// return an error inside a read-only transaction.
+//
+// Lists are in ID order, which is creation order for IDs made by NewID.
+type Tx interface {
+	// Setting returns the value stored under key, or nil when there is none.
+	Setting(key string) ([]byte, error)
+	// PutSetting stores a value under key.
+	PutSetting(key string, value []byte) error
+
+	Company(id string) (*domain.Company, error)
+	CompanyByName(name string) (*domain.Company, error)
+	PutCompany(c *domain.Company) error
+
+	Department(id string) (*domain.Department, error)
+	DepartmentByName(companyID, name string) (*domain.Department, error)
+	PutDepartment(d *domain.Department) error
+
+	User(id string) (*domain.User, error)
+	UserByEmail(email string) (*domain.User, error)
+	PutUser(u *domain.User) error
+	CountUsers() (int, error)
+
+	Group(id string) (*domain.Group, error)
+	Groups(companyID string) ([]*domain.Group, error)
+	PutGroup(g *domain.Group) error
+	DeleteGroup(id string) error
+
+	Resource(id string) (*domain.Resource, error)
+	ResourceByCode(companyID, code string) (*domain.Resource, error)
+	Resources(companyID string) ([]*domain.Resource, error)
+	PutResource(r *domain.Resource) error
+	DeleteResource(id string) error
+
+	Composition(id string) (*domain.Composition, error)
+	CompositionByCode(companyID, code, state string) (*domain.Composition, error)
+	Compositions(companyID string) ([]*domain.Composition, error)
+	PutComposition(c *domain.Composition) error
+	DeleteComposition(id string) error
+
+	// Edition returns the edition with the key (domain.EditionKey).
+	Edition(key string) (*domain.Edition, error)
+	// Editions lists every edition, in key order.
+	Editions() ([]*domain.Edition, error)
+	PutEdition(e *domain.Edition) error
+	BankResource(editionKey, code string) (*domain.BankResource, error)
+	PutBankResource(editionKey string, r *domain.BankResource) error
+	BankComposition(editionKey, code string) (*domain.BankComposition, error)
+	PutBankComposition(editionKey string, c *domain.BankComposition) error
+}
+
+// Claims are what an access token says about its bearer.
+type Claims struct {
+	UserID    string
+	CompanyID string
+	TokenID   string
+	IssuedAt  time.Time
+	ExpiresAt time.Time
+}
+
+// Tokens is the port that issues and verifies signed access tokens. Verify
+// returns an EUNAUTHORIZED error for a malformed, forged or expired token.
+type Tokens interface {
+	Issue(c Claims) (string, error)
+	Verify(token string) (Claims, error)
+}

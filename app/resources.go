@@ -1,0 +1,235 @@
+package app
+
+import (
+	"context"
+	"strings"
+
+	"github.com/costdb/costdb/domain"
+)
+
+// ResourceInput is what a client may set on a resource.
+type ResourceInput struct {
+	GroupID     string
+	Code        string
+	SecondCode  string
+	Description string
+	Type        int
+	Unit        string
+	IsSicro     bool
+	Status      bool
+	Note        string
+	// Locals are the prices per state. On update they replace the whole map.
+	Locals map[string]domain.PriceLine
+}
+
+func (in ResourceInput) apply(r *domain.Resource) {
+	r.GroupID = in.GroupID
+	r.Code = in.Code
+	r.SecondCode = in.SecondCode
+	r.Description = strings.TrimSpace(in.Description)
+	r.Type = in.Type
+	r.Unit = strings.TrimSpace(in.Unit)
+	r.IsSicro = in.IsSicro
+	r.Status = in.Status
+	r.Note = in.Note
+	r.Locals = make(map[string]domain.PriceLine, len(in.Locals))
+	for st, line := range in.Locals {
+		r.Locals[strings.ToUpper(strings.TrimSpace(st))] = line
+	}
+}
+
+// CreateResource creates a resource in the caller's company. Returns
+// EINVALID naming each bad field, including a code already used by another
+// resource of the company.
+func (s *Service) CreateResource(ctx context.Context, p domain.Principal, in ResourceInput) (*domain.Resource, error) {
+	var out *domain.Resource
+	err := s.store.Update(ctx, func(tx Tx) error {
+		now := s.now()
+		r := &domain.Resource{ID: NewID(now), CompanyID: p.CompanyID, UserID: p.UserID, DepartmentID: p.DepartmentID, CreatedAt: now}
+		in.apply(r)
+		if err := checkResource(tx, p, r); err != nil {
+			return err
+		}
+		out = r
+		return tx.PutResource(r)
+	})
+	return out, err
+}
+
+// ResourcePatch names the fields of a resource to change; nil fields stay.
+type ResourcePatch struct {
+	GroupID     *string
+	Code        *string
+	SecondCode  *string
+	Description *string
+	Type        *int
+	Unit        *string
+	IsSicro     *bool
+	Status      *bool
+	Note        *string
+	// Locals, when set, replace the whole map of prices per state.
+	Locals map[string]domain.PriceLine
+}
+
+func (pt ResourcePatch) apply(r *domain.Resource) {
+	in := ResourceInput{
+		GroupID: r.GroupID, Code: r.Code, SecondCode: r.SecondCode, Description: r.Description,
+		Type: r.Type, Unit: r.Unit, IsSicro: r.IsSicro, Status: r.Status, Note: r.Note, Locals: r.Locals,
+	}
+	set(&in.GroupID, pt.GroupID)
+	set(&in.Code, pt.Code)
+	set(&in.SecondCode, pt.SecondCode)
+	set(&in.Description, pt.Description)
+	set(&in.Type, pt.Type)
+	set(&in.Unit, pt.Unit)
+	set(&in.IsSicro, pt.IsSicro)
+	set(&in.Status, pt.Status)
+	set(&in.Note, pt.Note)
+	if pt.Locals != nil {
+		in.Locals = pt.Locals
+	}
+	in.apply(r)
+}
+
+// set copies *from into *to when from is not nil.
+func set[T any](to *T, from *T) {
+	if from != nil {
+		*to = *from
+	}
+}
+
+// UpdateResource changes the fields the patch names. Returns ENOTFOUND for a
+// resource outside the caller's company, EINVALID for a bad field, and
+// ECONFLICT when the code changes while a composition uses the resource.
+func (s *Service) UpdateResource(ctx context.Context, p domain.Principal, id string, patch ResourcePatch) (*domain.Resource, error) {
+	var out *domain.Resource
+	err := s.store.Update(ctx, func(tx Tx) error {
+		r, err := s.resource(tx, p, id)
+		if err != nil {
+			return err
+		}
+		oldCode := r.Code
+		patch.apply(r)
+		if err := checkResource(tx, p, r); err != nil {
+			return err
+		}
+		if r.Code != oldCode {
+			if err := notUsed(tx, p, domain.KindResource, oldCode, ""); err != nil {
+				return err
+			}
+		}
+		out = r
+		return tx.PutResource(r)
+	})
+	return out, err
+}
+
+func checkResource(tx Tx, p domain.Principal, r *domain.Resource) error {
+	var v domain.Validation
+	if err := v.Merge("", r.Validate()); err != nil {
+		return err
+	}
+	if err := v.Merge("", checkGroupRef(tx, p, r.GroupID)); err != nil {
+		return err
+	}
+	if r.Code != "" {
+		o, err := tx.ResourceByCode(r.CompanyID, r.Code)
+		if err == nil && o.ID != r.ID {
+			v.Add("/code", "is already used by resource %s", o.ID)
+		} else if err != nil && !isNotFound(err) {
+			return err
+		}
+	}
+	return v.Err()
+}
+
+// Resource returns one resource of the caller's company.
+func (s *Service) Resource(ctx context.Context, p domain.Principal, id string) (*domain.Resource, error) {
+	var out *domain.Resource
+	err := s.store.View(ctx, func(tx Tx) error {
+		var err error
+		out, err = s.resource(tx, p, id)
+		return err
+	})
+	return out, err
+}
+
+// ResourceByCode returns the resource of the caller's company with the code.
+func (s *Service) ResourceByCode(ctx context.Context, p domain.Principal, code string) (*domain.Resource, error) {
+	var out *domain.Resource
+	err := s.store.View(ctx, func(tx Tx) error {
+		var err error
+		out, err = tx.ResourceByCode(p.CompanyID, code)
+		return err
+	})
+	return out, err
+}
+
+func (s *Service) resource(tx Tx, p domain.Principal, id string) (*domain.Resource, error) {
+	r, err := tx.Resource(id)
+	if err != nil {
+		return nil, err
+	}
+	if err := inCompany(p, r.CompanyID, "resource", id); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Resources lists the resources of the caller's company in creation order,
+// with the total count.
+func (s *Service) Resources(ctx context.Context, p domain.Principal, page Page) ([]*domain.Resource, int, error) {
+	var out []*domain.Resource
+	var total int
+	err := s.store.View(ctx, func(tx Tx) error {
+		all, err := tx.Resources(p.CompanyID)
+		if err != nil {
+			return err
+		}
+		total = len(all)
+		lo, hi := page.window(total)
+		out = all[lo:hi]
+		return nil
+	})
+	return out, total, err
+}
+
+// DeleteResource deletes a resource. Returns ECONFLICT, naming the
+// compositions, while a composition uses it.
+func (s *Service) DeleteResource(ctx context.Context, p domain.Principal, id string) error {
+	return s.store.Update(ctx, func(tx Tx) error {
+		r, err := s.resource(tx, p, id)
+		if err != nil {
+			return err
+		}
+		if err := notUsed(tx, p, domain.KindResource, r.Code, ""); err != nil {
+			return err
+		}
+		return tx.DeleteResource(r.ID)
+	})
+}
+
+// notUsed returns ECONFLICT when an own resource (or an own composition of
+// state) with the code is an item of a composition of the company.
+func notUsed(tx Tx, p domain.Principal, kind domain.ItemKind, code, state string) error {
+	cs, err := tx.Compositions(p.CompanyID)
+	if err != nil {
+		return err
+	}
+	var users []string
+	for _, c := range cs {
+		if kind == domain.KindComposition && c.State != state {
+			continue
+		}
+		for _, it := range c.Items {
+			if it.IsOwn() && it.Kind == kind && it.Code == code {
+				users = append(users, c.Code+" ("+c.State+")")
+				break
+			}
+		}
+	}
+	if len(users) > 0 {
+		return domain.Errorf(domain.ECONFLICT, "%s %s is used by compositions %s", kind, code, listNames(users))
+	}
+	return nil
+}

@@ -1,0 +1,152 @@
+package domain
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+)
+
+// States maps each Brazilian state code (UF) to its name.
+var States = map[string]string{
+	"AC": "Acre", "AL": "Alagoas", "AP": "Amapá", "AM": "Amazonas", "BA": "Bahia",
+	"CE": "Ceará", "DF": "Distrito Federal", "ES": "Espírito Santo", "GO": "Goiás",
+	"MA": "Maranhão", "MT": "Mato Grosso", "MS": "Mato Grosso do Sul", "MG": "Minas Gerais",
+	"PA": "Pará", "PB": "Paraíba", "PR": "Paraná", "PE": "Pernambuco", "PI": "Piauí",
+	"RJ": "Rio de Janeiro", "RN": "Rio Grande do Norte", "RS": "Rio Grande do Sul",
+	"RO": "Rondônia", "RR": "Roraima", "SC": "Santa Catarina", "SP": "São Paulo",
+	"SE": "Sergipe", "TO": "Tocantins",
+}
+
+// ValidState reports whether s is a state code (upper case, as published).
+func ValidState(s string) bool {
+	_, ok := States[s]
+	return ok
+}
+
+var monthPattern = regexp.MustCompile(`^(0[1-9]|1[0-2])/(19|20|21)[0-9]{2}$`)
+
+// ValidMonth reports whether s is a reference month in the shape MM/YYYY.
+func ValidMonth(s string) bool { return monthPattern.MatchString(s) }
+
+// Resource types of the origin system.
+const (
+	TypeEquipment          = 1
+	TypePermanentEquipment = 2
+	TypeLabor              = 3
+	TypeMaterial           = 4
+	TypeServices           = 5
+	TypeFees               = 6
+	TypeOthers             = 7
+	TypeFranchise          = 8
+	TypeAdministration     = 9
+	TypeRent               = 10
+	TypeAllowance          = 11
+	TypeConsulting         = 12
+	TypeTransport          = 13
+	TypeDirectBilling      = 101
+)
+
+// ResourceTypes maps each resource type integer to its name.
+var ResourceTypes = map[int]string{
+	TypeEquipment:          "Equipamento",
+	TypePermanentEquipment: "Equipamento para aquisição permanente",
+	TypeLabor:              "Mão de obra",
+	TypeMaterial:           "Material",
+	TypeServices:           "Serviços",
+	TypeFees:               "Taxas",
+	TypeOthers:             "Outros",
+	TypeFranchise:          "Verba",
+	TypeAdministration:     "Administração",
+	TypeRent:               "Aluguel",
+	TypeAllowance:          "Abono",
+	TypeConsulting:         "Consultoria",
+	TypeTransport:          "Transporte",
+	TypeDirectBilling:      "Faturamento direto",
+}
+
+// ValidResourceType reports whether t is a known resource type.
+func ValidResourceType(t int) bool {
+	_, ok := ResourceTypes[t]
+	return ok
+}
+
+// CompositionClasses maps each SINAPI composition class code to its name.
+var CompositionClasses = map[string]string{
+	"ASTU": "Assentamento de tubos e peças",
+	"CANT": "Canteiro de obras",
+	"CHOR": "Custos horários de máquinas e equipamentos",
+	"COBE": "Cobertura",
+	"DROP": "Drenagem/obras de contenção/poços de visita e caixas",
+	"ESCO": "Escoramento",
+	"ESQV": "Esquadrias/ferragens/vidros",
+	"FOMA": "Fornecimento de materiais e equipamentos",
+	"FUES": "Fundações e estruturas",
+	"IMPE": "Impermeabilizações e proteções diversas",
+	"INEL": "Instalação elétrica/eletrificação e iluminação externa",
+	"INES": "Instalações especiais",
+	"INHI": "Instalações hidro sanitárias",
+	"INPR": "Instalações de produção",
+	"LIPR": "Ligações prediais água/esgoto/energia/telefone",
+	"MOVT": "Movimento de terra",
+	"PARE": "Paredes/painéis",
+	"PAVI": "Pavimentação",
+	"PINT": "Pinturas",
+	"PISO": "Pisos",
+	"REVE": "Revestimento e tratamento de superfícies",
+	"SEDI": "Serviços diversos",
+	"SEEM": "Serviços empreitados",
+	"SEES": "Serviços especiais",
+	"SEOP": "Serviços operacionais",
+	"SERP": "Serviços preliminares",
+	"SERT": "Serviços técnicos",
+	"TRAN": "Transportes, cargas e descargas",
+	"URBA": "Urbanização",
+}
+
+// ValidCompositionClass reports whether c is a known composition class.
+func ValidCompositionClass(c string) bool {
+	_, ok := CompositionClasses[c]
+	return ok
+}
+
+// Units lists the units of measure in common use in SINAPI and SICRO. Units
+// are free text (a bank may publish one not listed here); this list is what a
+// client offers by default.
+var Units = []string{
+	"UN", "M", "M2", "M3", "KG", "T", "L", "H", "MES", "DIA", "CJ", "PAR", "JG",
+	"KM", "T.KM", "M3.KM", "M3XKM", "TXKM", "VB", "CHP", "CHI", "dm³", "m²", "m³", "kg", "h", "un", "t", "m",
+}
+
+// KnownBanks lists the reference banks a user will name. BankMyBase is the
+// company's own base.
+var KnownBanks = []string{
+	"SINAPI", "SICRO3", "ORSE", "SEINFRA", "SBC", "SETOP", "CPOS", "EMOP", "FDE", "SIURB", BankMyBase,
+}
+
+// EnumEntry is one value of a catalogue: a code and its human name.
+type EnumEntry struct {
+	Code string
+	Name string
+}
+
+// SortedEnum turns a catalogue map into entries sorted by code (numerically
+// when every code is a number).
+func SortedEnum[K int | string](m map[K]string) []EnumEntry {
+	out := make([]EnumEntry, 0, len(m))
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	for _, k := range keys {
+		var code string
+		switch v := any(k).(type) {
+		case int:
+			code = strconv.Itoa(v)
+		case string:
+			code = v
+		}
+		out = append(out, EnumEntry{Code: code, Name: m[k]})
+	}
+	return out
+}

@@ -1,0 +1,137 @@
+package domain
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Error codes. Every error the core and the application layer return carries
+// one of them; adapters map codes to their own statuses (HTTP, exit codes).
+const (
+	// EINVALID means a field rule failed; Error.Fields names each bad field.
+	EINVALID = "invalid"
+	// EBADREQUEST means the request itself is malformed (not a field rule).
+	EBADREQUEST = "bad_request"
+	// ENOTFOUND means no such record exists in the caller's company.
+	ENOTFOUND = "not_found"
+	// ECONFLICT means the operation conflicts with other records (still
+	// referenced, would create a cycle, duplicate key at storage level).
+	ECONFLICT = "conflict"
+	// EUNAUTHORIZED means the caller is not authenticated.
+	EUNAUTHORIZED = "unauthorized"
+	// EUNAVAILABLE means a resource the operation needs is busy (for example
+	// the database file is held by another process).
+	EUNAVAILABLE = "unavailable"
+	// EINTERNAL is any other failure; its details are never shown to clients.
+	EINTERNAL = "internal"
+)
+
+// FieldError names one bad field and what is wrong with it. Field is a JSON
+// pointer into the input as the client sent it, such as "/items/2/code".
+type FieldError struct {
+	Field   string
+	Message string
+}
+
+// Error is an error with a machine-readable code and a message meant for the
+// person who made the request.
+type Error struct {
+	Code    string
+	Message string
+	Fields  []FieldError
+}
+
+// Error implements the error interface.
+func (e *Error) Error() string {
+	if len(e.Fields) == 0 {
+		return e.Message
+	}
+	parts := make([]string, len(e.Fields))
+	for i, f := range e.Fields {
+		parts[i] = f.Field + ": " + f.Message
+	}
+	return e.Message + " (" + strings.Join(parts, "; ") + ")"
+}
+
+// Errorf returns an *Error with the given code and a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// FieldErrorf returns an EINVALID *Error naming a single field.
+func FieldErrorf(field, format string, args ...any) *Error {
+	msg := fmt.Sprintf(format, args...)
+	return &Error{Code: EINVALID, Message: "validation failed", Fields: []FieldError{{Field: field, Message: msg}}}
+}
+
+// ErrorCode returns the code of err: the code of the first *Error in its
+// chain, "" for nil, and EINTERNAL for any other error.
+func ErrorCode(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return EINTERNAL
+}
+
+// ErrorMessage returns the human message of err. Errors that are not *Error
+// are internal and answer "internal error", so their details never leak.
+func ErrorMessage(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "internal error"
+}
+
+// ErrorFields returns the field errors of err, if it is an *Error.
+func ErrorFields(err error) []FieldError {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Fields
+	}
+	return nil
+}
+
+// Validation collects field errors so that a single answer can name every
+// bad field at once.
+type Validation struct {
+	Fields []FieldError
+}
+
+// Add records that field is bad.
+func (v *Validation) Add(field, format string, args ...any) {
+	v.Fields = append(v.Fields, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
+}
+
+// Merge adds the field errors of err, with each field prefixed by prefix.
+// An error that is not EINVALID is returned unchanged for the caller to
+// handle; nil otherwise.
+func (v *Validation) Merge(prefix string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if !errors.As(err, &e) || e.Code != EINVALID {
+		return err
+	}
+	for _, f := range e.Fields {
+		v.Fields = append(v.Fields, FieldError{Field: prefix + f.Field, Message: f.Message})
+	}
+	return nil
+}
+
+// Err returns nil when no field was bad, else an EINVALID *Error.
+func (v *Validation) Err() error {
+	if len(v.Fields) == 0 {
+		return nil
+	}
+	return &Error{Code: EINVALID, Message: "validation failed", Fields: v.Fields}
+}

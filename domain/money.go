@@ -1,0 +1,70 @@
+package domain
+
+import (
+	"fmt"
+
+	"github.com/shopspring/decimal"
+)
+
+// RoundingMethod is the calculation method of a composition: how each line
+// total (coefficient × unit price) is cut before the lines are added. The
+// numbers are those of the origin system's `calculation_method` /
+// `rounding_type`.
+type RoundingMethod int
+
+// The rounding methods. Caixa truncates each line to centavos and then adds
+// (checked on real SINAPI data), which is why Truncate2 is the default of a
+// SINAPI-model composition.
+const (
+	RoundHalfUp2 RoundingMethod = 1 // round half up to 2 places
+	Truncate2    RoundingMethod = 2 // truncate to 2 places
+	Truncate4    RoundingMethod = 3 // truncate to 4 places
+	NoRounding   RoundingMethod = 4 // keep every digit; round only for display
+)
+
+// RoundingMethods lists every rounding method, in code order.
+var RoundingMethods = []RoundingMethod{RoundHalfUp2, Truncate2, Truncate4, NoRounding}
+
+// Valid reports whether m is one of the four methods.
+func (m RoundingMethod) Valid() bool { return m >= RoundHalfUp2 && m <= NoRounding }
+
+// Apply cuts d as the method says.
+func (m RoundingMethod) Apply(d decimal.Decimal) decimal.Decimal {
+	switch m {
+	case RoundHalfUp2:
+		return RoundHalfUp(d, 2)
+	case Truncate2:
+		return d.Truncate(2)
+	case Truncate4:
+		return d.Truncate(4)
+	default:
+		return d
+	}
+}
+
+// Description is the human name of the method, as the origin system shows it.
+func (m RoundingMethod) Description() string {
+	switch m {
+	case RoundHalfUp2:
+		return "Arredondar com 2 casas decimais"
+	case Truncate2:
+		return "Truncar com 2 casas decimais"
+	case Truncate4:
+		return "Truncar com 4 casas decimais"
+	case NoRounding:
+		return "Sem arredondamento"
+	}
+	return fmt.Sprintf("método %d", int(m))
+}
+
+// RoundHalfUp rounds d to places decimal places, halves away from zero (for
+// the non-negative amounts of a budget this is "half up").
+func RoundHalfUp(d decimal.Decimal, places int32) decimal.Decimal {
+	return d.Round(places)
+}
+
+// Dec parses a decimal literal and panics on a bad one. It is meant for
+// constants in code and tests, never for input.
+func Dec(s string) decimal.Decimal {
+	return decimal.RequireFromString(s)
+}

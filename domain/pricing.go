@@ -1,0 +1,196 @@
+package domain
+
+import (
+	"strconv"
+
+	"github.com/shopspring/decimal"
+)
+
+// PriceSource finds what the items of a composition refer to. Each method
+// returns an ENOTFOUND *Error when there is no such record. Implementations
+// read a store; the pricing itself stays here.
+type PriceSource interface {
+	// OwnResource returns the company's own resource with the code.
+	OwnResource(code string) (*Resource, error)
+	// OwnComposition returns the company's own composition with the code in the state.
+	OwnComposition(code, state string) (*Composition, error)
+	// BankResource returns the resource with the code in the edition ref names.
+	BankResource(ref BankRef, code string) (*BankResource, error)
+	// BankComposition returns the composition with the code in the edition ref names.
+	BankComposition(ref BankRef, code string) (*BankComposition, error)
+}
+
+// PricedItem is an item with what it refers to and its prices.
+type PricedItem struct {
+	Item
+	Description  string
+	Unit         string
+	Type         string    // resource type number as text, or composition class
+	ResourceType int       // resource type; 0 for a composition
+	UnitPrice    UnitPrice // unit price (for equipment: productive hourly cost)
+	IdlePrice    UnitPrice // equipment only: idle hourly cost
+	Total        UnitPrice // line total, cut by the composition's rounding method
+	Section      string    // SICRO model: A, B, C, D, E (fixed time and transport) or O (other)
+	Missing      bool      // what the item names no longer exists: priced at zero
+}
+
+// Prices are the price figures of a composition. The SINAPI model fills only
+// PND and PD; the SICRO model fills every key (docs/decisions.md defines each).
+type Prices struct {
+	PND, PD           decimal.Decimal // unit cost
+	ChDeEq, ChdDeEq   decimal.Decimal // A: equipment hourly cost
+	ChiDeEq, ChdiDeEq decimal.Decimal // idle part of A
+	ChDaMo, ChdDaMo   decimal.Decimal // B: labour hourly cost
+	CHE, CHDE         decimal.Decimal // hourly execution cost: A + B + labour addition
+	ChIncidencia      decimal.Decimal // labour addition on B (não desonerado)
+	CTF, CTFD         decimal.Decimal // fixed time and transport (E)
+	CUOI, CUOID       decimal.Decimal // other inputs
+	CCA, CCAD         decimal.Decimal // auxiliary activities (D)
+	CUMO              decimal.Decimal // materials (C)
+	CUE, CUED         decimal.Decimal // unit execution cost: CHE / team production
+	FICCost, FICCostD decimal.Decimal // CUE × FIC
+	LaborAdditionD    decimal.Decimal // labour addition on B (desonerado)
+}
+
+// Unit returns the unit cost of the composition in both regimes.
+func (p Prices) Unit() UnitPrice { return UnitPrice{PND: p.PND, PD: p.PD} }
+
+// PricedComposition is a composition with its items priced and its totals.
+type PricedComposition struct {
+	*Composition
+	Items  []PricedItem
+	Prices Prices
+}
+
+// Pricer prices compositions from a PriceSource. Own compositions nested in
+// each other are priced once each (results are kept for the Pricer's life,
+// so use one Pricer per read) and a cycle is an ECONFLICT error.
+type Pricer struct {
+	src      PriceSource
+	done     map[string]*PricedComposition
+	visiting map[string]bool
+}
+
+// NewPricer returns a Pricer reading from src.
+func NewPricer(src PriceSource) *Pricer {
+	return &Pricer{src: src, done: map[string]*PricedComposition{}, visiting: map[string]bool{}}
+}
+
+// Price computes the items and the prices of c.
+func (p *Pricer) Price(c *Composition) (*PricedComposition, error) {
+	if c.ID != "" {
+		if pc, ok := p.done[c.ID]; ok {
+			return pc, nil
+		}
+		if p.visiting[c.ID] {
+			return nil, Errorf(ECONFLICT, "composition %s contains itself", c.Code)
+		}
+		p.visiting[c.ID] = true
+		defer delete(p.visiting, c.ID)
+	}
+	items := make([]PricedItem, len(c.Items))
+	for i, it := range c.Items {
+		pi, err := p.resolve(c, it)
+		if err != nil {
+			return nil, err
+		}
+		items[i] = pi
+	}
+	var pc *PricedComposition
+	if c.IsSicro {
+		pc = priceSicro(c, items)
+	} else {
+		pc = priceSinapi(c, items)
+	}
+	if c.ID != "" {
+		p.done[c.ID] = pc
+	}
+	return pc, nil
+}
+
+// resolve finds what the item refers to and fills its description and unit prices.
+func (p *Pricer) resolve(c *Composition, it Item) (PricedItem, error) {
+	pi := PricedItem{Item: it}
+	missing := func(err error) (PricedItem, error) {
+		if ErrorCode(err) == ENOTFOUND {
+			pi.Missing = true
+			return pi, nil
+		}
+		return pi, err
+	}
+	if it.IsOwn() {
+		switch it.Kind {
+		case KindResource:
+			r, err := p.src.OwnResource(it.Code)
+			if err != nil {
+				return missing(err)
+			}
+			fillOwnResource(&pi, r, c.State)
+		default:
+			sub, err := p.src.OwnComposition(it.Code, c.State)
+			if err != nil {
+				return missing(err)
+			}
+			spc, err := p.Price(sub)
+			if err != nil {
+				return pi, err
+			}
+			pi.Description, pi.Unit, pi.Type = sub.Description, sub.Unit, sub.Type
+			pi.UnitPrice = spc.Prices.Unit()
+		}
+		return pi, nil
+	}
+	ref, ok := c.Bank(it.Bank)
+	if !ok {
+		pi.Missing = true
+		return pi, nil
+	}
+	switch it.Kind {
+	case KindResource:
+		r, err := p.src.BankResource(ref, it.Code)
+		if err != nil {
+			return missing(err)
+		}
+		pi.Description, pi.Unit, pi.ResourceType = r.Description, r.Unit, r.Type
+		pi.Type = strconv.Itoa(r.Type)
+		pi.UnitPrice = UnitPrice{PND: r.Prices.PND, PD: r.Prices.PD}
+		pi.IdlePrice = UnitPrice{PND: r.Prices.PNDI, PD: r.Prices.PDI}
+	default:
+		bc, err := p.src.BankComposition(ref, it.Code)
+		if err != nil {
+			return missing(err)
+		}
+		pi.Description, pi.Unit, pi.Type = bc.Description, bc.Unit, bc.Class
+		pi.UnitPrice = bc.Cost
+	}
+	return pi, nil
+}
+
+func fillOwnResource(pi *PricedItem, r *Resource, state string) {
+	pi.Description, pi.Unit, pi.ResourceType = r.Description, r.Unit, r.Type
+	pi.Type = strconv.Itoa(r.Type)
+	line := r.Locals[state]
+	pi.UnitPrice = UnitPrice{PND: line.PND, PD: line.PD}
+	pi.IdlePrice = UnitPrice{PND: line.PNDI, PD: line.PDI}
+}
+
+// LineTotal is coefficient × unit price, cut by the method: the total of one
+// line of a composition.
+func LineTotal(m RoundingMethod, coefficient, unitPrice decimal.Decimal) decimal.Decimal {
+	return m.Apply(coefficient.Mul(unitPrice))
+}
+
+// priceSinapi applies the SINAPI model: every line total is cut by the
+// composition's rounding method, and the price is the sum of the lines.
+func priceSinapi(c *Composition, items []PricedItem) *PricedComposition {
+	var sum UnitPrice
+	for i := range items {
+		it := &items[i]
+		it.Total = UnitPrice{
+			PND: LineTotal(c.Rounding, it.Quantity, it.UnitPrice.PND),
+			PD:  LineTotal(c.Rounding, it.Quantity, it.UnitPrice.PD),
+		}
+		sum = sum.Add(it.Total)
+	}
+	return &PricedComposition{Composition: c, Items: items, Prices: Prices{PND: sum.PND, PD: sum.PD}}
+}
