@@ -1,0 +1,221 @@
+// Package boltstore implements the storage port (app.Store and app.Tx) on a
+// single bbolt file. Each Update is one bbolt write transaction, committed
+// with an fsync before Update returns; each View is one bbolt read
+// transaction, which sees a consistent snapshot. Only one process can open
+// the file at a time: bbolt holds an exclusive file lock while it is open.
+//
+// Records are stored as JSON-encoded private record types (decimals as
+// strings, times as RFC 3339 in UTC), never as the domain structs
+// themselves, so that the file format changes only on purpose. The layout of
+// the buckets, the key formats and the schema version are described in
+// docs/storage.md.
+package boltstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/domain"
+)
+
+// SchemaVersion is the version of the on-disk layout this package writes and
+// understands. A file with a newer version is refused.
+const SchemaVersion = 1
+
+// DefaultTimeout is how long Open waits for the file lock when
+// Options.Timeout is zero.
+const DefaultTimeout = 2 * time.Second
+
+// ErrNewerSchema is wrapped by the error Open returns for a file written by
+// a newer costdb, whose schema version this package does not understand.
+var ErrNewerSchema = errors.New("database schema is newer than this costdb supports")
+
+// Options tune Open.
+type Options struct {
+	// Timeout is how long Open waits for another process to release the
+	// file lock before it gives up; zero means DefaultTimeout.
+	Timeout time.Duration
+}
+
+// Store is an app.Store on a bbolt file. It is safe for concurrent use.
+type Store struct {
+	db   *bolt.DB
+	path string
+}
+
+var _ app.Store = (*Store)(nil)
+
+// Bucket names.
+var (
+	bucketMeta = []byte("meta")
+
+	bucketSettings = []byte("settings")
+
+	bucketCompanies        = []byte("companies")
+	bucketCompanyByName    = []byte("companies_by_name")
+	bucketDepartments      = []byte("departments")
+	bucketDepartmentByName = []byte("departments_by_name")
+	bucketUsers            = []byte("users")
+	bucketUserByEmail      = []byte("users_by_email")
+
+	bucketGroups          = []byte("groups")
+	bucketGroupsByCompany = []byte("groups_by_company")
+
+	bucketResources          = []byte("resources")
+	bucketResourceByCode     = []byte("resources_by_code")
+	bucketResourcesByCompany = []byte("resources_by_company")
+
+	bucketCompositions          = []byte("compositions")
+	bucketCompositionByCode     = []byte("compositions_by_code")
+	bucketCompositionsByCompany = []byte("compositions_by_company")
+
+	bucketEditions         = []byte("editions")
+	bucketBankResources    = []byte("bank_resources")
+	bucketBankCompositions = []byte("bank_compositions")
+
+	allBuckets = [][]byte{
+		bucketMeta, bucketSettings,
+		bucketCompanies, bucketCompanyByName, bucketDepartments, bucketDepartmentByName, bucketUsers, bucketUserByEmail,
+		bucketGroups, bucketGroupsByCompany,
+		bucketResources, bucketResourceByCode, bucketResourcesByCompany,
+		bucketCompositions, bucketCompositionByCode, bucketCompositionsByCompany,
+		bucketEditions, bucketBankResources, bucketBankCompositions,
+	}
+
+	keySchemaVersion = []byte("schema_version")
+)
+
+// Open opens the database file at path, creating it (mode 0600) and its
+// buckets when it does not exist. When another process holds the file, Open
+// waits up to opts.Timeout and then returns an EUNAVAILABLE *domain.Error.
+// A file with a newer schema version fails with an error wrapping
+// ErrNewerSchema.
+func Open(path string, opts Options) (*Store, error) {
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	// bbolt's defaults: fsync on every commit (no NoSync, no NoGrowSync).
+	bopts := *bolt.DefaultOptions
+	bopts.Timeout = timeout
+	db, err := bolt.Open(path, 0o600, &bopts)
+	if err != nil {
+		if errors.Is(err, bolterrors.ErrTimeout) {
+			return nil, domain.Errorf(domain.EUNAVAILABLE,
+				"database %s is in use by another process (is a costdb server running?)", path)
+		}
+		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
+	}
+	if err := db.Update(func(btx *bolt.Tx) error { return initSchema(btx, path) }); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return &Store{db: db, path: path}, nil
+}
+
+// initSchema creates the buckets of a new file, or checks the schema version
+// of an existing one.
+func initSchema(btx *bolt.Tx, path string) error {
+	meta := btx.Bucket(bucketMeta)
+	if meta == nil {
+		empty := true
+		_ = btx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })
+		if !empty {
+			return fmt.Errorf("boltstore: %s is not a costdb database (it has no meta bucket)", path)
+		}
+		m, err := btx.CreateBucket(bucketMeta)
+		if err != nil {
+			return fmt.Errorf("boltstore: init %s: %w", path, err)
+		}
+		if err := m.Put(keySchemaVersion, []byte(strconv.Itoa(SchemaVersion))); err != nil {
+			return fmt.Errorf("boltstore: init %s: %w", path, err)
+		}
+	} else {
+		raw := meta.Get(keySchemaVersion)
+		v, err := strconv.Atoi(string(raw))
+		if err != nil || v < 1 {
+			return fmt.Errorf("boltstore: %s has a bad schema version %q", path, raw)
+		}
+		if v > SchemaVersion {
+			return fmt.Errorf("database %s has schema version %d, but this costdb supports only version %d (upgrade costdb): %w",
+				path, v, SchemaVersion, ErrNewerSchema)
+		}
+	}
+	for _, name := range allBuckets {
+		if _, err := btx.CreateBucketIfNotExists(name); err != nil {
+			return fmt.Errorf("boltstore: init %s: bucket %s: %w", path, name, err)
+		}
+	}
+	return nil
+}
+
+// Path returns the path of the database file.
+func (s *Store) Path() string { return s.path }
+
+// View runs fn in a bbolt read transaction, which sees the snapshot
+// committed when it starts. Writes inside fn return an error.
+func (s *Store) View(ctx context.Context, fn func(app.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	btx, err := s.db.Begin(false)
+	if err != nil {
+		return fmt.Errorf("boltstore: begin read transaction: %w", err)
+	}
+	t := &tx{btx: btx}
+	defer func() {
+		t.done = true
+		_ = btx.Rollback()
+	}()
+	return fn(t)
+}
+
+// Update runs fn in a bbolt write transaction. Writers are serialised by
+// bbolt. The transaction is committed, and synced to disk, when fn returns
+// nil; it is rolled back when fn returns an error or panics (the panic goes
+// on after the rollback).
+func (s *Store) Update(ctx context.Context, fn func(app.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	btx, err := s.db.Begin(true)
+	if err != nil {
+		return fmt.Errorf("boltstore: begin write transaction: %w", err)
+	}
+	t := &tx{btx: btx, writable: true}
+	finished := false
+	defer func() {
+		t.done = true
+		if !finished {
+			_ = btx.Rollback()
+		}
+	}()
+	if err := fn(t); err != nil {
+		return err
+	}
+	t.done = true
+	finished = true // Commit rolls back by itself when it fails
+	if err := btx.Commit(); err != nil {
+		return fmt.Errorf("boltstore: commit: %w", err)
+	}
+	return nil
+}
+
+// Ping reports whether the store answers by running an empty read
+// transaction.
+func (s *Store) Ping(ctx context.Context) error {
+	return s.View(ctx, func(app.Tx) error { return nil })
+}
+
+// Close closes the file and releases its lock. Transactions started later
+// fail. It waits for running transactions to end.
+func (s *Store) Close() error {
+	return s.db.Close()
+}

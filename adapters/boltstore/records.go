@@ -1,0 +1,415 @@
+package boltstore
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/costdb/costdb/domain"
+)
+
+// The on-disk records. Each is JSON-encoded and private to this package, so
+// that a change to a domain struct never changes the file format by
+// accident: a new domain field has to be added here, on purpose. Decimals are
+// strings (exact, keeping their scale: "1.50" stays "1.50"); times are
+// RFC 3339 strings in UTC with nanoseconds, "" for the zero time.
+
+type companyRecord struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	CreatedAt string `json:"created_at"`
+}
+
+type departmentRecord struct {
+	ID        string `json:"id"`
+	CompanyID string `json:"company_id"`
+	Name      string `json:"name"`
+	CreatedAt string `json:"created_at"`
+}
+
+type userRecord struct {
+	ID           string `json:"id"`
+	CompanyID    string `json:"company_id"`
+	DepartmentID string `json:"department_id"`
+	Email        string `json:"email"`
+	Name         string `json:"name"`
+	SecretHash   []byte `json:"secret_hash"` // base64
+	Disabled     bool   `json:"disabled"`
+	CreatedAt    string `json:"created_at"`
+}
+
+type groupRecord struct {
+	ID           string `json:"id"`
+	CompanyID    string `json:"company_id"`
+	UserID       string `json:"user_id"`
+	DepartmentID string `json:"department_id"`
+	Description  string `json:"description"`
+	CreatedAt    string `json:"created_at"`
+}
+
+type priceLineRecord struct {
+	PND  string `json:"pnd"`
+	PD   string `json:"pd"`
+	PNDI string `json:"pndi"`
+	PDI  string `json:"pdi"`
+}
+
+type resourceRecord struct {
+	ID           string                     `json:"id"`
+	CompanyID    string                     `json:"company_id"`
+	UserID       string                     `json:"user_id"`
+	DepartmentID string                     `json:"department_id"`
+	GroupID      string                     `json:"group_id"`
+	Code         string                     `json:"code"`
+	SecondCode   string                     `json:"second_code"`
+	Description  string                     `json:"description"`
+	Type         int                        `json:"type"`
+	Unit         string                     `json:"unit"`
+	IsSicro      bool                       `json:"is_sicro"`
+	Status       bool                       `json:"status"`
+	Note         string                     `json:"note"`
+	Locals       map[string]priceLineRecord `json:"locals"`
+	CreatedAt    string                     `json:"created_at"`
+}
+
+type bankRefRecord struct {
+	Name   string `json:"name"`
+	State  string `json:"state"`
+	Month  string `json:"month"`
+	Region string `json:"region"`
+	Report bool   `json:"report"`
+}
+
+type itemRecord struct {
+	Bank        string  `json:"bank"`
+	Code        string  `json:"code"`
+	Kind        string  `json:"kind"`
+	Quantity    string  `json:"quantity"`
+	Utilization *string `json:"utilization"` // null when absent
+}
+
+type compositionRecord struct {
+	ID             string          `json:"id"`
+	CompanyID      string          `json:"company_id"`
+	UserID         string          `json:"user_id"`
+	DepartmentID   string          `json:"department_id"`
+	GroupID        string          `json:"group_id"`
+	Code           string          `json:"code"`
+	SecondCode     string          `json:"second_code"`
+	Description    string          `json:"description"`
+	Type           string          `json:"type"`
+	Unit           string          `json:"unit"`
+	State          string          `json:"state"`
+	IsSicro        bool            `json:"is_sicro"`
+	Labor          bool            `json:"labor"`
+	Rounding       int             `json:"rounding"`
+	Note           string          `json:"note"`
+	TeamProduction string          `json:"team_production"`
+	FIC            string          `json:"fic"`
+	LaborAddition  string          `json:"labor_addition"`
+	Banks          []bankRefRecord `json:"banks"`
+	Items          []itemRecord    `json:"items"`
+	CreatedAt      string          `json:"created_at"`
+}
+
+type editionRecord struct {
+	Bank         string `json:"bank"`
+	State        string `json:"state"`
+	Month        string `json:"month"`
+	Region       string `json:"region"`
+	Regimes      []int  `json:"regimes"`
+	Resources    int    `json:"resources"`
+	Compositions int    `json:"compositions"`
+	Structures   int    `json:"structures"`
+	Source       string `json:"source"`
+	ImportedAt   string `json:"imported_at"`
+}
+
+type bankResourceRecord struct {
+	Code        string          `json:"code"`
+	Description string          `json:"description"`
+	Unit        string          `json:"unit"`
+	Type        int             `json:"type"`
+	Prices      priceLineRecord `json:"prices"`
+}
+
+type unitPriceRecord struct {
+	PND string `json:"pnd"`
+	PD  string `json:"pd"`
+}
+
+type structureItemRecord struct {
+	Kind        string `json:"kind"`
+	Code        string `json:"code"`
+	Coefficient string `json:"coefficient"`
+}
+
+type bankCompositionRecord struct {
+	Code        string                `json:"code"`
+	Description string                `json:"description"`
+	Unit        string                `json:"unit"`
+	Class       string                `json:"class"`
+	Cost        unitPriceRecord       `json:"cost"`
+	Items       []structureItemRecord `json:"items"`
+}
+
+// Scalars.
+
+// encDec writes a decimal exactly, keeping its scale: 1.50 is "1.50".
+func encDec(d decimal.Decimal) string {
+	if e := d.Exponent(); e < 0 {
+		return d.StringFixed(-e)
+	}
+	return d.String()
+}
+
+// encTime writes a time as RFC 3339 in UTC with nanoseconds; "" for zero.
+func encTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339Nano)
+}
+
+// decoder turns record fields back into domain values and remembers the
+// first malformed one.
+type decoder struct {
+	err error
+}
+
+func (d *decoder) fail(field, s string, err error) {
+	if d.err == nil {
+		d.err = fmt.Errorf("field %s: bad value %q: %w", field, s, err)
+	}
+}
+
+func (d *decoder) dec(field, s string) decimal.Decimal {
+	if s == "" {
+		return decimal.Decimal{}
+	}
+	v, err := decimal.NewFromString(s)
+	if err != nil {
+		d.fail(field, s, err)
+	}
+	return v
+}
+
+func (d *decoder) time(field, s string) time.Time {
+	if s == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		d.fail(field, s, err)
+	}
+	return t.UTC()
+}
+
+// Conversions.
+
+func toCompanyRecord(c *domain.Company) companyRecord {
+	return companyRecord{ID: c.ID, Name: c.Name, CreatedAt: encTime(c.CreatedAt)}
+}
+
+func (r *companyRecord) domain(d *decoder) *domain.Company {
+	return &domain.Company{ID: r.ID, Name: r.Name, CreatedAt: d.time("created_at", r.CreatedAt)}
+}
+
+func toDepartmentRecord(v *domain.Department) departmentRecord {
+	return departmentRecord{ID: v.ID, CompanyID: v.CompanyID, Name: v.Name, CreatedAt: encTime(v.CreatedAt)}
+}
+
+func (r *departmentRecord) domain(d *decoder) *domain.Department {
+	return &domain.Department{ID: r.ID, CompanyID: r.CompanyID, Name: r.Name, CreatedAt: d.time("created_at", r.CreatedAt)}
+}
+
+func toUserRecord(u *domain.User) userRecord {
+	return userRecord{
+		ID: u.ID, CompanyID: u.CompanyID, DepartmentID: u.DepartmentID, Email: u.Email, Name: u.Name,
+		SecretHash: u.SecretHash, Disabled: u.Disabled, CreatedAt: encTime(u.CreatedAt),
+	}
+}
+
+func (r *userRecord) domain(d *decoder) *domain.User {
+	return &domain.User{
+		ID: r.ID, CompanyID: r.CompanyID, DepartmentID: r.DepartmentID, Email: r.Email, Name: r.Name,
+		SecretHash: r.SecretHash, Disabled: r.Disabled, CreatedAt: d.time("created_at", r.CreatedAt),
+	}
+}
+
+func toGroupRecord(g *domain.Group) groupRecord {
+	return groupRecord{
+		ID: g.ID, CompanyID: g.CompanyID, UserID: g.UserID, DepartmentID: g.DepartmentID,
+		Description: g.Description, CreatedAt: encTime(g.CreatedAt),
+	}
+}
+
+func (r *groupRecord) domain(d *decoder) *domain.Group {
+	return &domain.Group{
+		ID: r.ID, CompanyID: r.CompanyID, UserID: r.UserID, DepartmentID: r.DepartmentID,
+		Description: r.Description, CreatedAt: d.time("created_at", r.CreatedAt),
+	}
+}
+
+func toPriceLineRecord(p domain.PriceLine) priceLineRecord {
+	return priceLineRecord{PND: encDec(p.PND), PD: encDec(p.PD), PNDI: encDec(p.PNDI), PDI: encDec(p.PDI)}
+}
+
+func (r priceLineRecord) domain(d *decoder, prefix string) domain.PriceLine {
+	return domain.PriceLine{
+		PND:  d.dec(prefix+"pnd", r.PND),
+		PD:   d.dec(prefix+"pd", r.PD),
+		PNDI: d.dec(prefix+"pndi", r.PNDI),
+		PDI:  d.dec(prefix+"pdi", r.PDI),
+	}
+}
+
+func toResourceRecord(v *domain.Resource) resourceRecord {
+	r := resourceRecord{
+		ID: v.ID, CompanyID: v.CompanyID, UserID: v.UserID, DepartmentID: v.DepartmentID, GroupID: v.GroupID,
+		Code: v.Code, SecondCode: v.SecondCode, Description: v.Description, Type: v.Type, Unit: v.Unit,
+		IsSicro: v.IsSicro, Status: v.Status, Note: v.Note, CreatedAt: encTime(v.CreatedAt),
+		Locals: make(map[string]priceLineRecord, len(v.Locals)),
+	}
+	for st, p := range v.Locals {
+		r.Locals[st] = toPriceLineRecord(p)
+	}
+	return r
+}
+
+func (r *resourceRecord) domain(d *decoder) *domain.Resource {
+	v := &domain.Resource{
+		ID: r.ID, CompanyID: r.CompanyID, UserID: r.UserID, DepartmentID: r.DepartmentID, GroupID: r.GroupID,
+		Code: r.Code, SecondCode: r.SecondCode, Description: r.Description, Type: r.Type, Unit: r.Unit,
+		IsSicro: r.IsSicro, Status: r.Status, Note: r.Note, CreatedAt: d.time("created_at", r.CreatedAt),
+		Locals: make(map[string]domain.PriceLine, len(r.Locals)),
+	}
+	for st, p := range r.Locals {
+		v.Locals[st] = p.domain(d, "locals/"+st+"/")
+	}
+	return v
+}
+
+func toCompositionRecord(c *domain.Composition) compositionRecord {
+	r := compositionRecord{
+		ID: c.ID, CompanyID: c.CompanyID, UserID: c.UserID, DepartmentID: c.DepartmentID, GroupID: c.GroupID,
+		Code: c.Code, SecondCode: c.SecondCode, Description: c.Description, Type: c.Type, Unit: c.Unit,
+		State: c.State, IsSicro: c.IsSicro, Labor: c.Labor, Rounding: int(c.Rounding), Note: c.Note,
+		TeamProduction: encDec(c.TeamProduction), FIC: encDec(c.FIC), LaborAddition: encDec(c.LaborAddition),
+		CreatedAt: encTime(c.CreatedAt),
+	}
+	if c.Banks != nil {
+		r.Banks = make([]bankRefRecord, len(c.Banks))
+		for i, b := range c.Banks {
+			r.Banks[i] = bankRefRecord{Name: b.Name, State: b.State, Month: b.Month, Region: b.Region, Report: b.Report}
+		}
+	}
+	if c.Items != nil {
+		r.Items = make([]itemRecord, len(c.Items))
+		for i, it := range c.Items {
+			ir := itemRecord{Bank: it.Bank, Code: it.Code, Kind: string(it.Kind), Quantity: encDec(it.Quantity)}
+			if it.Utilization.Valid {
+				u := encDec(it.Utilization.Decimal)
+				ir.Utilization = &u
+			}
+			r.Items[i] = ir
+		}
+	}
+	return r
+}
+
+func (r *compositionRecord) domain(d *decoder) *domain.Composition {
+	c := &domain.Composition{
+		ID: r.ID, CompanyID: r.CompanyID, UserID: r.UserID, DepartmentID: r.DepartmentID, GroupID: r.GroupID,
+		Code: r.Code, SecondCode: r.SecondCode, Description: r.Description, Type: r.Type, Unit: r.Unit,
+		State: r.State, IsSicro: r.IsSicro, Labor: r.Labor, Rounding: domain.RoundingMethod(r.Rounding), Note: r.Note,
+		TeamProduction: d.dec("team_production", r.TeamProduction),
+		FIC:            d.dec("fic", r.FIC),
+		LaborAddition:  d.dec("labor_addition", r.LaborAddition),
+		CreatedAt:      d.time("created_at", r.CreatedAt),
+	}
+	if r.Banks != nil {
+		c.Banks = make([]domain.BankRef, len(r.Banks))
+		for i, b := range r.Banks {
+			c.Banks[i] = domain.BankRef{Name: b.Name, State: b.State, Month: b.Month, Region: b.Region, Report: b.Report}
+		}
+	}
+	if r.Items != nil {
+		c.Items = make([]domain.Item, len(r.Items))
+		for i, ir := range r.Items {
+			it := domain.Item{Bank: ir.Bank, Code: ir.Code, Kind: domain.ItemKind(ir.Kind), Quantity: d.dec("items/quantity", ir.Quantity)}
+			if ir.Utilization != nil {
+				it.Utilization = decimal.NewNullDecimal(d.dec("items/utilization", *ir.Utilization))
+			}
+			c.Items[i] = it
+		}
+	}
+	return c
+}
+
+func toEditionRecord(e *domain.Edition) editionRecord {
+	r := editionRecord{
+		Bank: e.Bank, State: e.State, Month: e.Month, Region: e.Region,
+		Resources: e.Resources, Compositions: e.Compositions, Structures: e.Structures,
+		Source: e.Source, ImportedAt: encTime(e.ImportedAt),
+	}
+	if e.Regimes != nil {
+		r.Regimes = make([]int, len(e.Regimes))
+		for i, g := range e.Regimes {
+			r.Regimes[i] = int(g)
+		}
+	}
+	return r
+}
+
+func (r *editionRecord) domain(d *decoder) *domain.Edition {
+	e := &domain.Edition{
+		Bank: r.Bank, State: r.State, Month: r.Month, Region: r.Region,
+		Resources: r.Resources, Compositions: r.Compositions, Structures: r.Structures,
+		Source: r.Source, ImportedAt: d.time("imported_at", r.ImportedAt),
+	}
+	if r.Regimes != nil {
+		e.Regimes = make([]domain.Regime, len(r.Regimes))
+		for i, g := range r.Regimes {
+			e.Regimes[i] = domain.Regime(g)
+		}
+	}
+	return e
+}
+
+func toBankResourceRecord(v *domain.BankResource) bankResourceRecord {
+	return bankResourceRecord{Code: v.Code, Description: v.Description, Unit: v.Unit, Type: v.Type, Prices: toPriceLineRecord(v.Prices)}
+}
+
+func (r *bankResourceRecord) domain(d *decoder) *domain.BankResource {
+	return &domain.BankResource{Code: r.Code, Description: r.Description, Unit: r.Unit, Type: r.Type, Prices: r.Prices.domain(d, "prices/")}
+}
+
+func toBankCompositionRecord(c *domain.BankComposition) bankCompositionRecord {
+	r := bankCompositionRecord{
+		Code: c.Code, Description: c.Description, Unit: c.Unit, Class: c.Class,
+		Cost: unitPriceRecord{PND: encDec(c.Cost.PND), PD: encDec(c.Cost.PD)},
+	}
+	if c.Items != nil {
+		r.Items = make([]structureItemRecord, len(c.Items))
+		for i, it := range c.Items {
+			r.Items[i] = structureItemRecord{Kind: string(it.Kind), Code: it.Code, Coefficient: encDec(it.Coefficient)}
+		}
+	}
+	return r
+}
+
+func (r *bankCompositionRecord) domain(d *decoder) *domain.BankComposition {
+	c := &domain.BankComposition{
+		Code: r.Code, Description: r.Description, Unit: r.Unit, Class: r.Class,
+		Cost: domain.UnitPrice{PND: d.dec("cost/pnd", r.Cost.PND), PD: d.dec("cost/pd", r.Cost.PD)},
+	}
+	if r.Items != nil {
+		c.Items = make([]domain.StructureItem, len(r.Items))
+		for i, it := range r.Items {
+			c.Items[i] = domain.StructureItem{Kind: domain.ItemKind(it.Kind), Code: it.Code, Coefficient: d.dec("items/coefficient", it.Coefficient)}
+		}
+	}
+	return c
+}

@@ -1,0 +1,736 @@
+package boltstore
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/domain"
+)
+
+// tx is one bbolt transaction seen through the app.Tx port. Every value read
+// is decoded (and so copied) before the method returns: nothing returned
+// points into bbolt's memory map.
+type tx struct {
+	btx      *bolt.Tx
+	writable bool
+	done     bool
+}
+
+var _ app.Tx = (*tx)(nil)
+
+func (t *tx) readable() error {
+	if t.done {
+		return errors.New("boltstore: transaction used after it ended")
+	}
+	return nil
+}
+
+func (t *tx) canWrite() error {
+	if err := t.readable(); err != nil {
+		return err
+	}
+	if !t.writable {
+		return errors.New("boltstore: write in a read-only transaction")
+	}
+	return nil
+}
+
+func (t *tx) bucket(name []byte) *bolt.Bucket { return t.btx.Bucket(name) }
+
+// key joins the parts of a composite key with NUL bytes.
+func key(parts ...string) []byte {
+	return []byte(strings.Join(parts, "\x00"))
+}
+
+// checkParts takes (field, value) pairs and rejects an empty value or a NUL
+// byte in a value that becomes part of a key, so that composite keys stay
+// unambiguous.
+func checkParts(kind string, fields ...string) error {
+	for i := 0; i+1 < len(fields); i += 2 {
+		field, v := fields[i], fields[i+1]
+		if v == "" {
+			return fmt.Errorf("boltstore: %s has no %s", kind, field)
+		}
+		if strings.IndexByte(v, 0) >= 0 {
+			return fmt.Errorf("boltstore: %s %s contains a NUL byte", kind, field)
+		}
+	}
+	return nil
+}
+
+// get decodes the JSON record under k into v and reports whether there was one.
+func (t *tx) get(bucket, k []byte, v any) (bool, error) {
+	data := t.bucket(bucket).Get(k)
+	if data == nil {
+		return false, nil
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return false, fmt.Errorf("boltstore: corrupt record %q in bucket %s: %w", k, bucket, err)
+	}
+	return true, nil
+}
+
+// put stores v, JSON-encoded, under k.
+func (t *tx) put(bucket, k []byte, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("boltstore: encode record %q for bucket %s: %w", k, bucket, err)
+	}
+	return t.bucket(bucket).Put(k, data)
+}
+
+// lookup returns the id that a unique index maps k to, or "".
+func (t *tx) lookup(index, k []byte) string {
+	if len(k) == 0 {
+		return ""
+	}
+	return string(t.bucket(index).Get(k)) // string() copies
+}
+
+// reindex moves the entry of a unique index from oldKey to newKey, failing
+// with ECONFLICT when newKey already maps to another record. A nil key means
+// no entry: the record had none, or gets none.
+func (t *tx) reindex(index []byte, what, id string, oldKey, newKey []byte) error {
+	b := t.bucket(index)
+	if newKey != nil {
+		if holder := b.Get(newKey); holder != nil && string(holder) != id {
+			return domain.Errorf(domain.ECONFLICT, "%s is already used by %s", what, holder)
+		}
+	}
+	if oldKey != nil && !bytes.Equal(oldKey, newKey) {
+		if err := b.Delete(oldKey); err != nil {
+			return err
+		}
+	}
+	if newKey != nil {
+		return b.Put(newKey, []byte(id))
+	}
+	return nil
+}
+
+// relist moves the entry of a per-company list index (companyID \x00 id →
+// empty value) from oldKey to newKey.
+func (t *tx) relist(index []byte, oldKey, newKey []byte) error {
+	b := t.bucket(index)
+	if oldKey != nil && !bytes.Equal(oldKey, newKey) {
+		if err := b.Delete(oldKey); err != nil {
+			return err
+		}
+	}
+	return b.Put(newKey, []byte{})
+}
+
+// listIDs returns the ids a per-company list index holds for companyID, in
+// ID order.
+func (t *tx) listIDs(index []byte, companyID string) []string {
+	prefix := key(companyID, "")
+	var ids []string
+	c := t.bucket(index).Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		ids = append(ids, string(k[len(prefix):]))
+	}
+	return ids
+}
+
+func decoded[T any](d *decoder, v T, bucket []byte, k string) (T, error) {
+	if d.err != nil {
+		var zero T
+		return zero, fmt.Errorf("boltstore: corrupt record %q in bucket %s: %w", k, bucket, d.err)
+	}
+	return v, nil
+}
+
+func notFound(format string, args ...any) error {
+	return domain.Errorf(domain.ENOTFOUND, format, args...)
+}
+
+// Settings.
+
+func (t *tx) Setting(k string) ([]byte, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	if k == "" {
+		return nil, nil
+	}
+	v := t.bucket(bucketSettings).Get([]byte(k))
+	if v == nil {
+		return nil, nil
+	}
+	return append([]byte{}, v...), nil
+}
+
+func (t *tx) PutSetting(k string, value []byte) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	if k == "" {
+		return errors.New("boltstore: setting has no key")
+	}
+	return t.bucket(bucketSettings).Put([]byte(k), append([]byte{}, value...))
+}
+
+// Companies.
+
+func (t *tx) Company(id string) (*domain.Company, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	var r companyRecord
+	ok, err := t.get(bucketCompanies, []byte(id), &r)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, notFound("company %s not found", id)
+	}
+	var d decoder
+	return decoded(&d, r.domain(&d), bucketCompanies, id)
+}
+
+func (t *tx) CompanyByName(name string) (*domain.Company, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	if id := t.lookup(bucketCompanyByName, []byte(name)); id != "" {
+		return t.Company(id)
+	}
+	return nil, notFound("company %q not found", name)
+}
+
+func (t *tx) PutCompany(c *domain.Company) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	if c == nil {
+		return errors.New("boltstore: nil company")
+	}
+	if err := checkParts("company", "id", c.ID); err != nil {
+		return err
+	}
+	var old companyRecord
+	found, err := t.get(bucketCompanies, []byte(c.ID), &old)
+	if err != nil {
+		return err
+	}
+	var oldKey, newKey []byte
+	if found && old.Name != "" {
+		oldKey = []byte(old.Name)
+	}
+	if c.Name != "" {
+		newKey = []byte(c.Name)
+	}
+	if err := t.reindex(bucketCompanyByName, fmt.Sprintf("company name %q", c.Name), c.ID, oldKey, newKey); err != nil {
+		return err
+	}
+	return t.put(bucketCompanies, []byte(c.ID), toCompanyRecord(c))
+}
+
+// Departments.
+
+func (t *tx) Department(id string) (*domain.Department, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	var r departmentRecord
+	ok, err := t.get(bucketDepartments, []byte(id), &r)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, notFound("department %s not found", id)
+	}
+	var d decoder
+	return decoded(&d, r.domain(&d), bucketDepartments, id)
+}
+
+func (t *tx) DepartmentByName(companyID, name string) (*domain.Department, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	if name != "" {
+		if id := t.lookup(bucketDepartmentByName, key(companyID, name)); id != "" {
+			return t.Department(id)
+		}
+	}
+	return nil, notFound("department %q not found", name)
+}
+
+func (t *tx) PutDepartment(v *domain.Department) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	if v == nil {
+		return errors.New("boltstore: nil department")
+	}
+	if err := checkParts("department", "id", v.ID, "company id", v.CompanyID); err != nil {
+		return err
+	}
+	var old departmentRecord
+	found, err := t.get(bucketDepartments, []byte(v.ID), &old)
+	if err != nil {
+		return err
+	}
+	var oldKey, newKey []byte
+	if found && old.Name != "" {
+		oldKey = key(old.CompanyID, old.Name)
+	}
+	if v.Name != "" {
+		newKey = key(v.CompanyID, v.Name)
+	}
+	if err := t.reindex(bucketDepartmentByName, fmt.Sprintf("department name %q", v.Name), v.ID, oldKey, newKey); err != nil {
+		return err
+	}
+	return t.put(bucketDepartments, []byte(v.ID), toDepartmentRecord(v))
+}
+
+// Users.
+
+func (t *tx) User(id string) (*domain.User, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	var r userRecord
+	ok, err := t.get(bucketUsers, []byte(id), &r)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, notFound("user %s not found", id)
+	}
+	var d decoder
+	return decoded(&d, r.domain(&d), bucketUsers, id)
+}
+
+func (t *tx) UserByEmail(email string) (*domain.User, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	if id := t.lookup(bucketUserByEmail, []byte(email)); id != "" {
+		return t.User(id)
+	}
+	return nil, notFound("user %q not found", email)
+}
+
+func (t *tx) PutUser(u *domain.User) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	if u == nil {
+		return errors.New("boltstore: nil user")
+	}
+	if err := checkParts("user", "id", u.ID); err != nil {
+		return err
+	}
+	var old userRecord
+	found, err := t.get(bucketUsers, []byte(u.ID), &old)
+	if err != nil {
+		return err
+	}
+	var oldKey, newKey []byte
+	if found && old.Email != "" {
+		oldKey = []byte(old.Email)
+	}
+	if u.Email != "" {
+		newKey = []byte(u.Email)
+	}
+	if err := t.reindex(bucketUserByEmail, fmt.Sprintf("e-mail %q", u.Email), u.ID, oldKey, newKey); err != nil {
+		return err
+	}
+	return t.put(bucketUsers, []byte(u.ID), toUserRecord(u))
+}
+
+func (t *tx) CountUsers() (int, error) {
+	if err := t.readable(); err != nil {
+		return 0, err
+	}
+	n := 0
+	c := t.bucket(bucketUsers).Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		n++
+	}
+	return n, nil
+}
+
+// Groups.
+
+func (t *tx) Group(id string) (*domain.Group, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	var r groupRecord
+	ok, err := t.get(bucketGroups, []byte(id), &r)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, notFound("group %s not found", id)
+	}
+	var d decoder
+	return decoded(&d, r.domain(&d), bucketGroups, id)
+}
+
+func (t *tx) Groups(companyID string) ([]*domain.Group, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	ids := t.listIDs(bucketGroupsByCompany, companyID)
+	out := make([]*domain.Group, 0, len(ids))
+	for _, id := range ids {
+		g, err := t.Group(id)
+		if err != nil {
+			return nil, fmt.Errorf("boltstore: index groups_by_company names group %s: %w", id, err)
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+func (t *tx) PutGroup(g *domain.Group) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	if g == nil {
+		return errors.New("boltstore: nil group")
+	}
+	if err := checkParts("group", "id", g.ID, "company id", g.CompanyID); err != nil {
+		return err
+	}
+	var old groupRecord
+	found, err := t.get(bucketGroups, []byte(g.ID), &old)
+	if err != nil {
+		return err
+	}
+	var oldList []byte
+	if found {
+		oldList = key(old.CompanyID, old.ID)
+	}
+	if err := t.relist(bucketGroupsByCompany, oldList, key(g.CompanyID, g.ID)); err != nil {
+		return err
+	}
+	return t.put(bucketGroups, []byte(g.ID), toGroupRecord(g))
+}
+
+func (t *tx) DeleteGroup(id string) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	var old groupRecord
+	found, err := t.get(bucketGroups, []byte(id), &old)
+	if err != nil {
+		return err
+	}
+	if !found {
+		return notFound("group %s not found", id)
+	}
+	if err := t.bucket(bucketGroupsByCompany).Delete(key(old.CompanyID, id)); err != nil {
+		return err
+	}
+	return t.bucket(bucketGroups).Delete([]byte(id))
+}
+
+// Resources.
+
+func (t *tx) Resource(id string) (*domain.Resource, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	var r resourceRecord
+	ok, err := t.get(bucketResources, []byte(id), &r)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, notFound("resource %s not found", id)
+	}
+	var d decoder
+	return decoded(&d, r.domain(&d), bucketResources, id)
+}
+
+func (t *tx) ResourceByCode(companyID, code string) (*domain.Resource, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	if id := t.lookup(bucketResourceByCode, key(companyID, code)); id != "" {
+		return t.Resource(id)
+	}
+	return nil, notFound("resource %s not found", code)
+}
+
+func (t *tx) Resources(companyID string) ([]*domain.Resource, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	ids := t.listIDs(bucketResourcesByCompany, companyID)
+	out := make([]*domain.Resource, 0, len(ids))
+	for _, id := range ids {
+		r, err := t.Resource(id)
+		if err != nil {
+			return nil, fmt.Errorf("boltstore: index resources_by_company names resource %s: %w", id, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func (t *tx) PutResource(v *domain.Resource) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	if v == nil {
+		return errors.New("boltstore: nil resource")
+	}
+	if err := checkParts("resource", "id", v.ID, "company id", v.CompanyID, "code", v.Code); err != nil {
+		return err
+	}
+	var old resourceRecord
+	found, err := t.get(bucketResources, []byte(v.ID), &old)
+	if err != nil {
+		return err
+	}
+	var oldKey, oldList []byte
+	if found {
+		oldKey, oldList = key(old.CompanyID, old.Code), key(old.CompanyID, old.ID)
+	}
+	if err := t.reindex(bucketResourceByCode, "resource code "+v.Code, v.ID, oldKey, key(v.CompanyID, v.Code)); err != nil {
+		return err
+	}
+	if err := t.relist(bucketResourcesByCompany, oldList, key(v.CompanyID, v.ID)); err != nil {
+		return err
+	}
+	return t.put(bucketResources, []byte(v.ID), toResourceRecord(v))
+}
+
+func (t *tx) DeleteResource(id string) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	var old resourceRecord
+	found, err := t.get(bucketResources, []byte(id), &old)
+	if err != nil {
+		return err
+	}
+	if !found {
+		return notFound("resource %s not found", id)
+	}
+	if err := t.bucket(bucketResourceByCode).Delete(key(old.CompanyID, old.Code)); err != nil {
+		return err
+	}
+	if err := t.bucket(bucketResourcesByCompany).Delete(key(old.CompanyID, id)); err != nil {
+		return err
+	}
+	return t.bucket(bucketResources).Delete([]byte(id))
+}
+
+// Compositions.
+
+func (t *tx) Composition(id string) (*domain.Composition, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	var r compositionRecord
+	ok, err := t.get(bucketCompositions, []byte(id), &r)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, notFound("composition %s not found", id)
+	}
+	var d decoder
+	return decoded(&d, r.domain(&d), bucketCompositions, id)
+}
+
+func (t *tx) CompositionByCode(companyID, code, state string) (*domain.Composition, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	if id := t.lookup(bucketCompositionByCode, key(companyID, code, state)); id != "" {
+		return t.Composition(id)
+	}
+	return nil, notFound("composition %s (%s) not found", code, state)
+}
+
+func (t *tx) Compositions(companyID string) ([]*domain.Composition, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	ids := t.listIDs(bucketCompositionsByCompany, companyID)
+	out := make([]*domain.Composition, 0, len(ids))
+	for _, id := range ids {
+		c, err := t.Composition(id)
+		if err != nil {
+			return nil, fmt.Errorf("boltstore: index compositions_by_company names composition %s: %w", id, err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func (t *tx) PutComposition(c *domain.Composition) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	if c == nil {
+		return errors.New("boltstore: nil composition")
+	}
+	if err := checkParts("composition", "id", c.ID, "company id", c.CompanyID, "code", c.Code, "state", c.State); err != nil {
+		return err
+	}
+	var old compositionRecord
+	found, err := t.get(bucketCompositions, []byte(c.ID), &old)
+	if err != nil {
+		return err
+	}
+	var oldKey, oldList []byte
+	if found {
+		oldKey, oldList = key(old.CompanyID, old.Code, old.State), key(old.CompanyID, old.ID)
+	}
+	what := fmt.Sprintf("composition code %s (%s)", c.Code, c.State)
+	if err := t.reindex(bucketCompositionByCode, what, c.ID, oldKey, key(c.CompanyID, c.Code, c.State)); err != nil {
+		return err
+	}
+	if err := t.relist(bucketCompositionsByCompany, oldList, key(c.CompanyID, c.ID)); err != nil {
+		return err
+	}
+	return t.put(bucketCompositions, []byte(c.ID), toCompositionRecord(c))
+}
+
+func (t *tx) DeleteComposition(id string) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	var old compositionRecord
+	found, err := t.get(bucketCompositions, []byte(id), &old)
+	if err != nil {
+		return err
+	}
+	if !found {
+		return notFound("composition %s not found", id)
+	}
+	if err := t.bucket(bucketCompositionByCode).Delete(key(old.CompanyID, old.Code, old.State)); err != nil {
+		return err
+	}
+	if err := t.bucket(bucketCompositionsByCompany).Delete(key(old.CompanyID, id)); err != nil {
+		return err
+	}
+	return t.bucket(bucketCompositions).Delete([]byte(id))
+}
+
+// Editions and bank records.
+
+func (t *tx) Edition(k string) (*domain.Edition, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	var r editionRecord
+	ok, err := t.get(bucketEditions, []byte(k), &r)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, notFound("edition %s not found", k)
+	}
+	var d decoder
+	return decoded(&d, r.domain(&d), bucketEditions, k)
+}
+
+func (t *tx) Editions() ([]*domain.Edition, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	var out []*domain.Edition
+	c := t.bucket(bucketEditions).Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		var r editionRecord
+		if err := json.Unmarshal(v, &r); err != nil {
+			return nil, fmt.Errorf("boltstore: corrupt record %q in bucket %s: %w", k, bucketEditions, err)
+		}
+		var d decoder
+		e, err := decoded(&d, r.domain(&d), bucketEditions, string(k))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func (t *tx) PutEdition(e *domain.Edition) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	if e == nil {
+		return errors.New("boltstore: nil edition")
+	}
+	k := e.Key()
+	if err := checkParts("edition", "key", k); err != nil {
+		return err
+	}
+	return t.put(bucketEditions, []byte(k), toEditionRecord(e))
+}
+
+func (t *tx) BankResource(editionKey, code string) (*domain.BankResource, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	k := key(editionKey, code)
+	var r bankResourceRecord
+	ok, err := t.get(bucketBankResources, k, &r)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, notFound("resource %s not found in edition %s", code, editionKey)
+	}
+	var d decoder
+	return decoded(&d, r.domain(&d), bucketBankResources, string(k))
+}
+
+func (t *tx) PutBankResource(editionKey string, v *domain.BankResource) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	if v == nil {
+		return errors.New("boltstore: nil bank resource")
+	}
+	if err := checkParts("bank resource", "edition key", editionKey, "code", v.Code); err != nil {
+		return err
+	}
+	return t.put(bucketBankResources, key(editionKey, v.Code), toBankResourceRecord(v))
+}
+
+func (t *tx) BankComposition(editionKey, code string) (*domain.BankComposition, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	k := key(editionKey, code)
+	var r bankCompositionRecord
+	ok, err := t.get(bucketBankCompositions, k, &r)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, notFound("composition %s not found in edition %s", code, editionKey)
+	}
+	var d decoder
+	return decoded(&d, r.domain(&d), bucketBankCompositions, string(k))
+}
+
+func (t *tx) PutBankComposition(editionKey string, c *domain.BankComposition) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	if c == nil {
+		return errors.New("boltstore: nil bank composition")
+	}
+	if err := checkParts("bank composition", "edition key", editionKey, "code", c.Code); err != nil {
+		return err
+	}
+	return t.put(bucketBankCompositions, key(editionKey, c.Code), toBankCompositionRecord(c))
+}
