@@ -318,7 +318,7 @@ func resolveItem(src source, c *domain.Composition, in ItemInput, ptr string) (d
 	}
 	ref, ok := c.Bank(it.Bank)
 	if !ok {
-		return it, domain.FieldErrorf(ptr+"/bank", "bank %s is not attached to this composition: add its edition first (add_banks)", it.Bank)
+		return it, domain.FieldErrorf(ptr+"/bank", "bank %s is not attached to this composition: attach its edition first (v2 add_banks, v1 add-bases)", it.Bank)
 	}
 	_, err := src.BankComposition(ref, it.Code)
 	foundComp := err == nil

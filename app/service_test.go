@@ -117,7 +117,9 @@ func (f *fixture) composition(p domain.Principal, code string) *domain.PricedCom
 	return c
 }
 
-func sinapi(month string) app.BankInput { return app.BankInput{Name: "sinapi", State: "MG", Month: month} }
+func sinapi(month string) app.BankInput {
+	return app.BankInput{Name: "sinapi", State: "MG", Month: month}
+}
 
 func TestAuthentication(t *testing.T) {
 	f := newFixture(t)

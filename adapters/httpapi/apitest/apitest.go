@@ -1,0 +1,227 @@
+// Package apitest runs the real HTTP surface over a temporary bbolt file for
+// tests: the bundled sample banks imported, users made on demand, and every
+// v2 response body validated against the official JSON:API schema.
+package apitest
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/costdb/costdb/adapters/bankfiles/sample"
+	"github.com/costdb/costdb/adapters/boltstore"
+	"github.com/costdb/costdb/adapters/httpapi"
+	"github.com/costdb/costdb/adapters/httpapi/server"
+	"github.com/costdb/costdb/adapters/jwtauth"
+	"github.com/costdb/costdb/app"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+//go:embed testdata/jsonapi-schema.json
+var jsonapiSchema []byte
+
+var (
+	schemaOnce sync.Once
+	schema     *jsonschema.Schema
+	schemaErr  error
+)
+
+// JSONAPISchema returns the compiled JSON:API response schema.
+func JSONAPISchema() (*jsonschema.Schema, error) {
+	schemaOnce.Do(func() {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(jsonapiSchema))
+		if err != nil {
+			schemaErr = err
+			return
+		}
+		c := jsonschema.NewCompiler()
+		if err := c.AddResource("jsonapi.json", doc); err != nil {
+			schemaErr = err
+			return
+		}
+		schema, schemaErr = c.Compile("jsonapi.json")
+	})
+	return schema, schemaErr
+}
+
+// ValidateJSONAPI reports an error when body is not a valid JSON:API document.
+func ValidateJSONAPI(body []byte) error {
+	s, err := JSONAPISchema()
+	if err != nil {
+		return err
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	return s.Validate(doc)
+}
+
+// Harness is a running costdb over a temporary bbolt file.
+type Harness struct {
+	T      *testing.T
+	URL    string
+	App    *app.Service
+	Store  *boltstore.Store
+	Path   string
+	Env    *httpapi.Env
+	server *httptest.Server
+}
+
+// Option changes the harness's environment before the server starts.
+type Option func(*httpapi.Env)
+
+// New starts a harness; it is closed when the test ends.
+func New(t *testing.T, opts ...Option) *Harness {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "costdb.db")
+	st, err := boltstore.Open(path, boltstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bootstrap := app.New(st, nil, app.Config{})
+	key, err := bootstrap.SigningKey(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens, err := jwtauth.New(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := app.New(st, tokens, app.Config{})
+	eds, err := sample.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := make([]app.EditionData, len(eds))
+	for i, e := range eds {
+		data[i] = app.EditionData{Edition: e.Edition, Resources: e.Resources, Compositions: e.Compositions}
+	}
+	if _, err := svc.ImportEditions(context.Background(), data); err != nil {
+		t.Fatal(err)
+	}
+	loc, err := time.LoadLocation("America/Sao_Paulo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &httpapi.Env{
+		App:          svc,
+		Location:     loc,
+		MaxBodyBytes: 1 << 20,
+		Limiter:      httpapi.NewAuthLimiter(20, time.Minute),
+		Log:          slog.New(slog.NewTextHandler(io.Discard, nil)),
+	}
+	for _, o := range opts {
+		o(env)
+	}
+	srv := httptest.NewServer(server.Handler(env))
+	h := &Harness{T: t, URL: srv.URL, App: svc, Store: st, Path: path, Env: env, server: srv}
+	t.Cleanup(func() {
+		srv.Close()
+		st.Close()
+	})
+	return h
+}
+
+// User is a user made by the harness, with a ready access token.
+type User struct {
+	Email        string
+	Secret       string
+	UserID       string
+	CompanyID    string
+	DepartmentID string
+	Token        string
+}
+
+// AddUser creates a user in company (made when new) and authenticates it.
+func (h *Harness) AddUser(company, email string) User {
+	h.T.Helper()
+	nu, err := h.App.AddUser(context.Background(), app.NewUserInput{Company: company, Email: email})
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	s, err := h.App.Authenticate(context.Background(), email, nu.SecretToken)
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	return User{Email: nu.User.Email, Secret: nu.SecretToken, UserID: nu.User.ID, CompanyID: nu.Company.ID, DepartmentID: nu.Department.ID, Token: s.Token}
+}
+
+// Response is an HTTP answer, read whole.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the body into v, failing the test when it is not JSON.
+func (r *Response) JSON(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		t.Fatalf("response body is not JSON: %v\n%s", err, r.Body)
+	}
+}
+
+// Map decodes the body as a JSON object.
+func (r *Response) Map(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	r.JSON(t, &m)
+	return m
+}
+
+// Do sends a request to the harness. token, when not empty, is sent as
+// "Bearer <token>"; headers may override anything. The body is sent as
+// application/json unless headers say otherwise. Every response to a v2 path
+// that has a body is checked against the JSON:API schema (the test fails
+// otherwise).
+func (h *Harness) Do(method, path, token, body string, headers ...string) *Response {
+	h.T.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, h.URL+path, rd)
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i+1] == "" {
+			req.Header.Del(headers[i])
+		} else {
+			req.Header.Set(headers[i], headers[i+1])
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	r := &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+	if strings.HasPrefix(path, "/api/public/v2") && len(bytes.TrimSpace(b)) > 0 {
+		if err := ValidateJSONAPI(b); err != nil {
+			h.T.Errorf("%s %s: the response is not a valid JSON:API document: %v\n%s", method, path, err, b)
+		}
+	}
+	return r
+}

@@ -1,0 +1,278 @@
+// Package httpapi holds what the two HTTP API generations share: the
+// authentication middleware, the request body cap, the panic recoverer,
+// strict JSON decoding, the mapping of error codes to statuses, and how
+// times and decimals are written. The generations themselves live in
+// httpapi/v1 (plain JSON) and httpapi/v2 (JSON:API); httpapi/server mounts
+// both on one chi router.
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/domain"
+	"github.com/shopspring/decimal"
+)
+
+// Env is what every handler needs.
+type Env struct {
+	App *app.Service
+	// Location is the time zone created_at is written in.
+	Location *time.Location
+	// MaxBodyBytes caps request bodies; larger ones answer 413.
+	MaxBodyBytes int64
+	// Limiter slows repeated failed authentications; nil disables it.
+	Limiter *AuthLimiter
+	Log     *slog.Logger
+}
+
+// ETOOLARGE is the code of the error for a body over the cap (HTTP 413).
+const ETOOLARGE = "too_large"
+
+// Status maps an error code to its HTTP status.
+func Status(err error) int {
+	switch domain.ErrorCode(err) {
+	case domain.EINVALID:
+		return http.StatusUnprocessableEntity
+	case domain.EBADREQUEST:
+		return http.StatusBadRequest
+	case domain.ENOTFOUND:
+		return http.StatusNotFound
+	case domain.ECONFLICT:
+		return http.StatusConflict
+	case domain.EUNAUTHORIZED:
+		return http.StatusUnauthorized
+	case domain.EUNAVAILABLE:
+		return http.StatusServiceUnavailable
+	case ETOOLARGE:
+		return http.StatusRequestEntityTooLarge
+	case ETOOMANY:
+		return http.StatusTooManyRequests
+	}
+	return http.StatusInternalServerError
+}
+
+// LogError logs errors that are not the client's fault (status 500): their
+// details are logged, never shown.
+func (e *Env) LogError(r *http.Request, err error) {
+	if Status(err) >= 500 && e.Log != nil {
+		e.Log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+}
+
+// FormatTime writes t as RFC 3339 with a numeric offset in the configured
+// time zone (never "Z").
+func (e *Env) FormatTime(t time.Time) string {
+	loc := e.Location
+	if loc == nil {
+		loc = time.UTC
+	}
+	return t.In(loc).Format("2006-01-02T15:04:05-07:00")
+}
+
+// Num writes a decimal as a JSON number with every digit kept.
+func Num(d decimal.Decimal) json.Number { return json.Number(d.String()) }
+
+// Num2 writes a decimal as a JSON number with at least two decimal places
+// (money: 102.8 → 102.80).
+func Num2(d decimal.Decimal) json.Number {
+	if d.Exponent() > -2 {
+		return json.Number(d.StringFixed(2))
+	}
+	return json.Number(d.String())
+}
+
+// WriteJSON writes v as JSON with the given media type and status. The media
+// type header is set before the status is written.
+func WriteJSON(w http.ResponseWriter, mediaType string, status int, v any) {
+	w.Header().Set("Content-Type", mediaType)
+	w.WriteHeader(status)
+	if v == nil || status == http.StatusNoContent {
+		return
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// DecodeJSON reads the request body into v. A body over the cap is
+// ETOOLARGE; an empty body, malformed JSON, trailing data or a value of the
+// wrong JSON type is EBADREQUEST, with the position or field named.
+func DecodeJSON(r *http.Request, v any) error {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return domain.Errorf(ETOOLARGE, "the request body is larger than %d bytes", mbe.Limit)
+		}
+		return domain.Errorf(domain.EBADREQUEST, "could not read the request body")
+	}
+	if len(strings.TrimSpace(string(body))) == 0 {
+		return domain.Errorf(domain.EBADREQUEST, "the request body is empty; a JSON object is expected")
+	}
+	dec := json.NewDecoder(strings.NewReader(string(body)))
+	if err := dec.Decode(v); err != nil {
+		return jsonError(err)
+	}
+	if dec.More() {
+		return domain.Errorf(domain.EBADREQUEST, "the request body holds more than one JSON value")
+	}
+	return nil
+}
+
+func jsonError(err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return domain.Errorf(domain.EBADREQUEST, "the request body is not valid JSON (at byte %d): %s", syn.Offset, syn.Error())
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			return domain.Errorf(domain.EBADREQUEST, "the request body must be a JSON %s", "object")
+		}
+		e := domain.Errorf(domain.EBADREQUEST, "field %s must be a JSON %s, not %s", field, jsonKind(typ.Type.String()), typ.Value)
+		e.Fields = []domain.FieldError{{Field: "/" + strings.ReplaceAll(field, ".", "/"), Message: fmt.Sprintf("must be a JSON %s", jsonKind(typ.Type.String()))}}
+		return e
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return domain.Errorf(domain.EBADREQUEST, "the request body is not valid JSON: it ends too early")
+	}
+	return domain.Errorf(domain.EBADREQUEST, "the request body is not valid JSON: %s", err.Error())
+}
+
+func jsonKind(goType string) string {
+	switch {
+	case strings.Contains(goType, "Decimal"), strings.HasPrefix(goType, "int"), strings.HasPrefix(goType, "float"):
+		return "number"
+	case goType == "string":
+		return "string"
+	case goType == "bool":
+		return "boolean"
+	case strings.HasPrefix(goType, "[]"):
+		return "array"
+	}
+	return "object"
+}
+
+type ctxKey int
+
+const principalKey ctxKey = 1
+
+// WithPrincipal returns ctx carrying the authenticated caller.
+func WithPrincipal(ctx context.Context, p domain.Principal) context.Context {
+	return context.WithValue(ctx, principalKey, p)
+}
+
+// PrincipalFrom returns the authenticated caller of the request. It panics
+// when the request did not pass through Authenticate: that is a wiring bug.
+func PrincipalFrom(ctx context.Context) domain.Principal {
+	p, ok := ctx.Value(principalKey).(domain.Principal)
+	if !ok {
+		panic("httpapi: no principal in context; route is missing the Authenticate middleware")
+	}
+	return p
+}
+
+// Authenticate is middleware that requires an access token in the
+// Authorization header: "Bearer <token>", or, when allowBare is set (v1), the
+// bare token. A request without a valid token goes to onError with an
+// EUNAUTHORIZED error.
+func (e *Env) Authenticate(allowBare bool, onError func(http.ResponseWriter, *http.Request, error)) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h := strings.TrimSpace(r.Header.Get("Authorization"))
+			var tok string
+			switch {
+			case h == "":
+				onError(w, r, domain.Errorf(domain.EUNAUTHORIZED, "the Authorization header is missing"))
+				return
+			case len(h) > 7 && strings.EqualFold(h[:7], "bearer "):
+				tok = strings.TrimSpace(h[7:])
+			case allowBare && !strings.Contains(h, " "):
+				tok = h
+			default:
+				onError(w, r, domain.Errorf(domain.EUNAUTHORIZED, "the Authorization header must be \"Bearer <token>\""))
+				return
+			}
+			p, err := e.App.Authorize(r.Context(), tok)
+			if err != nil {
+				e.LogError(r, err)
+				onError(w, r, err)
+				return
+			}
+			next.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), p)))
+		})
+	}
+}
+
+// LimitBody is middleware that caps request bodies at n bytes.
+func LimitBody(n int64) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.ContentLength > n {
+				// Known too large: still read through MaxBytesReader so the
+				// handler answers in its own error format.
+				r.Body = http.MaxBytesReader(w, r.Body, n)
+			} else if r.Body != nil {
+				r.Body = http.MaxBytesReader(w, r.Body, n)
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// Recoverer is middleware that turns a panic in a handler into a 500 answer
+// written by onPanic, logs it, and keeps the server serving.
+func (e *Env) Recoverer(onPanic func(http.ResponseWriter, *http.Request, error)) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			defer func() {
+				if v := recover(); v != nil {
+					if v == http.ErrAbortHandler {
+						panic(v)
+					}
+					if e.Log != nil {
+						e.Log.Error("panic in handler", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(v))
+					}
+					onPanic(w, r, fmt.Errorf("panic: %v", v))
+				}
+			}()
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// Login authenticates an e-mail and secret token for either generation,
+// slowing repeated failures per e-mail and per client address.
+func (e *Env) Login(r *http.Request, email, secret string) (*app.Session, error) {
+	keys := []string{"email:" + domain.NormalizeEmail(email), "addr:" + clientAddr(r)}
+	if err := e.Limiter.Allow(keys...); err != nil {
+		return nil, err
+	}
+	s, err := e.App.Authenticate(r.Context(), email, secret)
+	switch {
+	case domain.ErrorCode(err) == domain.EUNAUTHORIZED:
+		e.Limiter.Fail(keys...)
+	case err == nil:
+		e.Limiter.Succeed(keys[0])
+	}
+	return s, err
+}
+
+// clientAddr is the client's IP address as the connection shows it. Proxy
+// headers are not trusted: a deployment behind a proxy sees the proxy.
+func clientAddr(r *http.Request) string {
+	addr := r.RemoteAddr
+	if i := strings.LastIndexByte(addr, ':'); i > 0 {
+		addr = addr[:i]
+	}
+	return addr
+}

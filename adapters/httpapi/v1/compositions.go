@@ -1,0 +1,415 @@
+package v1
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/costdb/costdb/adapters/httpapi"
+	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/domain"
+	"github.com/go-chi/chi/v5"
+)
+
+// compositionBody is a composition as v1 shows it. team_production, fic and
+// adc_labor appear only for a SICRO-model composition, whose prices also
+// carry every SICRO key.
+type compositionBody struct {
+	ID                string              `json:"id"`
+	CompanyID         string              `json:"company_id"`
+	UserID            string              `json:"user_id"`
+	DepartmentID      string              `json:"department_id"`
+	Code              string              `json:"code"`
+	SecondCode        string              `json:"second_code"`
+	Description       string              `json:"description"`
+	Type              string              `json:"type"`
+	Unit              string              `json:"unit"`
+	State             string              `json:"state"`
+	IsSicro           bool                `json:"is_sicro"`
+	CalculationMethod calculationMethod   `json:"calculation_method"`
+	Labor             bool                `json:"labor"`
+	TeamProduction    json.Number         `json:"team_production,omitempty"`
+	FIC               json.Number         `json:"fic,omitempty"`
+	AdcLabor          json.Number         `json:"adc_labor,omitempty"`
+	Prices            pricesBody          `json:"prices"`
+	Banks             map[string]bankBody `json:"banks"`
+	Items             []itemBody          `json:"items"`
+	CreatedAt         string              `json:"created_at"`
+}
+
+type calculationMethod struct {
+	Type        int    `json:"type"`
+	Description string `json:"description"`
+}
+
+// pricesBody holds pnd and pd, and for the SICRO model every other key
+// (empty ones are left out, and only the SINAPI model leaves them empty).
+type pricesBody struct {
+	PND          json.Number `json:"pnd"`
+	PD           json.Number `json:"pd"`
+	ChDeEq       json.Number `json:"ch_de_eq,omitempty"`
+	ChdDeEq      json.Number `json:"chd_de_eq,omitempty"`
+	ChiDeEq      json.Number `json:"chi_de_eq,omitempty"`
+	ChdiDeEq     json.Number `json:"chdi_de_eq,omitempty"`
+	ChDaMo       json.Number `json:"ch_da_mo,omitempty"`
+	ChdDaMo      json.Number `json:"chd_da_mo,omitempty"`
+	CHE          json.Number `json:"che,omitempty"`
+	CHDE         json.Number `json:"chde,omitempty"`
+	ChIncidencia json.Number `json:"ch_incidencia,omitempty"`
+	CTF          json.Number `json:"ctf,omitempty"`
+	CTFD         json.Number `json:"ctfd,omitempty"`
+	CUOI         json.Number `json:"cuoi,omitempty"`
+	CUOID        json.Number `json:"cuoid,omitempty"`
+	CCA          json.Number `json:"cca,omitempty"`
+	CCAD         json.Number `json:"ccad,omitempty"`
+	CUMO         json.Number `json:"cumo,omitempty"`
+}
+
+// bankBody is one bank edition of a composition.
+type bankBody struct {
+	Data      string `json:"data"`
+	Estado    string `json:"estado"`
+	Regiao    string `json:"regiao,omitempty"`
+	Relatorio bool   `json:"relatorio"`
+}
+
+// itemBody is one item of a composition: coefficient is the quantity sent,
+// pnd and pd the line totals.
+type itemBody struct {
+	Banco       string      `json:"banco"`
+	Code        string      `json:"code"`
+	Description string      `json:"description"`
+	Type        string      `json:"type"`
+	Unit        string      `json:"unit"`
+	UnitaryPND  json.Number `json:"unitary_pnd"`
+	UnitaryPD   json.Number `json:"unitary_pd"`
+	Coefficient json.Number `json:"coefficient"`
+	PND         json.Number `json:"pnd"`
+	PD          json.Number `json:"pd"`
+	IsResource  bool        `json:"is_resource"`
+}
+
+func (h *handler) composition(pc *domain.PricedComposition) compositionBody {
+	c, num := pc.Composition, httpapi.Num
+	out := compositionBody{
+		ID: c.ID, CompanyID: c.CompanyID, UserID: c.UserID, DepartmentID: c.DepartmentID,
+		Code: c.Code, SecondCode: c.SecondCode, Description: c.Description, Type: c.Type, Unit: c.Unit,
+		State: c.State, IsSicro: c.IsSicro,
+		CalculationMethod: calculationMethod{Type: int(c.Rounding), Description: c.Rounding.Description()},
+		Labor:             c.Labor,
+		Prices:            pricesBody{PND: num(pc.Prices.PND), PD: num(pc.Prices.PD)},
+		Banks:             make(map[string]bankBody, len(c.Banks)),
+		Items:             make([]itemBody, 0, len(pc.Items)),
+		CreatedAt:         h.env.FormatTime(c.CreatedAt),
+	}
+	if c.IsSicro {
+		p := pc.Prices
+		out.TeamProduction, out.FIC, out.AdcLabor = num(c.TeamProduction), num(c.FIC), num(c.LaborAddition)
+		out.Prices = pricesBody{
+			PND: num(p.PND), PD: num(p.PD),
+			ChDeEq: num(p.ChDeEq), ChdDeEq: num(p.ChdDeEq), ChiDeEq: num(p.ChiDeEq), ChdiDeEq: num(p.ChdiDeEq),
+			ChDaMo: num(p.ChDaMo), ChdDaMo: num(p.ChdDaMo), CHE: num(p.CHE), CHDE: num(p.CHDE),
+			ChIncidencia: num(p.ChIncidencia), CTF: num(p.CTF), CTFD: num(p.CTFD),
+			CUOI: num(p.CUOI), CUOID: num(p.CUOID), CCA: num(p.CCA), CCAD: num(p.CCAD), CUMO: num(p.CUMO),
+		}
+	}
+	for _, b := range c.Banks {
+		out.Banks[b.Name] = bankBody{Data: b.Month, Estado: b.State, Regiao: b.Region, Relatorio: b.Report}
+	}
+	for _, it := range pc.Items {
+		out.Items = append(out.Items, itemBody{
+			Banco: it.Bank, Code: it.Code, Description: it.Description, Type: it.Type, Unit: it.Unit,
+			UnitaryPND: num(it.UnitPrice.PND), UnitaryPD: num(it.UnitPrice.PD),
+			Coefficient: num(it.Quantity),
+			PND:         num(it.Total.PND), PD: num(it.Total.PD),
+			IsResource: it.Kind == domain.KindResource,
+		})
+	}
+	return out
+}
+
+// compositionCreateRequest is the body of a create. `local` is the state;
+// is_sicro chooses the model (SICRO: team_production, fic, adc_labor);
+// rounding_type (1–4) is optional and defaults to the model's method.
+type compositionCreateRequest struct {
+	GroupID        string `json:"group_id"`
+	Code           string `json:"code"`
+	SecondCode     string `json:"second_code"`
+	Description    string `json:"description"`
+	Type           string `json:"type"`
+	Unit           string `json:"unit"`
+	Local          string `json:"local"`
+	IsSicro        bool   `json:"is_sicro"`
+	Labor          bool   `json:"labor"`
+	RoundingType   int    `json:"rounding_type"`
+	Note           string `json:"note"`
+	TeamProduction number `json:"team_production"`
+	FIC            number `json:"fic"`
+	AdcLabor       number `json:"adc_labor"`
+}
+
+func (in compositionCreateRequest) input() app.CompositionInput {
+	return app.CompositionInput{
+		GroupID: in.GroupID, Code: in.Code, SecondCode: in.SecondCode, Description: in.Description,
+		Type: in.Type, Unit: in.Unit, State: in.Local, IsSicro: in.IsSicro, Labor: in.Labor,
+		Rounding: domain.RoundingMethod(in.RoundingType), Note: in.Note,
+		TeamProduction: in.TeamProduction.D, FIC: in.FIC.D, LaborAddition: in.AdcLabor.D,
+	}
+}
+
+// compositionUpdateRequest is the body of an update: the create body,
+// applied as a patch (keys absent or null stay as they are). An id, when
+// sent, must equal the id in the path; company_id, user_id and
+// department_id are ignored. Banks and items change only through add-bases,
+// add-items and remove-items.
+type compositionUpdateRequest struct {
+	ID             *string `json:"id"`
+	GroupID        *string `json:"group_id"`
+	Code           *string `json:"code"`
+	SecondCode     *string `json:"second_code"`
+	Description    *string `json:"description"`
+	Type           *string `json:"type"`
+	Unit           *string `json:"unit"`
+	Local          *string `json:"local"`
+	IsSicro        *bool   `json:"is_sicro"`
+	Labor          *bool   `json:"labor"`
+	RoundingType   *int    `json:"rounding_type"`
+	Note           *string `json:"note"`
+	TeamProduction number  `json:"team_production"`
+	FIC            number  `json:"fic"`
+	AdcLabor       number  `json:"adc_labor"`
+}
+
+func (in compositionUpdateRequest) patch() app.CompositionPatch {
+	var rounding *domain.RoundingMethod
+	if in.RoundingType != nil {
+		m := domain.RoundingMethod(*in.RoundingType)
+		rounding = &m
+	}
+	return app.CompositionPatch{
+		GroupID: in.GroupID, Code: in.Code, SecondCode: in.SecondCode, Description: in.Description,
+		Type: in.Type, Unit: in.Unit, State: in.Local, IsSicro: in.IsSicro, Labor: in.Labor,
+		Rounding: rounding, Note: in.Note,
+		TeamProduction: in.TeamProduction.ptr(), FIC: in.FIC.ptr(), LaborAddition: in.AdcLabor.ptr(),
+	}
+}
+
+// compositionFields names the fields of a composition create or update,
+// whose state is `local`.
+var compositionFields = renamed(map[string]string{"state": "local"})
+
+func (h *handler) listCompositions(w http.ResponseWriter, r *http.Request) {
+	pg, err := parsePagination(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	cs, total, err := h.env.App.Compositions(r.Context(), principal(r), pg.window())
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.write(w, http.StatusOK, envelope(pg, total, cs, h.composition))
+}
+
+func (h *handler) createComposition(w http.ResponseWriter, r *http.Request) {
+	var in compositionCreateRequest
+	if err := httpapi.DecodeJSON(r, &in); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	pc, err := h.env.App.CreateComposition(r.Context(), principal(r), in.input())
+	if err != nil {
+		h.failAs(w, r, err, compositionFields)
+		return
+	}
+	h.write(w, http.StatusCreated, h.composition(pc))
+}
+
+func (h *handler) getComposition(w http.ResponseWriter, r *http.Request) {
+	pc, err := h.env.App.Composition(r.Context(), principal(r), chi.URLParam(r, "id"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.write(w, http.StatusOK, h.composition(pc))
+}
+
+// findComposition answers GET /find_by_code?code=&state=: a code is unique
+// per state, so both are required.
+func (h *handler) findComposition(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	code, state := q.Get("code"), q.Get("state")
+	var v domain.Validation
+	if code == "" {
+		v.Add("/code", "is required")
+	}
+	if state == "" {
+		v.Add("/state", "is required")
+	}
+	if err := v.Err(); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	pc, err := h.env.App.CompositionByCode(r.Context(), principal(r), code, state)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.write(w, http.StatusOK, h.composition(pc))
+}
+
+func (h *handler) updateComposition(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "id")
+	var in compositionUpdateRequest
+	if err := httpapi.DecodeJSON(r, &in); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if err := checkBodyID(in.ID, id); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	pc, err := h.env.App.UpdateComposition(r.Context(), principal(r), id, in.patch())
+	if err != nil {
+		h.failAs(w, r, err, compositionFields)
+		return
+	}
+	h.write(w, http.StatusOK, h.composition(pc))
+}
+
+// deleteComposition deletes a composition: 200 {"message": "deleted"}, or
+// 409 while another composition uses it.
+func (h *handler) deleteComposition(w http.ResponseWriter, r *http.Request) {
+	if err := h.env.App.DeleteComposition(r.Context(), principal(r), chi.URLParam(r, "id")); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.write(w, http.StatusOK, deleted)
+}
+
+// addItemsRequest is the body of add-items. v1 items name no kind: the app
+// resolves it from the code.
+type addItemsRequest struct {
+	Items list[itemRequest] `json:"items"`
+}
+
+type itemRequest struct {
+	Bank string `json:"bank"`
+	Code string `json:"code"`
+	Qty  number `json:"qty"`
+}
+
+// itemFields names the fields of add-items, whose quantity is `qty`.
+var itemFields = renamed(map[string]string{"quantity": "qty"})
+
+func (h *handler) addItems(w http.ResponseWriter, r *http.Request) {
+	var in addItemsRequest
+	if err := httpapi.DecodeJSON(r, &in); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	items := make([]app.ItemInput, len(in.Items))
+	for i, it := range in.Items {
+		items[i] = app.ItemInput{Bank: it.Bank, Code: it.Code, Quantity: it.Qty.D}
+	}
+	pc, err := h.env.App.AddItems(r.Context(), principal(r), chi.URLParam(r, "id"), items)
+	if err != nil {
+		h.failAs(w, r, err, itemFields)
+		return
+	}
+	h.write(w, http.StatusOK, h.composition(pc))
+}
+
+// addBasesRequest is the body of add-bases: each base is a bank edition,
+// `status` its report flag (`relatorio` in the answer).
+type addBasesRequest struct {
+	Bases list[baseRequest] `json:"bases"`
+}
+
+type baseRequest struct {
+	Name    string `json:"name"`
+	Local   string `json:"local"`
+	Version string `json:"version"`
+	Status  bool   `json:"status"`
+	Region  string `json:"region"`
+}
+
+// baseFields names the fields of add-bases.
+var baseFields = renamed(map[string]string{"banks": "bases", "location": "local"})
+
+func (h *handler) addBases(w http.ResponseWriter, r *http.Request) {
+	var in addBasesRequest
+	if err := httpapi.DecodeJSON(r, &in); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	banks := make([]app.BankInput, len(in.Bases))
+	for i, b := range in.Bases {
+		banks[i] = app.BankInput{Name: b.Name, State: b.Local, Month: b.Version, Region: b.Region, Report: b.Status}
+	}
+	pc, err := h.env.App.AddBanks(r.Context(), principal(r), chi.URLParam(r, "id"), banks)
+	if err != nil {
+		h.failAs(w, r, err, baseFields)
+		return
+	}
+	h.write(w, http.StatusOK, h.composition(pc))
+}
+
+// removeItemsRequest is the body of remove-items: codes of compositions and
+// of resources, from any bank.
+type removeItemsRequest struct {
+	Compositions list[codeRequest] `json:"compositions"`
+	Resources    list[codeRequest] `json:"resources"`
+}
+
+type codeRequest struct {
+	Code string `json:"code"`
+}
+
+func (h *handler) removeItems(w http.ResponseWriter, r *http.Request) {
+	var in removeItemsRequest
+	if err := httpapi.DecodeJSON(r, &in); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	refs := make([]app.ItemRef, 0, len(in.Compositions)+len(in.Resources))
+	for _, c := range in.Compositions {
+		refs = append(refs, app.ItemRef{Code: c.Code, Kind: domain.KindComposition})
+	}
+	for _, res := range in.Resources {
+		refs = append(refs, app.ItemRef{Code: res.Code, Kind: domain.KindResource})
+	}
+	pc, err := h.env.App.RemoveItems(r.Context(), principal(r), chi.URLParam(r, "id"), refs)
+	if err != nil {
+		h.failAs(w, r, err, removeFields(len(in.Compositions)))
+		return
+	}
+	h.write(w, http.StatusOK, h.composition(pc))
+}
+
+// removeFields names the fields of remove-items: the app numbers the
+// compositions, then the resources, as one list of items; an error about
+// the list as a whole (nothing to remove) names both lists.
+func removeFields(nComps int) fieldMapper {
+	return func(ptr string) []string {
+		rest, ok := strings.CutPrefix(ptr, "/items")
+		if !ok {
+			return plainFields(ptr)
+		}
+		if rest == "" {
+			return []string{"compositions", "resources"}
+		}
+		idx, tail, _ := strings.Cut(strings.TrimPrefix(rest, "/"), "/")
+		i, err := strconv.Atoi(idx)
+		if err != nil {
+			return plainFields(ptr)
+		}
+		list := "compositions"
+		if i >= nComps {
+			list, i = "resources", i-nComps
+		}
+		return plainFields("/" + list + "/" + strconv.Itoa(i) + "/" + tail)
+	}
+}

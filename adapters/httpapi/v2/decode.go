@@ -1,0 +1,217 @@
+package v2
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/costdb/costdb/adapters/httpapi"
+	"github.com/costdb/costdb/domain"
+)
+
+// attr is one attribute a create or update body may carry.
+type attr struct {
+	// app is the field's name in the app's error pointers ("state").
+	app string
+	// names are the names a request may use for it; the first is the one v2
+	// writes ("location"). Later names are aliases ("type" for
+	// "composition_type", the seed's name that JSON:API forbids).
+	names []string
+	// kind is the JSON type expected, for the message of a type error.
+	kind string
+}
+
+// attrBody is the body of a create or update request: its attributes, read
+// either from a plain JSON object (the seed's style) or from a JSON:API
+// document's data.attributes, remembering where each one was so that error
+// pointers point into the document the client sent.
+type attrBody struct {
+	doc   bool // a JSON:API document
+	attrs map[string]json.RawMessage
+	rels  map[string]json.RawMessage
+	used  map[string]bool
+	// ptrs maps an app field name to the pointer of what the client sent
+	// for it, when that differs from the default.
+	ptrs map[string]string
+	// names maps an app field name to its v2 name, for fields the client
+	// did not send.
+	names map[string]string
+	bad   domain.Validation // wrong JSON types (400)
+	wrong domain.Validation // unknown or contradictory members (422)
+}
+
+// resourceObject is the primary data of a JSON:API request document.
+type resourceObject struct {
+	Type          *string                    `json:"type"`
+	ID            *string                    `json:"id"`
+	Attributes    map[string]json.RawMessage `json:"attributes"`
+	Relationships map[string]json.RawMessage `json:"relationships"`
+}
+
+// decodeAttrs reads a create (id "") or update body for a record of the
+// JSON:API type typ. A JSON:API document must name typ (else 409), must not
+// name an id on create (403, costdb makes ids) and, on update, may name only
+// the id of the URL (else 409).
+func decodeAttrs(r *http.Request, typ, id string) (*attrBody, error) {
+	var top map[string]json.RawMessage
+	if err := httpapi.DecodeJSON(r, &top); err != nil {
+		return nil, err
+	}
+	b := &attrBody{attrs: top, used: map[string]bool{}, ptrs: map[string]string{}, names: map[string]string{}}
+	data, ok := top["data"]
+	if !ok {
+		return b, nil
+	}
+	b.doc = true
+	var ro resourceObject
+	if err := json.Unmarshal(data, &ro); err != nil || bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		return nil, fieldError(domain.EBADREQUEST, "/data", "must be a resource object with type and attributes")
+	}
+	switch {
+	case ro.Type == nil:
+		return nil, fieldError(domain.EBADREQUEST, "/data/type", "is required in a JSON:API document")
+	case *ro.Type != typ:
+		return nil, fieldError(domain.ECONFLICT, "/data/type", "must be "+typ)
+	case ro.ID != nil && id == "":
+		return nil, fieldError(eForbidden, "/data/id", "must not be given: costdb makes the ids")
+	case ro.ID != nil && *ro.ID != id:
+		return nil, fieldError(domain.ECONFLICT, "/data/id", "must be the id of the URL, "+id)
+	}
+	b.attrs, b.rels = ro.Attributes, ro.Relationships
+	if b.attrs == nil {
+		b.attrs = map[string]json.RawMessage{}
+	}
+	return b, nil
+}
+
+// fieldError is an error of the code about one member of the request.
+func fieldError(code, ptr, msg string) error {
+	return &domain.Error{Code: code, Message: msg, Fields: []domain.FieldError{{Field: ptr, Message: msg}}}
+}
+
+// attrPointer is the pointer of an attribute in the request document.
+func (b *attrBody) attrPointer(name string) string {
+	if b.doc {
+		return "/data/attributes/" + name
+	}
+	return "/" + name
+}
+
+// read decodes the attribute a into a new T: nil when the body does not
+// carry it, the zero value when it carries null.
+func read[T any](b *attrBody, a attr) *T {
+	b.names[a.app] = a.names[0]
+	var found string
+	for _, n := range a.names {
+		if _, ok := b.attrs[n]; !ok {
+			continue
+		}
+		b.used[n] = true
+		if found != "" {
+			b.wrong.Add(b.attrPointer(n), "is the same attribute as %s: give only one", found)
+			return nil
+		}
+		found = n
+	}
+	if found == "" {
+		return nil
+	}
+	ptr := b.attrPointer(found)
+	b.ptrs[a.app] = ptr
+	var v T
+	if err := json.Unmarshal(b.attrs[found], &v); err != nil {
+		b.bad.Add(ptr, "must be a JSON %s", a.kind)
+		return nil
+	}
+	return &v
+}
+
+// readGroup reads the group a record belongs to: the attribute group_id, or
+// in a JSON:API document the to-one relationship `group` (data null clears
+// it). nil when the body names no group.
+func readGroup(b *attrBody) *string {
+	g := read[string](b, attr{app: "group_id", names: []string{"group_id"}, kind: "string"})
+	raw, ok := b.rels["group"]
+	if !ok {
+		return g
+	}
+	ptr := "/data/relationships/group"
+	if g != nil {
+		b.wrong.Add(ptr, "names the group a second time: give group_id or the group relationship, not both")
+		return nil
+	}
+	var rel struct {
+		Data *struct {
+			Type string `json:"type"`
+			ID   string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(raw, &rel); err != nil {
+		b.bad.Add(ptr, "must be a to-one relationship: {\"data\": {\"type\": \"groups\", \"id\": …}} or {\"data\": null}")
+		return nil
+	}
+	b.ptrs["group_id"] = ptr
+	id := ""
+	if rel.Data != nil {
+		if rel.Data.Type != "groups" {
+			b.wrong.Add(ptr+"/data/type", "must be groups")
+			return nil
+		}
+		id = rel.Data.ID
+	}
+	return &id
+}
+
+// finish reports what was wrong with the body itself: members of the wrong
+// JSON type (400), then unknown attributes or relationships (422). Members
+// in readOnly (what v2 writes but never reads, such as created_at) are
+// ignored, so that a client may send back a document it was given.
+func (b *attrBody) finish(readOnly ...string) error {
+	if err := b.bad.Err(); err != nil {
+		e := err.(*domain.Error)
+		e.Code, e.Message = domain.EBADREQUEST, "the request body has members of the wrong JSON type"
+		return e
+	}
+	ro := map[string]bool{"id": !b.doc}
+	for _, n := range readOnly {
+		ro[n] = true
+	}
+	for _, n := range sortedKeys(b.attrs) {
+		if !b.used[n] && !ro[n] {
+			b.wrong.Add(b.attrPointer(n), "is not an attribute costdb knows")
+		}
+	}
+	for _, n := range sortedKeys(b.rels) {
+		if n != "group" && n != "user" && n != "sector" {
+			b.wrong.Add("/data/relationships/"+n, "is not a relationship costdb knows")
+		}
+	}
+	return b.wrong.Err()
+}
+
+// pointers maps the app's field pointers to the request document.
+func (b *attrBody) pointers(p string) string {
+	field, rest := p, ""
+	if i := strings.IndexByte(p[min(1, len(p)):], '/'); i >= 0 {
+		field, rest = p[:i+1], p[i+1:]
+	}
+	name := strings.TrimPrefix(field, "/")
+	if ptr, ok := b.ptrs[name]; ok {
+		return ptr + rest
+	}
+	if v2, ok := b.names[name]; ok {
+		name = v2
+	}
+	return b.attrPointer(name) + rest
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

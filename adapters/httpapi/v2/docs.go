@@ -1,0 +1,80 @@
+package v2
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+
+	"github.com/google/jsonapi"
+)
+
+// Relationship targets. Only their type and id are ever written.
+type (
+	userRef struct {
+		ID string `jsonapi:"primary,users"`
+	}
+	sectorRef struct {
+		ID string `jsonapi:"primary,sectors"`
+	}
+	groupRef struct {
+		ID string `jsonapi:"primary,groups"`
+	}
+)
+
+func userOf(id string) *userRef     { return &userRef{ID: id} }
+func sectorOf(id string) *sectorRef { return &sectorRef{ID: id} }
+
+// groupOf is the group relationship of a record: nil (left out) when it
+// belongs to no group.
+func groupOf(id string) *groupRef {
+	if id == "" {
+		return nil
+	}
+	return &groupRef{ID: id}
+}
+
+// writeDoc writes a success document for models (a struct pointer or a
+// slice of them) with the status. The document is built in full before
+// anything is written, so that a marshalling failure can still answer 500.
+func (h *handlers) writeDoc(w http.ResponseWriter, r *http.Request, st int, models any) {
+	var buf bytes.Buffer
+	if err := jsonapi.MarshalPayloadWithoutIncluded(&buf, models); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	writeBody(w, st, buf.Bytes())
+}
+
+// writeDocWith writes a success document with top-level links and meta.
+// google/jsonapi takes those only from a slice type implementing Linkable
+// and Metable, which cannot carry per-request values (the page, the user),
+// and never for a single resource; so the payload it builds is completed
+// here, and `included` dropped as MarshalPayloadWithoutIncluded does.
+func (h *handlers) writeDocWith(w http.ResponseWriter, r *http.Request, st int, models any, links *jsonapi.Links, meta *jsonapi.Meta) {
+	p, err := jsonapi.Marshal(models)
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	switch p := p.(type) {
+	case *jsonapi.OnePayload:
+		p.Included, p.Links, p.Meta = nil, links, meta
+	case *jsonapi.ManyPayload:
+		p.Included, p.Links, p.Meta = nil, links, meta
+	}
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(p); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	writeBody(w, st, buf.Bytes())
+}
+
+func writeBody(w http.ResponseWriter, st int, body []byte) {
+	w.Header().Set("Content-Type", mediaType)
+	w.WriteHeader(st)
+	_, _ = w.Write(body)
+}
+
+// noContent answers 204.
+func noContent(w http.ResponseWriter) { w.WriteHeader(http.StatusNoContent) }

@@ -1,0 +1,134 @@
+package v2
+
+import (
+	"net/http"
+
+	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/domain"
+	"github.com/go-chi/chi/v5"
+)
+
+// groupDoc is a group (a folder of own resources and compositions) as v2
+// writes it (JSON:API type "groups").
+type groupDoc struct {
+	ID          string     `jsonapi:"primary,groups"`
+	Description string     `jsonapi:"attr,description"`
+	CreatedAt   string     `jsonapi:"attr,created_at"`
+	User        *userRef   `jsonapi:"relation,user"`
+	Sector      *sectorRef `jsonapi:"relation,sector"`
+}
+
+func (h *handlers) groupDoc(g *domain.Group) *groupDoc {
+	return &groupDoc{
+		ID:          g.ID,
+		Description: g.Description,
+		CreatedAt:   h.env.FormatTime(g.CreatedAt),
+		User:        userOf(g.UserID),
+		Sector:      sectorOf(g.DepartmentID),
+	}
+}
+
+var groupReadOnly = []string{"created_at"}
+
+// listGroups handles GET /my_database/groups.
+func (h *handlers) listGroups(w http.ResponseWriter, r *http.Request) {
+	pg, err := parsePage(r)
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	list, total, err := h.env.App.Groups(r.Context(), principal(r), pg.window())
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	docs := make([]*groupDoc, len(list))
+	for i, g := range list {
+		docs[i] = h.groupDoc(g)
+	}
+	h.writeDocWith(w, r, http.StatusOK, docs, pg.links(r, total), totalMeta(total))
+}
+
+// createGroup handles POST /my_database/groups {description}: 201 with Location.
+func (h *handlers) createGroup(w http.ResponseWriter, r *http.Request) {
+	if _, err := query(r); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	b, err := decodeAttrs(r, "groups", "")
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	desc := read[string](b, aDescription)
+	if err := b.finish(groupReadOnly...); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	g, err := h.env.App.CreateGroup(r.Context(), principal(r), app.GroupInput{Description: deref(desc)})
+	if err != nil {
+		h.writeErrorAt(w, r, err, b.pointers)
+		return
+	}
+	w.Header().Set("Location", created(r, g.ID))
+	h.writeDoc(w, r, http.StatusCreated, h.groupDoc(g))
+}
+
+// getGroup handles GET /my_database/groups/{id}.
+func (h *handlers) getGroup(w http.ResponseWriter, r *http.Request) {
+	if _, err := query(r); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	g, err := h.env.App.Group(r.Context(), principal(r), chi.URLParam(r, "id"))
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	h.writeDoc(w, r, http.StatusOK, h.groupDoc(g))
+}
+
+// updateGroup handles PATCH /my_database/groups/{id}. A body that does not
+// name the description changes nothing and answers the group as it is.
+func (h *handlers) updateGroup(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "id")
+	if _, err := query(r); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	b, err := decodeAttrs(r, "groups", id)
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	desc := read[string](b, aDescription)
+	if err := b.finish(groupReadOnly...); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	var g *domain.Group
+	if desc == nil {
+		g, err = h.env.App.Group(r.Context(), principal(r), id)
+	} else {
+		g, err = h.env.App.UpdateGroup(r.Context(), principal(r), id, app.GroupInput{Description: *desc})
+	}
+	if err != nil {
+		h.writeErrorAt(w, r, err, b.pointers)
+		return
+	}
+	h.writeDoc(w, r, http.StatusOK, h.groupDoc(g))
+}
+
+// deleteGroup handles DELETE /my_database/groups/{id}: 204, or 409 while
+// resources or compositions belong to the group.
+func (h *handlers) deleteGroup(w http.ResponseWriter, r *http.Request) {
+	if _, err := query(r); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	if err := h.env.App.DeleteGroup(r.Context(), principal(r), chi.URLParam(r, "id")); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	noContent(w)
+}

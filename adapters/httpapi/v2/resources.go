@@ -1,0 +1,227 @@
+package v2
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/costdb/costdb/adapters/httpapi"
+	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/domain"
+	"github.com/go-chi/chi/v5"
+	"github.com/shopspring/decimal"
+)
+
+// resourceDoc is a resource of the company's own base as v2 writes it
+// (JSON:API type "resources"). The resource type (an integer of the
+// resource types catalogue) is resource_type: JSON:API forbids an attribute
+// named type. The relationship `group` is there only when the resource
+// belongs to a group.
+type resourceDoc struct {
+	ID            string                  `jsonapi:"primary,resources"`
+	Code          string                  `jsonapi:"attr,code"`
+	SecondaryCode string                  `jsonapi:"attr,secondary_code"`
+	Description   string                  `jsonapi:"attr,description"`
+	ResourceType  int                     `jsonapi:"attr,resource_type"`
+	Unit          string                  `jsonapi:"attr,unit"`
+	IsSicro       bool                    `jsonapi:"attr,is_sicro"`
+	Status        bool                    `jsonapi:"attr,status"`
+	Note          string                  `jsonapi:"attr,note"`
+	Locals        map[string]priceLineDoc `jsonapi:"attr,locals"`
+	CreatedAt     string                  `jsonapi:"attr,created_at"`
+	User          *userRef                `jsonapi:"relation,user"`
+	Sector        *sectorRef              `jsonapi:"relation,sector"`
+	Group         *groupRef               `jsonapi:"relation,group,omitempty"`
+}
+
+// priceLineDoc is the four prices of a resource in one state.
+type priceLineDoc struct {
+	PND  json.Number `json:"pnd"`
+	PD   json.Number `json:"pd"`
+	PNDI json.Number `json:"pndi"`
+	PDI  json.Number `json:"pdi"`
+}
+
+// priceLineIn is the four prices of a resource in one state, as sent.
+type priceLineIn struct {
+	PND  decimal.Decimal `json:"pnd"`
+	PD   decimal.Decimal `json:"pd"`
+	PNDI decimal.Decimal `json:"pndi"`
+	PDI  decimal.Decimal `json:"pdi"`
+}
+
+func (h *handlers) resourceDoc(res *domain.Resource) *resourceDoc {
+	d := &resourceDoc{
+		ID:            res.ID,
+		Code:          res.Code,
+		SecondaryCode: res.SecondCode,
+		Description:   res.Description,
+		ResourceType:  res.Type,
+		Unit:          res.Unit,
+		IsSicro:       res.IsSicro,
+		Status:        res.Status,
+		Note:          res.Note,
+		Locals:        make(map[string]priceLineDoc, len(res.Locals)),
+		CreatedAt:     h.env.FormatTime(res.CreatedAt),
+		User:          userOf(res.UserID),
+		Sector:        sectorOf(res.DepartmentID),
+		Group:         groupOf(res.GroupID),
+	}
+	for st, p := range res.Locals {
+		d.Locals[st] = priceLineDoc{PND: httpapi.Num(p.PND), PD: httpapi.Num(p.PD), PNDI: httpapi.Num(p.PNDI), PDI: httpapi.Num(p.PDI)}
+	}
+	return d
+}
+
+// Attributes a resource create or update may carry, besides those it shares
+// with compositions.
+var (
+	aResourceType = attr{app: "type", names: []string{"resource_type", "type"}, kind: "integer"}
+	aStatus       = attr{app: "status", names: []string{"status"}, kind: "boolean"}
+	aLocals       = attr{app: "locals", names: []string{"locals"}, kind: "object of states to {pnd, pd, pndi, pdi}"}
+)
+
+var resourceReadOnly = []string{"created_at"}
+
+// resourcePatch reads the attributes of a resource create or update.
+func resourcePatch(b *attrBody) app.ResourcePatch {
+	pt := app.ResourcePatch{
+		GroupID:     readGroup(b),
+		Code:        read[string](b, aCode),
+		SecondCode:  read[string](b, aSecondCode),
+		Description: read[string](b, aDescription),
+		Type:        read[int](b, aResourceType),
+		Unit:        read[string](b, aUnit),
+		IsSicro:     read[bool](b, aIsSicro),
+		Status:      read[bool](b, aStatus),
+		Note:        read[string](b, aNote),
+	}
+	if locals := read[map[string]priceLineIn](b, aLocals); locals != nil {
+		pt.Locals = make(map[string]domain.PriceLine, len(*locals))
+		for st, p := range *locals {
+			pt.Locals[st] = domain.PriceLine{PND: p.PND, PD: p.PD, PNDI: p.PNDI, PDI: p.PDI}
+		}
+	}
+	return pt
+}
+
+// listResources handles GET /my_database/resources.
+func (h *handlers) listResources(w http.ResponseWriter, r *http.Request) {
+	pg, err := parsePage(r)
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	list, total, err := h.env.App.Resources(r.Context(), principal(r), pg.window())
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	docs := make([]*resourceDoc, len(list))
+	for i, res := range list {
+		docs[i] = h.resourceDoc(res)
+	}
+	h.writeDocWith(w, r, http.StatusOK, docs, pg.links(r, total), totalMeta(total))
+}
+
+// createResource handles POST /my_database/resources: 201 with Location.
+func (h *handlers) createResource(w http.ResponseWriter, r *http.Request) {
+	if _, err := query(r); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	b, err := decodeAttrs(r, "resources", "")
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	pt := resourcePatch(b)
+	if err := b.finish(resourceReadOnly...); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	in := app.ResourceInput{
+		GroupID: deref(pt.GroupID), Code: deref(pt.Code), SecondCode: deref(pt.SecondCode),
+		Description: deref(pt.Description), Type: deref(pt.Type), Unit: deref(pt.Unit),
+		IsSicro: deref(pt.IsSicro), Status: deref(pt.Status), Note: deref(pt.Note), Locals: pt.Locals,
+	}
+	res, err := h.env.App.CreateResource(r.Context(), principal(r), in)
+	if err != nil {
+		h.writeErrorAt(w, r, err, b.pointers)
+		return
+	}
+	w.Header().Set("Location", created(r, res.ID))
+	h.writeDoc(w, r, http.StatusCreated, h.resourceDoc(res))
+}
+
+// findResource handles GET /my_database/resources/find_by_code?code=.
+func (h *handlers) findResource(w http.ResponseWriter, r *http.Request) {
+	q, err := query(r, "code")
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	if err := required(q, "code"); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	res, err := h.env.App.ResourceByCode(r.Context(), principal(r), q.Get("code"))
+	h.writeResource(w, r, res, err)
+}
+
+// getResource handles GET /my_database/resources/{id}.
+func (h *handlers) getResource(w http.ResponseWriter, r *http.Request) {
+	if _, err := query(r); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	res, err := h.env.App.Resource(r.Context(), principal(r), chi.URLParam(r, "id"))
+	h.writeResource(w, r, res, err)
+}
+
+// updateResource handles PATCH /my_database/resources/{id}: only the
+// attributes the body names change; locals, when named, replace every state.
+func (h *handlers) updateResource(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "id")
+	if _, err := query(r); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	b, err := decodeAttrs(r, "resources", id)
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	pt := resourcePatch(b)
+	if err := b.finish(resourceReadOnly...); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	res, err := h.env.App.UpdateResource(r.Context(), principal(r), id, pt)
+	if err != nil {
+		h.writeErrorAt(w, r, err, b.pointers)
+		return
+	}
+	h.writeDoc(w, r, http.StatusOK, h.resourceDoc(res))
+}
+
+// deleteResource handles DELETE /my_database/resources/{id}: 204, or 409
+// while a composition uses the resource.
+func (h *handlers) deleteResource(w http.ResponseWriter, r *http.Request) {
+	if _, err := query(r); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	if err := h.env.App.DeleteResource(r.Context(), principal(r), chi.URLParam(r, "id")); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	noContent(w)
+}
+
+func (h *handlers) writeResource(w http.ResponseWriter, r *http.Request, res *domain.Resource, err error) {
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	h.writeDoc(w, r, http.StatusOK, h.resourceDoc(res))
+}

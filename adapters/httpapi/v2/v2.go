@@ -1,0 +1,208 @@
+// Package v2 is the JSON:API generation of costdb's HTTP API, mounted at
+// /api/public/v2. Responses are JSON:API 1.1 documents (media type
+// application/vnd.api+json) marshalled with google/jsonapi; request bodies are
+// read with encoding/json, both as the plain JSON the seed shows and, where a
+// record is created or updated, as a JSON:API document. Errors are JSON:API
+// errors documents, one error object per problem, with a JSON pointer into
+// the request body where the problem has a field.
+//
+// Handlers are thin: decode, map to an app input, call the one app method,
+// map the result, encode. Every rule lives in app or domain.
+//
+// Contract decisions that are not in the seed are written next to the code
+// that makes them; the main ones:
+//
+//   - JSON:API forbids an attribute named "type" (the official schema rejects
+//     the document), so the seed's composition `type` and resource `type` are
+//     written as `composition_type` and `resource_type`. Requests may use
+//     either name.
+//   - Item ids inside a composition's `items` are "<BANK>:<C|R>:<code>"
+//     (see itemID).
+//   - Unknown query parameters answer 400; unknown attributes in a create or
+//     update body answer 422; read-only attributes echoed back are ignored.
+package v2
+
+import (
+	"context"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/costdb/costdb/adapters/httpapi"
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+	"github.com/google/jsonapi"
+)
+
+// mediaType is the JSON:API media type.
+const mediaType = jsonapi.MediaType
+
+// handlers holds what every v2 handler needs.
+type handlers struct {
+	env  *httpapi.Env
+	root chi.Router
+}
+
+// Routes returns the v2 router, to be mounted at /api/public/v2:
+//
+//	POST   /authenticate
+//	GET    /my_database/compositions                     list (page[number], page[size])
+//	POST   /my_database/compositions                     create → 201 + Location
+//	GET    /my_database/compositions/find_by_code        ?code=&state=
+//	GET    /my_database/compositions/{id}                detail, with every item
+//	PATCH  /my_database/compositions/{id}                the attributes named change
+//	DELETE /my_database/compositions/{id}                → 204
+//	POST   /my_database/compositions/{id}/add_banks      {"banks":[…]}
+//	POST   /my_database/compositions/{id}/add_items      {"items":[…]}
+//	DELETE /my_database/compositions/{id}/remove_items   {"items":[…]}
+//	GET, POST, GET/PATCH/DELETE {id}   /my_database/resources (and find_by_code?code=)
+//	GET, POST, GET/PATCH/DELETE {id}   /my_database/groups
+//
+// Every answer is a JSON:API document. Every route but /authenticate needs
+// "Authorization: Bearer <token>" (v2 takes no bare token). A panic answers
+// a 500 errors document; bodies are capped at env.MaxBodyBytes (413).
+func Routes(env *httpapi.Env) http.Handler {
+	r := chi.NewRouter()
+	h := &handlers{env: env, root: r}
+	r.NotFound(h.notFound)
+	r.MethodNotAllowed(h.methodNotAllowed)
+	r.Use(env.Recoverer(h.writePanic))
+	r.Use(middleware.StripSlashes)
+	r.Use(rememberRoutePath)
+	r.Use(negotiate)
+	r.Use(httpapi.LimitBody(env.MaxBodyBytes))
+
+	r.Post("/authenticate", h.authenticate)
+
+	r.Group(func(r chi.Router) {
+		r.Use(env.Authenticate(false, h.writeError))
+		const c, res, g = "/my_database/compositions", "/my_database/resources", "/my_database/groups"
+		r.Get(c, h.listCompositions)
+		r.Post(c, h.createComposition)
+		r.Get(c+"/find_by_code", h.findComposition)
+		r.Get(c+"/{id}", h.getComposition)
+		r.Patch(c+"/{id}", h.updateComposition)
+		r.Delete(c+"/{id}", h.deleteComposition)
+		r.Post(c+"/{id}/add_banks", h.addBanks)
+		r.Post(c+"/{id}/add_items", h.addItems)
+		r.Delete(c+"/{id}/remove_items", h.removeItems)
+
+		r.Get(res, h.listResources)
+		r.Post(res, h.createResource)
+		r.Get(res+"/find_by_code", h.findResource)
+		r.Get(res+"/{id}", h.getResource)
+		r.Patch(res+"/{id}", h.updateResource)
+		r.Delete(res+"/{id}", h.deleteResource)
+
+		r.Get(g, h.listGroups)
+		r.Post(g, h.createGroup)
+		r.Get(g+"/{id}", h.getGroup)
+		r.Patch(g+"/{id}", h.updateGroup)
+		r.Delete(g+"/{id}", h.deleteGroup)
+	})
+	return r
+}
+
+// negotiate applies JSON:API 1.1 content negotiation. A request body sent as
+// application/vnd.api+json with a media type parameter other than profile is
+// 415 (costdb implements no extension, so `ext` is unsupported too). An Accept
+// header that names nothing costdb can answer with (the JSON:API media type
+// without such parameters, application/json, or a wildcard) is 406. Plain
+// application/json requests are fine: the seed sends them.
+func negotiate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ct := r.Header.Get("Content-Type"); ct != "" {
+			if mt, params, err := mime.ParseMediaType(ct); err == nil && mt == mediaType && !onlyProfile(params) {
+				writeErrors(w, []errorObject{negotiationError(http.StatusUnsupportedMediaType,
+					"the JSON:API media type in Content-Type must carry no parameter other than profile")})
+				return
+			}
+		}
+		if accepts := r.Header.Values("Accept"); len(accepts) > 0 && !acceptable(accepts) {
+			writeErrors(w, []errorObject{negotiationError(http.StatusNotAcceptable,
+				"Accept must allow application/vnd.api+json without parameters other than profile, application/json or */*")})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// acceptable reports whether the Accept header values allow an answer in
+// the JSON:API media type.
+func acceptable(values []string) bool {
+	for _, v := range values {
+		for _, part := range strings.Split(v, ",") {
+			if strings.TrimSpace(part) == "" {
+				continue
+			}
+			mt, params, err := mime.ParseMediaType(part)
+			if err != nil {
+				continue
+			}
+			if q, ok := params["q"]; ok {
+				if strings.Trim(q, "0.") == "" { // q=0, q=0.0…: not acceptable
+					continue
+				}
+				delete(params, "q")
+			}
+			switch mt {
+			case "*/*", "application/*", "application/json":
+				return true
+			case mediaType:
+				if onlyProfile(params) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func onlyProfile(params map[string]string) bool {
+	for k := range params {
+		if k != "profile" {
+			return false
+		}
+	}
+	return true
+}
+
+type ctxKey int
+
+const routePathKey ctxKey = 1
+
+// rememberRoutePath keeps the path as seen by the v2 router, so that a 405
+// answer can list the methods the path allows.
+func rememberRoutePath(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		path := r.URL.Path
+		if rctx := chi.RouteContext(r.Context()); rctx != nil && rctx.RoutePath != "" {
+			path = rctx.RoutePath
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), routePathKey, path)))
+	})
+}
+
+func (h *handlers) notFound(w http.ResponseWriter, r *http.Request) {
+	writeErrors(w, []errorObject{{
+		Status: "404", Code: "not_found", Title: titles["not_found"],
+		Detail: "no such path: " + r.URL.Path,
+	}})
+}
+
+func (h *handlers) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	path, _ := r.Context().Value(routePathKey).(string)
+	var allowed []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodDelete} {
+		if h.root.Match(chi.NewRouteContext(), m, path) {
+			allowed = append(allowed, m)
+		}
+	}
+	if len(allowed) > 0 {
+		w.Header().Set("Allow", strings.Join(allowed, ", "))
+	}
+	writeErrors(w, []errorObject{{
+		Status: "405", Code: "method_not_allowed", Title: "Method not allowed",
+		Detail: r.Method + " is not allowed on " + r.URL.Path,
+	}})
+}

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/costdb/costdb/adapters/bankfiles/sample"
+	"github.com/costdb/costdb/adapters/boltstore"
+	"github.com/costdb/costdb/adapters/httpapi"
+	"github.com/costdb/costdb/adapters/httpapi/server"
+	"github.com/costdb/costdb/adapters/jwtauth"
+	"github.com/costdb/costdb/app"
+)
+
+// errUsage reports bad flags; the flag package has printed why.
+var errUsage = errors.New("usage")
+
+// Main is the costdb server: its settings, and once running, its store and
+// listener. An end-to-end test starts one on port 0 and reads Addr.
+type Main struct {
+	Addr           string
+	DBPath         string
+	Demo           bool
+	TimeZone       string
+	MaxBodyBytes   int64
+	TokenTTL       time.Duration
+	MaxItems       int
+	AuthFailures   int
+	AuthWindow     time.Duration
+	Timeouts       server.Timeouts
+	ShutdownPeriod time.Duration
+
+	Stdout, Stderr io.Writer
+
+	store    *boltstore.Store
+	listener net.Listener
+	server   *http.Server
+	log      *slog.Logger
+}
+
+// NewMain returns a Main with the documented defaults.
+func NewMain(stdout, stderr io.Writer) *Main {
+	return &Main{
+		Addr:           "127.0.0.1:8080",
+		DBPath:         "./costdb.db",
+		TimeZone:       "America/Sao_Paulo",
+		MaxBodyBytes:   1 << 20,
+		TokenTTL:       24 * time.Hour,
+		MaxItems:       500,
+		AuthFailures:   10,
+		AuthWindow:     time.Minute,
+		Timeouts:       server.DefaultTimeouts,
+		ShutdownPeriod: 10 * time.Second,
+		Stdout:         stdout,
+		Stderr:         stderr,
+	}
+}
+
+// ParseFlags reads the serve flags, with COSTDB_* environment variables as
+// defaults.
+func (m *Main) ParseFlags(args []string) error {
+	fs := flag.NewFlagSet("costdb serve", flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	fs.StringVar(&m.Addr, "addr", m.Addr, "address to listen on (env COSTDB_ADDR)")
+	fs.StringVar(&m.DBPath, "db", m.DBPath, "bbolt database file (env COSTDB_DB)")
+	fs.BoolVar(&m.Demo, "demo", m.Demo, "load the bundled sample banks and create a demo user when there is none (env COSTDB_DEMO)")
+	fs.StringVar(&m.TimeZone, "tz", m.TimeZone, "time zone of created_at in responses (env COSTDB_TZ)")
+	fs.Int64Var(&m.MaxBodyBytes, "max-body", m.MaxBodyBytes, "largest accepted request body, in bytes (env COSTDB_MAX_BODY)")
+	fs.DurationVar(&m.TokenTTL, "token-ttl", m.TokenTTL, "lifetime of access tokens (env COSTDB_TOKEN_TTL)")
+	fs.IntVar(&m.MaxItems, "max-items", m.MaxItems, "most items or banks in one add/remove request (env COSTDB_MAX_ITEMS)")
+	fs.IntVar(&m.AuthFailures, "auth-failures", m.AuthFailures, "failed authentications allowed per e-mail and per address within auth-window (env COSTDB_AUTH_FAILURES)")
+	fs.DurationVar(&m.AuthWindow, "auth-window", m.AuthWindow, "window of the failed-authentication limit (env COSTDB_AUTH_WINDOW)")
+	fs.DurationVar(&m.Timeouts.Read, "read-timeout", m.Timeouts.Read, "server read timeout (env COSTDB_READ_TIMEOUT)")
+	fs.DurationVar(&m.Timeouts.Write, "write-timeout", m.Timeouts.Write, "server write timeout (env COSTDB_WRITE_TIMEOUT)")
+	if err := applyEnv(fs); err != nil {
+		return err
+	}
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(m.Stderr, "costdb serve: unexpected argument %q\n", fs.Arg(0))
+		return errUsage
+	}
+	return nil
+}
+
+// applyEnv sets each flag from COSTDB_<NAME> when that variable is set.
+func applyEnv(fs *flag.FlagSet) error {
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		name := "COSTDB_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		if v, ok := os.LookupEnv(name); ok && err == nil {
+			if e := fs.Set(f.Name, v); e != nil {
+				err = fmt.Errorf("%s=%q: %v", name, v, e)
+			}
+		}
+	})
+	return err
+}
+
+// Open opens the database, loads the demo data when asked and starts
+// listening. It returns once the server accepts connections.
+func (m *Main) Open(ctx context.Context) error {
+	m.log = slog.New(slog.NewTextHandler(m.Stderr, nil))
+	loc, err := time.LoadLocation(m.TimeZone)
+	if err != nil {
+		return fmt.Errorf("time zone %q: %v", m.TimeZone, err)
+	}
+	st, err := boltstore.Open(m.DBPath, boltstore.Options{})
+	if err != nil {
+		return err
+	}
+	m.store = st
+	svc, err := newService(ctx, st, app.Config{TokenTTL: m.TokenTTL, MaxItemsPerRequest: m.MaxItems})
+	if err != nil {
+		return err
+	}
+	if m.Demo {
+		if err := m.loadDemo(ctx, svc); err != nil {
+			return err
+		}
+	}
+	env := &httpapi.Env{
+		App:          svc,
+		Location:     loc,
+		MaxBodyBytes: m.MaxBodyBytes,
+		Limiter:      httpapi.NewAuthLimiter(m.AuthFailures, m.AuthWindow),
+		Log:          m.log,
+	}
+	ln, err := net.Listen("tcp", m.Addr)
+	if err != nil {
+		return err
+	}
+	m.listener = ln
+	m.server = server.New(m.Addr, server.Handler(env), m.Timeouts)
+	go func() {
+		if err := m.server.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			m.log.Error("server stopped", "err", err)
+		}
+	}()
+	m.log.Info("costdb listening", "addr", ln.Addr().String(), "db", m.DBPath)
+	return nil
+}
+
+// URL is the base URL of the running server.
+func (m *Main) URL() string { return "http://" + m.listener.Addr().String() }
+
+// Serve opens the server and runs it until ctx is cancelled.
+func (m *Main) Serve(ctx context.Context) error {
+	if err := m.Open(ctx); err != nil {
+		m.Close()
+		return err
+	}
+	<-ctx.Done()
+	return m.Close()
+}
+
+// Close shuts the server down gracefully and closes the database.
+func (m *Main) Close() error {
+	var first error
+	if m.server != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), m.ShutdownPeriod)
+		defer cancel()
+		if err := m.server.Shutdown(ctx); err != nil {
+			first = err
+		}
+	}
+	if m.store != nil {
+		if err := m.store.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// loadDemo imports the bundled sample and creates the demo user when the
+// database has none, printing its secret token once.
+func (m *Main) loadDemo(ctx context.Context, svc *app.Service) error {
+	if _, err := importSample(ctx, svc); err != nil {
+		return err
+	}
+	u, err := svc.EnsureDemoUser(ctx)
+	if err != nil || u == nil {
+		return err
+	}
+	fmt.Fprintf(m.Stdout, "demo user created (shown once):\n  email:        %s\n  secret_token: %s\n", u.User.Email, u.SecretToken)
+	return nil
+}
+
+// newService wires the application over a store, with the token signing key
+// kept in that store.
+func newService(ctx context.Context, st app.Store, cfg app.Config) (*app.Service, error) {
+	key, err := app.New(st, nil, cfg).SigningKey(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tokens, err := jwtauth.New(key)
+	if err != nil {
+		return nil, err
+	}
+	return app.New(st, tokens, cfg), nil
+}
+
+// importSample loads the bundled sample banks in one transaction.
+func importSample(ctx context.Context, svc *app.Service) ([]app.ImportSummary, error) {
+	eds, err := sample.Load()
+	if err != nil {
+		return nil, err
+	}
+	data := make([]app.EditionData, len(eds))
+	for i, e := range eds {
+		data[i] = app.EditionData{Edition: e.Edition, Resources: e.Resources, Compositions: e.Compositions}
+	}
+	return svc.ImportEditions(ctx, data)
+}
+
+// itoa is strconv.Itoa, for messages.
+func itoa(i int) string { return strconv.Itoa(i) }
