@@ -270,3 +270,25 @@ func TestKill9LosesNothingAcknowledged(t *testing.T) {
 	}
 	_ = os.Remove(bin)
 }
+
+func TestSigningKeyFromFile(t *testing.T) {
+	dir := t.TempDir()
+	keyFile := filepath.Join(dir, "key")
+	if err := os.WriteFile(keyFile, []byte("short"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := NewMain(io.Discard, io.Discard)
+	m.Addr, m.DBPath, m.SigningKeyFile = "127.0.0.1:0", filepath.Join(dir, "c.db"), keyFile
+	err := m.Open(context.Background())
+	m.Close()
+	if err == nil || !strings.Contains(err.Error(), "32 bytes") {
+		t.Fatalf("a short key file: err = %v, want a clear refusal", err)
+	}
+	os.WriteFile(keyFile, []byte("0123456789abcdef0123456789abcdef"), 0o600)
+	m = NewMain(io.Discard, io.Discard)
+	m.Addr, m.DBPath, m.SigningKeyFile = "127.0.0.1:0", filepath.Join(dir, "c.db"), keyFile
+	if err := m.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+}

@@ -39,6 +39,9 @@ type Main struct {
 	AuthWindow     time.Duration
 	Timeouts       server.Timeouts
 	ShutdownPeriod time.Duration
+	// SigningKeyFile, when set, holds the token signing key (at least 32
+	// bytes) instead of the key kept in the database.
+	SigningKeyFile string
 
 	Stdout, Stderr io.Writer
 
@@ -80,6 +83,7 @@ func (m *Main) ParseFlags(args []string) error {
 	fs.IntVar(&m.MaxItems, "max-items", m.MaxItems, "most items or banks in one add/remove request (env COSTDB_MAX_ITEMS)")
 	fs.IntVar(&m.AuthFailures, "auth-failures", m.AuthFailures, "failed authentications allowed per e-mail and per address within auth-window (env COSTDB_AUTH_FAILURES)")
 	fs.DurationVar(&m.AuthWindow, "auth-window", m.AuthWindow, "window of the failed-authentication limit (env COSTDB_AUTH_WINDOW)")
+	fs.StringVar(&m.SigningKeyFile, "signing-key-file", m.SigningKeyFile, "file holding the token signing key (at least 32 bytes); default: a key kept in the database (env COSTDB_SIGNING_KEY_FILE)")
 	fs.DurationVar(&m.Timeouts.Read, "read-timeout", m.Timeouts.Read, "server read timeout (env COSTDB_READ_TIMEOUT)")
 	fs.DurationVar(&m.Timeouts.Write, "write-timeout", m.Timeouts.Write, "server write timeout (env COSTDB_WRITE_TIMEOUT)")
 	if err := applyEnv(fs); err != nil {
@@ -122,7 +126,13 @@ func (m *Main) Open(ctx context.Context) error {
 		return err
 	}
 	m.store = st
-	svc, err := newService(ctx, st, app.Config{TokenTTL: m.TokenTTL, MaxItemsPerRequest: m.MaxItems})
+	var key []byte
+	if m.SigningKeyFile != "" {
+		if key, err = os.ReadFile(m.SigningKeyFile); err != nil {
+			return fmt.Errorf("signing key: %v", err)
+		}
+	}
+	svc, err := newServiceWithKey(ctx, st, app.Config{TokenTTL: m.TokenTTL, MaxItemsPerRequest: m.MaxItems}, key)
 	if err != nil {
 		return err
 	}
@@ -201,9 +211,17 @@ func (m *Main) loadDemo(ctx context.Context, svc *app.Service) error {
 // newService wires the application over a store, with the token signing key
 // kept in that store.
 func newService(ctx context.Context, st app.Store, cfg app.Config) (*app.Service, error) {
-	key, err := app.New(st, nil, cfg).SigningKey(ctx)
-	if err != nil {
-		return nil, err
+	return newServiceWithKey(ctx, st, cfg, nil)
+}
+
+// newServiceWithKey is newService with a signing key given by configuration;
+// a nil key means the one kept in the store.
+func newServiceWithKey(ctx context.Context, st app.Store, cfg app.Config, key []byte) (*app.Service, error) {
+	if key == nil {
+		var err error
+		if key, err = app.New(st, nil, cfg).SigningKey(ctx); err != nil {
+			return nil, err
+		}
 	}
 	tokens, err := jwtauth.New(key)
 	if err != nil {
