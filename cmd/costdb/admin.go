@@ -80,8 +80,11 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && (args[0] == "sinapi" || args[0] == "sicro") {
+		return runImportBank(ctx, args[0], args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "sample" {
-		fmt.Fprintln(stderr, "usage: costdb import sample --db PATH")
+		fmt.Fprintln(stderr, importUsage)
 		return errUsage
 	}
 	fs := flag.NewFlagSet("costdb import sample", flag.ContinueOnError)

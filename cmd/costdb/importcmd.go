@@ -1,0 +1,206 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/costdb/costdb/adapters/bankfiles"
+	"github.com/costdb/costdb/adapters/boltstore"
+	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/domain"
+)
+
+// importUsage is the synopsis of the import commands.
+const importUsage = `usage: costdb import sample --db PATH
+       costdb import sinapi --db PATH --state UF --month MM/YYYY [--regime desonerado|nao-desonerado] FILE...
+       costdb import sicro --db PATH --state UF --month MM/YYYY FILE...`
+
+// runImportBank runs "costdb import sinapi|sicro": it reads every file
+// first, then imports them in one transaction, so that a bad file changes
+// nothing. A progress bar per file goes to stderr when it is a terminal; a
+// summary always goes to stdout.
+func runImportBank(ctx context.Context, kind string, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("costdb import "+kind, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	db := fs.String("db", "./costdb.db", "bbolt database file")
+	state := fs.String("state", "", "state (UF) of the files, such as PE (required)")
+	month := fs.String("month", "", "reference month of the files, MM/YYYY (required)")
+	bank := bankfiles.OfficialSinapi()
+	var regime *string
+	if kind == "sicro" {
+		bank = bankfiles.OfficialSicro()
+	} else {
+		regime = fs.String("regime", "", "regime of every file, desonerado or nao-desonerado (default: told by each file name)")
+	}
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, importUsage)
+		fs.PrintDefaults()
+	}
+	files, err := parseInterleaved(fs, args)
+	if err != nil {
+		return errUsage
+	}
+	if *state == "" || *month == "" || len(files) == 0 {
+		fmt.Fprintf(stderr, "costdb import %s: --state, --month and at least one FILE are required\n", kind)
+		fs.Usage()
+		return errUsage
+	}
+	im, err := bankfiles.NewImporter(bank, strings.ToUpper(*state), *month)
+	if err != nil {
+		return err
+	}
+	if regime != nil && *regime != "" {
+		r, err := parseRegime(*regime)
+		if err != nil {
+			return err
+		}
+		im.Regime = &r
+	}
+	if isTerminal(stderr) {
+		bar := &progressBar{w: stderr}
+		im.Progress = bar.update
+	}
+
+	start := time.Now()
+	for _, path := range files {
+		if _, err := im.AddFile(ctx, path); err != nil {
+			return err
+		}
+	}
+	eds, err := im.Editions()
+	if err != nil {
+		return err
+	}
+	read := time.Since(start)
+
+	st, err := boltstore.Open(*db, boltstore.Options{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	data := make([]app.EditionData, len(eds))
+	for i, e := range eds {
+		data[i] = app.EditionData{Edition: e.Edition, Resources: e.Resources, Compositions: e.Compositions}
+	}
+	sums, err := app.New(st, nil, app.Config{}).ImportEditions(ctx, data)
+	if err != nil {
+		return describe(err)
+	}
+	printImportSummary(stdout, im, sums[len(sums)-1].Edition, read, time.Since(start))
+	return nil
+}
+
+// parseInterleaved parses flags that may come before, between or after the
+// file names, and returns the file names.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return files, nil
+		}
+		files = append(files, args[0])
+		args = args[1:]
+	}
+}
+
+// parseRegime reads a regime as the CLI spells it.
+func parseRegime(s string) (domain.Regime, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "desonerado":
+		return domain.Desonerado, nil
+	case "nao-desonerado", "não-desonerado", "naodesonerado", "nao_desonerado":
+		return domain.NaoDesonerado, nil
+	}
+	return 0, fmt.Errorf("--regime %q is neither desonerado nor nao-desonerado", s)
+}
+
+// printImportSummary writes what was read and what the edition holds now.
+func printImportSummary(w io.Writer, im *bankfiles.Importer, ed domain.Edition, read, took time.Duration) {
+	files := im.Files()
+	fmt.Fprintf(w, "%s %s %s: %d files read in %s\n", ed.Bank, ed.State, ed.Month, len(files), read.Round(time.Millisecond))
+	for _, f := range files {
+		regimes := make([]string, len(f.Regimes))
+		for i, r := range f.Regimes {
+			regimes[i] = r.String()
+		}
+		extra := ""
+		if f.Skipped > 0 {
+			extra += fmt.Sprintf(", %d not priced (left out)", f.Skipped)
+		}
+		if f.Repeated > 0 {
+			extra += fmt.Sprintf(", %d repeated", f.Repeated)
+		}
+		fmt.Fprintf(w, "  %s: %s, %s, %d rows%s\n", f.Name, f.Format, strings.Join(regimes, "+"), f.Rows, extra)
+	}
+	fmt.Fprintln(w, "imported:")
+	for _, c := range im.Counts() {
+		fmt.Fprintf(w, "  %s: %d resources, %d compositions\n", c.Regime, c.Resources, c.Compositions)
+	}
+	regimes := make([]string, len(ed.Regimes))
+	for i, r := range ed.Regimes {
+		regimes[i] = r.String()
+	}
+	fmt.Fprintf(w, "edition %s %s %s now: %d resources, %d compositions (%d with structure); regimes %s\n",
+		ed.Bank, ed.State, ed.Month, ed.Resources, ed.Compositions, ed.Structures, strings.Join(regimes, ", "))
+	fmt.Fprintf(w, "took %s\n", took.Round(time.Millisecond))
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progressBar draws one line per file on a terminal, redrawn in place at
+// most ten times a second and finished with a new line.
+type progressBar struct {
+	w        io.Writer
+	file     string // the file being drawn
+	finished string // the last file finished
+	last     time.Time
+}
+
+const (
+	barWidth  = 30
+	nameWidth = 36 // name + bar + percentage fit in 80 columns
+)
+
+func (p *progressBar) update(file string, done, total int64) {
+	finished := total > 0 && done >= total
+	switch {
+	case file == p.finished:
+		return
+	case file == p.file && !finished && time.Since(p.last) < 100*time.Millisecond:
+		return
+	}
+	p.file, p.last = file, time.Now()
+	frac := 1.0
+	if total > 0 {
+		frac = min(float64(done)/float64(total), 1)
+	}
+	n := int(frac * barWidth)
+	name := []rune(filepath.Base(file))
+	if len(name) > nameWidth {
+		name = append([]rune("…"), name[len(name)-nameWidth+1:]...)
+	}
+	fmt.Fprintf(p.w, "\r%-*s [%s%s] %3.0f%%", nameWidth, string(name),
+		strings.Repeat("#", n), strings.Repeat(".", barWidth-n), frac*100)
+	if finished {
+		fmt.Fprintln(p.w)
+		p.finished = file
+	}
+}
