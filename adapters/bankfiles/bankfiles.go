@@ -3,14 +3,14 @@
 // edition, its resources (with their four prices) and its compositions (with
 // their published cost and, where known, their structure).
 //
-// Two layouts are read:
+// Two families of layouts are read:
 //
-//   - SINAPI (Caixa) in the normalised layout of the open-data repositories
-//     (ReadSinapi): an insumos CSV and a composições CSV with one row per code
-//     and regime, and an estrutura JSON with the analytic coefficients.
-//   - SICRO (DNIT) "Relatório Sintético" reports converted cell by cell from
-//     XLSX to CSV (ReadSicro): equipment and labour in both regimes, materials
-//     and compositions.
+//   - The publishers' official files, through an Importer: Caixa's per-state
+//     SINAPI reports (insumos, sintético, analítico; XLSX or CSV) and DNIT's
+//     SICRO "Relatório Sintético" reports (XLSX or CSV). Each file's kind is
+//     told by its header row; a new layout is one more Format value.
+//   - The normalised layout of the open-data repositories the bundled sample
+//     comes from (ReadSinapi, ReadSicro).
 //
 // Every number is parsed exactly with github.com/shopspring/decimal, never
 // through float64. Errors are *domain.Error values with code EBADREQUEST

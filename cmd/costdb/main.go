@@ -4,6 +4,8 @@
 //	costdb users add --db PATH --company NAME --email EMAIL [--name NAME] [--department NAME]
 //	costdb users disable|enable --db PATH --email EMAIL
 //	costdb import sample --db PATH
+//	costdb import sinapi --db PATH --state UF --month MM/YYYY [--regime desonerado|nao-desonerado] FILE...
+//	costdb import sicro --db PATH --state UF --month MM/YYYY FILE...
 //
 // Every serve flag can also be given in the environment as COSTDB_<FLAG>
 // (COSTDB_ADDR, COSTDB_DB, COSTDB_DEMO, …); a flag on the command line wins.
@@ -33,6 +35,8 @@ Usage:
   costdb users disable --db PATH --email EMAIL
   costdb users enable --db PATH --email EMAIL
   costdb import sample --db PATH
+  costdb import sinapi --db PATH --state UF --month MM/YYYY [--regime desonerado|nao-desonerado] FILE...
+  costdb import sicro --db PATH --state UF --month MM/YYYY FILE...
 
 Run "costdb COMMAND -h" for the flags of a command.
 `
