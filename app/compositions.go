@@ -113,7 +113,7 @@ func (pt CompositionPatch) apply(c *domain.Composition) {
 // UpdateComposition changes the composition's own fields the patch names
 // (not its banks or items). Returns ENOTFOUND outside the caller's company,
 // EINVALID for a bad field, ECONFLICT when the code or state changes while
-// another composition uses it.
+// another composition or a budget uses it.
 func (s *Service) UpdateComposition(ctx context.Context, p domain.Principal, id string, patch CompositionPatch) (*domain.PricedComposition, error) {
 	var out *domain.PricedComposition
 	err := s.store.Update(ctx, func(tx Tx) error {
@@ -188,20 +188,30 @@ func (s *Service) CompositionByCode(ctx context.Context, p domain.Principal, cod
 	return out, err
 }
 
-// Compositions lists the compositions of the caller's company in creation
-// order, priced, with the total count.
-func (s *Service) Compositions(ctx context.Context, p domain.Principal, page Page) ([]*domain.PricedComposition, int, error) {
+// Compositions lists the compositions of the caller's company that match
+// q, priced, in q's order (creation order by default), with the number that
+// match. Filters: code, description, search (code or description),
+// composition_type (alias type), unit, location (alias state), group,
+// is_sicro, created_after, created_before; sort fields: code, description,
+// composition_type (type), unit, location (state), is_sicro, created_at.
+// Only the page asked for is priced. Returns EBADREQUEST for a bad query
+// (see ListQuery).
+func (s *Service) Compositions(ctx context.Context, p domain.Principal, q ListQuery) ([]*domain.PricedComposition, int, error) {
+	sel, err := compile(compositionList, q)
+	if err != nil {
+		return nil, 0, err
+	}
 	var out []*domain.PricedComposition
 	var total int
-	err := s.store.View(ctx, func(tx Tx) error {
+	err = s.store.View(ctx, func(tx Tx) error {
 		all, err := tx.Compositions(p.CompanyID)
 		if err != nil {
 			return err
 		}
-		total = len(all)
-		lo, hi := page.window(total)
+		var page []*domain.Composition
+		page, total = sel.apply(all)
 		pr := domain.NewPricer(source{tx: tx, companyID: p.CompanyID})
-		for _, c := range all[lo:hi] {
+		for _, c := range page {
 			pc, err := pr.Price(c)
 			if err != nil {
 				return err
@@ -214,7 +224,7 @@ func (s *Service) Compositions(ctx context.Context, p domain.Principal, page Pag
 }
 
 // DeleteComposition deletes a composition. Returns ECONFLICT, naming them,
-// while other compositions use it.
+// while other compositions or budgets use it.
 func (s *Service) DeleteComposition(ctx context.Context, p domain.Principal, id string) error {
 	return s.store.Update(ctx, func(tx Tx) error {
 		c, err := s.composition(tx, p, id)

@@ -88,18 +88,23 @@ func (s *Service) group(tx Tx, p domain.Principal, id string) (*domain.Group, er
 	return g, nil
 }
 
-// Groups lists the groups of the caller's company, in creation order.
-func (s *Service) Groups(ctx context.Context, p domain.Principal, page Page) ([]*domain.Group, int, error) {
+// Groups lists the groups of the caller's company that match q, in q's
+// order (creation order by default), with the number that match. Filters:
+// description, created_after, created_before; sort fields: description,
+// created_at. Returns EBADREQUEST for a bad query (see ListQuery).
+func (s *Service) Groups(ctx context.Context, p domain.Principal, q ListQuery) ([]*domain.Group, int, error) {
+	sel, err := compile(groupList, q)
+	if err != nil {
+		return nil, 0, err
+	}
 	var out []*domain.Group
 	var total int
-	err := s.store.View(ctx, func(tx Tx) error {
+	err = s.store.View(ctx, func(tx Tx) error {
 		all, err := tx.Groups(p.CompanyID)
 		if err != nil {
 			return err
 		}
-		total = len(all)
-		lo, hi := page.window(total)
-		out = all[lo:hi]
+		out, total = sel.apply(all)
 		return nil
 	})
 	return out, total, err

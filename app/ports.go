@@ -77,6 +77,18 @@ type Tx interface {
 	PutBankResource(editionKey string, r *domain.BankResource) error
 	BankComposition(editionKey, code string) (*domain.BankComposition, error)
 	PutBankComposition(editionKey string, c *domain.BankComposition) error
+
+	// Budget returns the budget with the id, its tree of nodes included.
+	Budget(id string) (*domain.Budget, error)
+	// BudgetByCode returns the company's budget with the code.
+	BudgetByCode(companyID, code string) (*domain.Budget, error)
+	// Budgets lists the company's budgets, trees included, in ID order.
+	Budgets(companyID string) ([]*domain.Budget, error)
+	// PutBudget inserts or replaces a budget. Its code is unique within its
+	// company: ECONFLICT when another budget of the company has it.
+	PutBudget(b *domain.Budget) error
+	// DeleteBudget deletes a budget; ENOTFOUND when there is none.
+	DeleteBudget(id string) error
 }
 
 // Claims are what an access token says about its bearer.

@@ -100,7 +100,8 @@ func set[T any](to *T, from *T) {
 
 // UpdateResource changes the fields the patch names. Returns ENOTFOUND for a
 // resource outside the caller's company, EINVALID for a bad field, and
-// ECONFLICT when the code changes while a composition uses the resource.
+// ECONFLICT when the code changes while a composition or a budget uses the
+// resource.
 func (s *Service) UpdateResource(ctx context.Context, p domain.Principal, id string, patch ResourcePatch) (*domain.Resource, error) {
 	var out *domain.Resource
 	err := s.store.Update(ctx, func(tx Tx) error {
@@ -176,26 +177,33 @@ func (s *Service) resource(tx Tx, p domain.Principal, id string) (*domain.Resour
 	return r, nil
 }
 
-// Resources lists the resources of the caller's company in creation order,
-// with the total count.
-func (s *Service) Resources(ctx context.Context, p domain.Principal, page Page) ([]*domain.Resource, int, error) {
+// Resources lists the resources of the caller's company that match q, in
+// q's order (creation order by default), with the number that match.
+// Filters: code, description, search (code or description), resource_type
+// (alias type), unit, group, state (has a price line in the state), status,
+// is_sicro, created_after, created_before; sort fields: code, description,
+// resource_type (type), unit, status, is_sicro, created_at. Returns
+// EBADREQUEST for a bad query (see ListQuery).
+func (s *Service) Resources(ctx context.Context, p domain.Principal, q ListQuery) ([]*domain.Resource, int, error) {
+	sel, err := compile(resourceList, q)
+	if err != nil {
+		return nil, 0, err
+	}
 	var out []*domain.Resource
 	var total int
-	err := s.store.View(ctx, func(tx Tx) error {
+	err = s.store.View(ctx, func(tx Tx) error {
 		all, err := tx.Resources(p.CompanyID)
 		if err != nil {
 			return err
 		}
-		total = len(all)
-		lo, hi := page.window(total)
-		out = all[lo:hi]
+		out, total = sel.apply(all)
 		return nil
 	})
 	return out, total, err
 }
 
 // DeleteResource deletes a resource. Returns ECONFLICT, naming the
-// compositions, while a composition uses it.
+// compositions or budgets, while a composition or a budget uses it.
 func (s *Service) DeleteResource(ctx context.Context, p domain.Principal, id string) error {
 	return s.store.Update(ctx, func(tx Tx) error {
 		r, err := s.resource(tx, p, id)
@@ -210,7 +218,8 @@ func (s *Service) DeleteResource(ctx context.Context, p domain.Principal, id str
 }
 
 // notUsed returns ECONFLICT when an own resource (or an own composition of
-// state) with the code is an item of a composition of the company.
+// state) with the code is an item of a composition of the company, or a
+// line of one of its budgets.
 func notUsed(tx Tx, p domain.Principal, kind domain.ItemKind, code, state string) error {
 	cs, err := tx.Compositions(p.CompanyID)
 	if err != nil {
@@ -230,6 +239,13 @@ func notUsed(tx Tx, p domain.Principal, kind domain.ItemKind, code, state string
 	}
 	if len(users) > 0 {
 		return domain.Errorf(domain.ECONFLICT, "%s %s is used by compositions %s", kind, code, listNames(users))
+	}
+	budgets, err := budgetsUsing(tx, p, kind, code, state)
+	if err != nil {
+		return err
+	}
+	if len(budgets) > 0 {
+		return domain.Errorf(domain.ECONFLICT, "%s %s is used by budgets %s", kind, code, listNames(budgets))
 	}
 	return nil
 }

@@ -177,9 +177,9 @@ func TestCompanyIsolation(t *testing.T) {
 	_, err = f.svc.CreateResource(ctx, f.b, app.ResourceInput{GroupID: g.ID, Code: "X", Description: "x", Type: 4, Unit: "UN"})
 	wantField(t, err, "/group_id")
 	for _, list := range []func() int{
-		func() int { _, n, _ := f.svc.Resources(ctx, f.b, app.Page{}); return n },
-		func() int { _, n, _ := f.svc.Compositions(ctx, f.b, app.Page{}); return n },
-		func() int { _, n, _ := f.svc.Groups(ctx, f.b, app.Page{}); return n },
+		func() int { _, n, _ := f.svc.Resources(ctx, f.b, app.ListQuery{}); return n },
+		func() int { _, n, _ := f.svc.Compositions(ctx, f.b, app.ListQuery{}); return n },
+		func() int { _, n, _ := f.svc.Groups(ctx, f.b, app.ListQuery{}); return n },
 	} {
 		if n := list(); n != 0 {
 			t.Errorf("company B sees %d of A's records", n)

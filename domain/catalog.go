@@ -123,6 +123,33 @@ var KnownBanks = []string{
 	"SINAPI", "SICRO3", "ORSE", "SEINFRA", "SBC", "SETOP", "CPOS", "EMOP", "FDE", "SIURB", BankMyBase,
 }
 
+// UnitNames names each unit of Units.
+var UnitNames = map[string]string{
+	"UN": "unidade", "M": "metro", "M2": "metro quadrado", "M3": "metro cúbico",
+	"KG": "quilograma", "T": "tonelada", "L": "litro", "H": "hora", "MES": "mês",
+	"DIA": "dia", "CJ": "conjunto", "PAR": "par", "JG": "jogo", "KM": "quilômetro",
+	"T.KM": "tonelada × quilômetro", "M3.KM": "metro cúbico × quilômetro",
+	"M3XKM": "metro cúbico × quilômetro", "TXKM": "tonelada × quilômetro", "VB": "verba",
+	"CHP": "custo horário produtivo", "CHI": "custo horário improdutivo",
+	"dm³": "decímetro cúbico", "m²": "metro quadrado", "m³": "metro cúbico",
+	"kg": "quilograma", "h": "hora", "un": "unidade", "t": "tonelada", "m": "metro",
+}
+
+// BankNames names each bank of KnownBanks: who publishes it.
+var BankNames = map[string]string{
+	"SINAPI":   "SINAPI: Sistema Nacional de Pesquisa de Custos e Índices da Construção Civil (Caixa, IBGE)",
+	"SICRO3":   "SICRO: Sistema de Custos Referenciais de Obras (DNIT)",
+	"ORSE":     "ORSE: Orçamento de Obras de Sergipe (CEHOP-SE)",
+	"SEINFRA":  "SEINFRA: tabela de custos da Secretaria da Infraestrutura do Ceará",
+	"SBC":      "SBC: informativo de preços da construção",
+	"SETOP":    "SETOP: tabela de preços de obras de Minas Gerais",
+	"CPOS":     "CPOS: Companhia Paulista de Obras e Serviços (SP)",
+	"EMOP":     "EMOP: Empresa de Obras Públicas do Estado do Rio de Janeiro",
+	"FDE":      "FDE: Fundação para o Desenvolvimento da Educação (SP)",
+	"SIURB":    "SIURB: Secretaria de Infraestrutura Urbana e Obras de São Paulo",
+	BankMyBase: "Base própria da empresa",
+}
+
 // EnumEntry is one value of a catalogue: a code and its human name.
 type EnumEntry struct {
 	Code string

@@ -80,6 +80,10 @@ var (
 	bucketBankResources    = []byte("bank_resources")
 	bucketBankCompositions = []byte("bank_compositions")
 
+	bucketBudgets          = []byte("budgets")
+	bucketBudgetByCode     = []byte("budgets_by_code")
+	bucketBudgetsByCompany = []byte("budgets_by_company")
+
 	allBuckets = [][]byte{
 		bucketMeta, bucketSettings,
 		bucketCompanies, bucketCompanyByName, bucketDepartments, bucketDepartmentByName, bucketUsers, bucketUserByEmail,
@@ -87,6 +91,7 @@ var (
 		bucketResources, bucketResourceByCode, bucketResourcesByCompany,
 		bucketCompositions, bucketCompositionByCode, bucketCompositionsByCompany,
 		bucketEditions, bucketBankResources, bucketBankCompositions,
+		bucketBudgets, bucketBudgetByCode, bucketBudgetsByCompany,
 	}
 
 	keySchemaVersion = []byte("schema_version")

@@ -161,6 +161,51 @@ func TestNewFileHasSchemaVersion(t *testing.T) {
 	})
 }
 
+// TestOpenAddsNewBuckets: a version-1 file written before budgets existed
+// gets their buckets when it is opened, and keeps version 1.
+func TestOpenAddsNewBuckets(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "costdb.db")
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := map[string]bool{"budgets": true, "budgets_by_code": true, "budgets_by_company": true}
+	err = db.Update(func(tx *bolt.Tx) error {
+		for _, name := range allBuckets {
+			if old[string(name)] {
+				continue
+			}
+			if _, err := tx.CreateBucket(name); err != nil {
+				return err
+			}
+		}
+		return tx.Bucket(bucketMeta).Put(keySchemaVersion, []byte("1"))
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, path)
+	err = s.Update(context.Background(), func(tx app.Tx) error {
+		return tx.PutBudget(&domain.Budget{ID: "01HZXBU1", CompanyID: "01HZXCO1", Code: "ORC-1"})
+	})
+	if err != nil {
+		t.Fatalf("PutBudget on an upgraded file: %v", err)
+	}
+	s.Close()
+	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	_ = db.View(func(tx *bolt.Tx) error {
+		if v := tx.Bucket(bucketMeta).Get(keySchemaVersion); string(v) != "1" {
+			t.Errorf("schema version = %q after adding buckets, want 1", v)
+		}
+		return nil
+	})
+}
+
 // TestOnDiskEncoding pins the record encoding and the key formats that
 // docs/storage.md describes.
 func TestOnDiskEncoding(t *testing.T) {
@@ -173,8 +218,16 @@ func TestOnDiskEncoding(t *testing.T) {
 	}
 	c := &domain.Composition{ID: "01HZXCP1", CompanyID: "01HZXCO1", Code: "C-1", State: "SP"}
 	ed := &domain.Edition{Bank: "SINAPI", State: "MG", Month: "08/2026"}
+	bu := &domain.Budget{ID: "01HZXBU1", CompanyID: "01HZXCO1", Code: "ORC-1", BDI: domain.Dec("25.00"),
+		BDIMode: domain.BDIOnUnitPrice, Rounding: domain.BudgetTruncate, NodeSeq: 2,
+		Items: []domain.BudgetNode{{ID: "n1", Kind: domain.NodeStage, Description: "Etapa", Items: []domain.BudgetNode{
+			{ID: "n2", Kind: domain.NodeComposition, Bank: "SINAPI", Code: "89306", Quantity: domain.Dec("120.50")},
+		}}}}
 	err := s.Update(context.Background(), func(tx app.Tx) error {
 		if err := tx.PutResource(r); err != nil {
+			return err
+		}
+		if err := tx.PutBudget(bu); err != nil {
 			return err
 		}
 		if err := tx.PutComposition(c); err != nil {
@@ -220,6 +273,12 @@ func TestOnDiskEncoding(t *testing.T) {
 			{bucketCompositionsByCompany, "01HZXCO1\x0001HZXCP1", ""},
 			{bucketEditions, "SINAPI/MG/2026-08/", "*"},
 			{bucketBankResources, "SINAPI/MG/2026-08/\x0000001", "*"},
+			{bucketBudgets, "01HZXBU1", `{"id":"01HZXBU1","company_id":"01HZXCO1","user_id":"","department_id":"","code":"ORC-1",` +
+				`"description":"","client":"","state":"","banks":null,"desonerado":false,"bdi":"25.00","bdi_mode":"unit_price",` +
+				`"rounding":"truncate","node_seq":2,"items":[{"id":"n1","kind":"stage","description":"Etapa","items":[` +
+				`{"id":"n2","kind":"composition","bank":"SINAPI","code":"89306","quantity":"120.50"}]}],"created_at":"","updated_at":""}`},
+			{bucketBudgetByCode, "01HZXCO1\x00ORC-1", "01HZXBU1"},
+			{bucketBudgetsByCompany, "01HZXCO1\x0001HZXBU1", ""},
 		}
 		for _, k := range keys {
 			v := tx.Bucket(k.bucket).Get([]byte(k.key))

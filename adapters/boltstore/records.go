@@ -154,6 +154,39 @@ type bankCompositionRecord struct {
 	Items       []structureItemRecord `json:"items"`
 }
 
+// budgetNodeRecord is one node of a budget's tree. Fields that do not
+// apply to the node's kind are left out (a budget of thousands of lines
+// stays small).
+type budgetNodeRecord struct {
+	ID          string             `json:"id"`
+	Kind        string             `json:"kind"`
+	Description string             `json:"description,omitempty"`
+	Bank        string             `json:"bank,omitempty"`
+	Code        string             `json:"code,omitempty"`
+	Quantity    string             `json:"quantity,omitempty"`
+	Items       []budgetNodeRecord `json:"items,omitempty"`
+}
+
+type budgetRecord struct {
+	ID           string             `json:"id"`
+	CompanyID    string             `json:"company_id"`
+	UserID       string             `json:"user_id"`
+	DepartmentID string             `json:"department_id"`
+	Code         string             `json:"code"`
+	Description  string             `json:"description"`
+	Client       string             `json:"client"`
+	State        string             `json:"state"`
+	Banks        []bankRefRecord    `json:"banks"`
+	Desonerado   bool               `json:"desonerado"`
+	BDI          string             `json:"bdi"`
+	BDIMode      string             `json:"bdi_mode"`
+	Rounding     string             `json:"rounding"`
+	NodeSeq      int                `json:"node_seq"`
+	Items        []budgetNodeRecord `json:"items"`
+	CreatedAt    string             `json:"created_at"`
+	UpdatedAt    string             `json:"updated_at"`
+}
+
 // Scalars.
 
 // encDec writes a decimal exactly, keeping its scale: 1.50 is "1.50".
@@ -412,4 +445,68 @@ func (r *bankCompositionRecord) domain(d *decoder) *domain.BankComposition {
 		}
 	}
 	return c
+}
+
+func toBudgetNodeRecords(ns []domain.BudgetNode) []budgetNodeRecord {
+	if ns == nil {
+		return nil
+	}
+	out := make([]budgetNodeRecord, len(ns))
+	for i, n := range ns {
+		r := budgetNodeRecord{ID: n.ID, Kind: string(n.Kind), Description: n.Description, Bank: n.Bank, Code: n.Code,
+			Items: toBudgetNodeRecords(n.Items)}
+		if !n.Quantity.IsZero() {
+			r.Quantity = encDec(n.Quantity)
+		}
+		out[i] = r
+	}
+	return out
+}
+
+func budgetNodes(d *decoder, rs []budgetNodeRecord) []domain.BudgetNode {
+	if rs == nil {
+		return nil
+	}
+	out := make([]domain.BudgetNode, len(rs))
+	for i, r := range rs {
+		out[i] = domain.BudgetNode{
+			ID: r.ID, Kind: domain.NodeKind(r.Kind), Description: r.Description, Bank: r.Bank, Code: r.Code,
+			Quantity: d.dec("items/quantity", r.Quantity), Items: budgetNodes(d, r.Items),
+		}
+	}
+	return out
+}
+
+func toBudgetRecord(b *domain.Budget) budgetRecord {
+	r := budgetRecord{
+		ID: b.ID, CompanyID: b.CompanyID, UserID: b.UserID, DepartmentID: b.DepartmentID,
+		Code: b.Code, Description: b.Description, Client: b.Client, State: b.State,
+		Desonerado: b.Desonerado, BDI: encDec(b.BDI), BDIMode: string(b.BDIMode), Rounding: string(b.Rounding),
+		NodeSeq: b.NodeSeq, Items: toBudgetNodeRecords(b.Items),
+		CreatedAt: encTime(b.CreatedAt), UpdatedAt: encTime(b.UpdatedAt),
+	}
+	if b.Banks != nil {
+		r.Banks = make([]bankRefRecord, len(b.Banks))
+		for i, x := range b.Banks {
+			r.Banks[i] = bankRefRecord{Name: x.Name, State: x.State, Month: x.Month, Region: x.Region, Report: x.Report}
+		}
+	}
+	return r
+}
+
+func (r *budgetRecord) domain(d *decoder) *domain.Budget {
+	b := &domain.Budget{
+		ID: r.ID, CompanyID: r.CompanyID, UserID: r.UserID, DepartmentID: r.DepartmentID,
+		Code: r.Code, Description: r.Description, Client: r.Client, State: r.State,
+		Desonerado: r.Desonerado, BDI: d.dec("bdi", r.BDI), BDIMode: domain.BDIMode(r.BDIMode),
+		Rounding: domain.BudgetRounding(r.Rounding), NodeSeq: r.NodeSeq, Items: budgetNodes(d, r.Items),
+		CreatedAt: d.time("created_at", r.CreatedAt), UpdatedAt: d.time("updated_at", r.UpdatedAt),
+	}
+	if r.Banks != nil {
+		b.Banks = make([]domain.BankRef, len(r.Banks))
+		for i, x := range r.Banks {
+			b.Banks[i] = domain.BankRef{Name: x.Name, State: x.State, Month: x.Month, Region: x.Region, Report: x.Report}
+		}
+	}
+	return b
 }

@@ -734,3 +734,104 @@ func (t *tx) PutBankComposition(editionKey string, c *domain.BankComposition) er
 	}
 	return t.put(bucketBankCompositions, key(editionKey, c.Code), toBankCompositionRecord(c))
 }
+
+// Budgets.
+
+func (t *tx) Budget(id string) (*domain.Budget, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	var r budgetRecord
+	ok, err := t.get(bucketBudgets, []byte(id), &r)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, notFound("budget %s not found", id)
+	}
+	var d decoder
+	return decoded(&d, r.domain(&d), bucketBudgets, id)
+}
+
+func (t *tx) BudgetByCode(companyID, code string) (*domain.Budget, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	if id := t.lookup(bucketBudgetByCode, key(companyID, code)); id != "" {
+		return t.Budget(id)
+	}
+	return nil, notFound("budget %s not found", code)
+}
+
+func (t *tx) Budgets(companyID string) ([]*domain.Budget, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	ids := t.listIDs(bucketBudgetsByCompany, companyID)
+	out := make([]*domain.Budget, 0, len(ids))
+	for _, id := range ids {
+		b, err := t.Budget(id)
+		if err != nil {
+			return nil, fmt.Errorf("boltstore: index budgets_by_company names budget %s: %w", id, err)
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+func (t *tx) PutBudget(b *domain.Budget) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	if b == nil {
+		return errors.New("boltstore: nil budget")
+	}
+	if err := checkParts("budget", "id", b.ID, "company id", b.CompanyID, "code", b.Code); err != nil {
+		return err
+	}
+	// Only the keys of the old record are needed: decode just those.
+	var old struct {
+		ID        string `json:"id"`
+		CompanyID string `json:"company_id"`
+		Code      string `json:"code"`
+	}
+	found, err := t.get(bucketBudgets, []byte(b.ID), &old)
+	if err != nil {
+		return err
+	}
+	var oldKey, oldList []byte
+	if found {
+		oldKey, oldList = key(old.CompanyID, old.Code), key(old.CompanyID, old.ID)
+	}
+	if err := t.reindex(bucketBudgetByCode, "budget code "+b.Code, b.ID, oldKey, key(b.CompanyID, b.Code)); err != nil {
+		return err
+	}
+	if err := t.relist(bucketBudgetsByCompany, oldList, key(b.CompanyID, b.ID)); err != nil {
+		return err
+	}
+	return t.put(bucketBudgets, []byte(b.ID), toBudgetRecord(b))
+}
+
+func (t *tx) DeleteBudget(id string) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	var old struct {
+		CompanyID string `json:"company_id"`
+		Code      string `json:"code"`
+	}
+	found, err := t.get(bucketBudgets, []byte(id), &old)
+	if err != nil {
+		return err
+	}
+	if !found {
+		return notFound("budget %s not found", id)
+	}
+	if err := t.bucket(bucketBudgetByCode).Delete(key(old.CompanyID, old.Code)); err != nil {
+		return err
+	}
+	if err := t.bucket(bucketBudgetsByCompany).Delete(key(old.CompanyID, id)); err != nil {
+		return err
+	}
+	return t.bucket(bucketBudgets).Delete([]byte(id))
+}

@@ -160,6 +160,8 @@ type state struct {
 	editions          table[*domain.Edition]
 	bankResources     table[*domain.BankResource]    // editionKey \x00 code
 	bankCompositions  table[*domain.BankComposition] // editionKey \x00 code
+	budgets           table[*domain.Budget]
+	budgetByCode      table[string] // companyID \x00 code → id
 }
 
 // tx is one transaction. A read-only tx points at a committed snapshot; a
@@ -708,5 +710,69 @@ func (t *tx) PutBankComposition(editionKey string, c *domain.BankComposition) er
 		return err
 	}
 	t.st.bankCompositions.put(t.gen, key(editionKey, c.Code), cloneBankComposition(c))
+	return nil
+}
+
+// Budgets.
+
+func (t *tx) Budget(id string) (*domain.Budget, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	b, ok := t.st.budgets.get(id)
+	if !ok {
+		return nil, domain.Errorf(domain.ENOTFOUND, "budget %s not found", id)
+	}
+	return b.Clone(), nil
+}
+
+func (t *tx) BudgetByCode(companyID, code string) (*domain.Budget, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	if id, ok := t.st.budgetByCode.get(key(companyID, code)); ok {
+		return t.Budget(id)
+	}
+	return nil, domain.Errorf(domain.ENOTFOUND, "budget %s not found", code)
+}
+
+func (t *tx) Budgets(companyID string) ([]*domain.Budget, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	return sortedByID(t.st.budgets.m, func(b *domain.Budget) bool { return b.CompanyID == companyID }, (*domain.Budget).Clone), nil
+}
+
+func (t *tx) PutBudget(b *domain.Budget) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	if b == nil {
+		return errors.New("memstore: nil budget")
+	}
+	if err := checkParts("budget", "id", b.ID, "company id", b.CompanyID, "code", b.Code); err != nil {
+		return err
+	}
+	oldKey := ""
+	if old, ok := t.st.budgets.get(b.ID); ok {
+		oldKey = key(old.CompanyID, old.Code)
+	}
+	if err := reindex(t, &t.st.budgetByCode, "budget code", b.Code, b.ID, oldKey, key(b.CompanyID, b.Code)); err != nil {
+		return err
+	}
+	t.st.budgets.put(t.gen, b.ID, b.Clone())
+	return nil
+}
+
+func (t *tx) DeleteBudget(id string) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	old, ok := t.st.budgets.get(id)
+	if !ok {
+		return domain.Errorf(domain.ENOTFOUND, "budget %s not found", id)
+	}
+	t.st.budgetByCode.del(t.gen, key(old.CompanyID, old.Code))
+	t.st.budgets.del(t.gen, id)
 	return nil
 }

@@ -465,6 +465,9 @@ func testEmptyStore(t *testing.T, s app.Store) {
 		{name: "Editions", get: func(tx app.Tx) (any, error) { return tx.Editions() }, want: []*domain.Edition{}},
 		{name: "BankResource", get: func(tx app.Tx) (any, error) { return tx.BankResource(edSinapiAug, "00001") }, code: notFound},
 		{name: "BankComposition", get: func(tx app.Tx) (any, error) { return tx.BankComposition(edSinapiAug, "87292") }, code: notFound},
+		{name: "Budget", get: func(tx app.Tx) (any, error) { return tx.Budget(buA1) }, code: notFound},
+		{name: "BudgetByCode", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coA, "ORC-1") }, code: notFound},
+		{name: "Budgets", get: func(tx app.Tx) (any, error) { return tx.Budgets(coA) }, want: []*domain.Budget{}},
 	})
 	deletes := []struct {
 		name string
@@ -473,6 +476,7 @@ func testEmptyStore(t *testing.T, s app.Store) {
 		{"DeleteGroup", func(tx app.Tx) error { return tx.DeleteGroup(grA1) }},
 		{"DeleteResource", func(tx app.Tx) error { return tx.DeleteResource(reA1) }},
 		{"DeleteComposition", func(tx app.Tx) error { return tx.DeleteComposition(cpA1) }},
+		{"DeleteBudget", func(tx app.Tx) error { return tx.DeleteBudget(buA1) }},
 	}
 	for _, d := range deletes {
 		err := s.Update(bg(), d.del)
@@ -554,6 +558,17 @@ func testWorld(t *testing.T, s app.Store) {
 		"BankResource(" + edSinapiJul + ",00001)":    w.bankResources[edSinapiJul][0],
 		"BankComposition(" + edSinapiAug + ",87292)": w.bankCompositions[edSinapiAug][0],
 		"BankComposition(" + edSicroAL + ",0308001)": w.bankCompositions[edSicroAL][0],
+
+		"Budget(" + buA1 + ")":            w.budgets[2],
+		"Budget(" + buA2 + ")":            w.budgets[1],
+		"Budget(" + buB1 + ")":            w.budgets[0],
+		"BudgetByCode(" + coA + ",ORC-1)": w.budgets[2],
+		"BudgetByCode(" + coA + ",ORC-2)": w.budgets[1],
+		"BudgetByCode(" + coB + ",ORC-1)": w.budgets[0],
+		"Budgets(" + coA + ")":            []*domain.Budget{w.budgets[2], w.budgets[1]},
+		"Budgets(" + coB + ")":            []*domain.Budget{w.budgets[0]},
+		"Budgets(" + coC + ")":            []*domain.Budget{},
+		"Budgets(" + coZ + ")":            []*domain.Budget{},
 	}
 	want := make(map[string]any, len(got))
 	for _, p := range probes() {
@@ -591,6 +606,9 @@ func testBadKeys(t *testing.T, s app.Store) {
 		{"bank resource without code", func(tx app.Tx) error { return tx.PutBankResource(edSinapiAug, newBankResource("", "1")) }},
 		{"bank composition edition with NUL", func(tx app.Tx) error { return tx.PutBankComposition("A\x00B", newBankComposition("1", "1")) }},
 		{"setting without key", func(tx app.Tx) error { return tx.PutSetting("", []byte("x")) }},
+		{"budget without code", func(tx app.Tx) error { return tx.PutBudget(newBudget(buA1, coA, "")) }},
+		{"budget without company", func(tx app.Tx) error { return tx.PutBudget(newBudget(buA1, "", "ORC-1")) }},
+		{"budget code with NUL", func(tx app.Tx) error { return tx.PutBudget(newBudget(buA1, coA, "ORC\x001")) }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -628,4 +646,73 @@ func isEmptyResult(v any) bool {
 		return r.Int() == 0
 	}
 	return false
+}
+
+func testBudgets(t *testing.T, s app.Store) {
+	a1, a2, b1 := newBudget(buA1, coA, "ORC-1"), newBudget(buA2, coA, "ORC-2"), newBudget(buB1, coB, "ORC-1")
+	a2.Items, a2.Banks = nil, nil // an empty budget round-trips too
+	update(t, s, func(tx app.Tx) error {
+		for _, b := range []*domain.Budget{b1, a2, a1} {
+			if err := tx.PutBudget(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	checkLookups(t, s, []lookup{
+		{name: "Budget(A1)", get: func(tx app.Tx) (any, error) { return tx.Budget(buA1) }, want: a1},
+		{name: "Budget(A2)", get: func(tx app.Tx) (any, error) { return tx.Budget(buA2) }, want: a2},
+		{name: "BudgetByCode(A,ORC-1)", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coA, "ORC-1") }, want: a1},
+		{name: "BudgetByCode(B,ORC-1)", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coB, "ORC-1") }, want: b1},
+		{name: "BudgetByCode(B,ORC-2)", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coB, "ORC-2") }, code: notFound},
+		{name: "BudgetByCode(A,orc-1)", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coA, "orc-1") }, code: notFound},
+		{name: "Budgets(A)", get: func(tx app.Tx) (any, error) { return tx.Budgets(coA) }, want: []*domain.Budget{a1, a2}},
+		{name: "Budgets(B)", get: func(tx app.Tx) (any, error) { return tx.Budgets(coB) }, want: []*domain.Budget{b1}},
+		{name: "Budgets(none)", get: func(tx app.Tx) (any, error) { return tx.Budgets(coZ) }, want: []*domain.Budget{}},
+		{name: "Budget(missing)", get: func(tx app.Tx) (any, error) { return tx.Budget(buA3) }, code: notFound},
+	})
+
+	// Replacing the tree and the code moves the code index; the old code is
+	// free again.
+	recoded := newBudget(buA1, coA, "ORC-1X")
+	recoded.Items = recoded.Items[1:]
+	recoded.Items[0].Quantity = dec("3.1415926")
+	update(t, s, func(tx app.Tx) error { return tx.PutBudget(recoded) })
+	checkLookups(t, s, []lookup{
+		{name: "Budget(recoded)", get: func(tx app.Tx) (any, error) { return tx.Budget(buA1) }, want: recoded},
+		{name: "BudgetByCode(new code)", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coA, "ORC-1X") }, want: recoded},
+		{name: "BudgetByCode(old code)", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coA, "ORC-1") }, code: notFound},
+		{name: "BudgetByCode(B,ORC-1) untouched", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coB, "ORC-1") }, want: b1},
+	})
+
+	// A code another budget of the company holds is refused.
+	err := s.Update(bg(), func(tx app.Tx) error { return tx.PutBudget(newBudget(buA3, coA, "ORC-2")) })
+	wantCode(t, "PutBudget with a taken code", err, domain.ECONFLICT)
+	err = s.Update(bg(), func(tx app.Tx) error { return tx.PutBudget(newBudget(buA1, coA, "ORC-2")) })
+	wantCode(t, "PutBudget recoded to a taken code", err, domain.ECONFLICT)
+
+	// Moving to another company moves both indexes.
+	moved := newBudget(buA2, coC, "ORC-2")
+	update(t, s, func(tx app.Tx) error { return tx.PutBudget(moved) })
+	checkLookups(t, s, []lookup{
+		{name: "BudgetByCode(old company)", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coA, "ORC-2") }, code: notFound},
+		{name: "BudgetByCode(new company)", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coC, "ORC-2") }, want: moved},
+		{name: "Budgets(A) after move", get: func(tx app.Tx) (any, error) { return tx.Budgets(coA) }, want: []*domain.Budget{recoded}},
+		{name: "Budgets(C) after move", get: func(tx app.Tx) (any, error) { return tx.Budgets(coC) }, want: []*domain.Budget{moved}},
+	})
+
+	update(t, s, func(tx app.Tx) error { return tx.DeleteBudget(buA1) })
+	err = s.Update(bg(), func(tx app.Tx) error { return tx.DeleteBudget(buA1) })
+	wantCode(t, "DeleteBudget(deleted)", err, notFound)
+	checkLookups(t, s, []lookup{
+		{name: "Budget(deleted)", get: func(tx app.Tx) (any, error) { return tx.Budget(buA1) }, code: notFound},
+		{name: "BudgetByCode(deleted)", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coA, "ORC-1X") }, code: notFound},
+		{name: "Budgets(A) after delete", get: func(tx app.Tx) (any, error) { return tx.Budgets(coA) }, want: []*domain.Budget{}},
+		{name: "Budgets(B) after delete", get: func(tx app.Tx) (any, error) { return tx.Budgets(coB) }, want: []*domain.Budget{b1}},
+	})
+	reused := newBudget(buA3, coA, "ORC-1X")
+	update(t, s, func(tx app.Tx) error { return tx.PutBudget(reused) })
+	checkLookups(t, s, []lookup{
+		{name: "BudgetByCode(reused)", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coA, "ORC-1X") }, want: reused},
+	})
 }

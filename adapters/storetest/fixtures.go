@@ -40,6 +40,11 @@ const (
 	cpA2 = "01HZXCP00000000000000000A2"
 	cpA3 = "01HZXCP00000000000000000A3"
 	cpB1 = "01HZXCP00000000000000000B1"
+
+	buA1 = "01HZXBU00000000000000000A1"
+	buA2 = "01HZXBU00000000000000000A2"
+	buA3 = "01HZXBU00000000000000000A3"
+	buB1 = "01HZXBU00000000000000000B1"
 )
 
 var (
@@ -109,6 +114,34 @@ func newComposition(id, companyID, code, state string) *domain.Composition {
 	}
 }
 
+// newBudget is a budget with a tree three levels deep, decimals that must
+// keep every digit and both times set.
+func newBudget(id, companyID, code string) *domain.Budget {
+	return &domain.Budget{
+		ID: id, CompanyID: companyID, UserID: usA1, DepartmentID: deA1,
+		Code: code, Description: "Residência unifamiliar (" + code + ")", Client: "Maria — ação",
+		State: "MG", Desonerado: true, BDI: dec("25.1234"),
+		BDIMode: domain.BDIOnFinalTotal, Rounding: domain.BudgetRound,
+		Banks: []domain.BankRef{
+			{Name: "SICRO3", State: "AL", Month: "01/2024", Report: true},
+			{Name: "SINAPI", State: "MG", Month: "08/2026", Region: "NORTE"},
+		},
+		Items: []domain.BudgetNode{
+			{ID: "n1", Kind: domain.NodeStage, Description: "Fundação", Items: []domain.BudgetNode{
+				{ID: "n2", Kind: domain.NodeComposition, Bank: "SINAPI", Code: "89306", Quantity: dec("120.50")},
+				{ID: "n3", Kind: domain.NodeStage, Description: "Blocos", Items: []domain.BudgetNode{
+					{ID: "n4", Kind: domain.NodeResource, Bank: "SINAPI", Code: "34586", Quantity: dec("0.0000001")},
+				}},
+				{ID: "n6", Kind: domain.NodeStage, Description: "Vazia"},
+			}},
+			{ID: "n5", Kind: domain.NodeComposition, Bank: domain.BankMyBase, Code: "C-1", Quantity: dec("12345678.1234")},
+		},
+		NodeSeq:   7,
+		CreatedAt: tBRT,
+		UpdatedAt: tUTC,
+	}
+}
+
 func newEdition(bank, state, month string) *domain.Edition {
 	return &domain.Edition{
 		Bank: bank, State: state, Month: month,
@@ -160,6 +193,7 @@ type world struct {
 	editions         []*domain.Edition
 	bankResources    map[string][]*domain.BankResource // by edition key
 	bankCompositions map[string][]*domain.BankComposition
+	budgets          []*domain.Budget
 }
 
 func newWorld() *world {
@@ -207,6 +241,11 @@ func newWorld() *world {
 		bankCompositions: map[string][]*domain.BankComposition{
 			edSinapiAug: {newBankComposition("87292", "401.23")},
 			edSicroAL:   {newBankComposition("0308001", "0.0000001")},
+		},
+		budgets: []*domain.Budget{
+			newBudget(buB1, coB, "ORC-1"),
+			newBudget(buA2, coA, "ORC-2"),
+			newBudget(buA1, coA, "ORC-1"),
 		},
 	}
 }
@@ -267,6 +306,11 @@ func (w *world) put(tx app.Tx) error {
 			}
 		}
 	}
+	for _, b := range w.budgets {
+		if err := tx.PutBudget(b); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -302,6 +346,9 @@ func mutate(tx app.Tx) error {
 		func() error { return tx.PutBankResource(edSinapiAug, newBankResource("00003", "30.03")) },
 		func() error { return tx.PutBankComposition(edSinapiAug, newBankComposition("87292", "1")) },
 		func() error { return tx.PutBankComposition(edOrseSE, newBankComposition("87293", "2")) },
+		func() error { return tx.PutBudget(newBudget(buA1, coA, "ORC-1X")) },
+		func() error { return tx.DeleteBudget(buA2) },
+		func() error { return tx.PutBudget(newBudget(buA3, coA, "ORC-3")) },
 	}
 	for i, step := range steps {
 		if err := step(); err != nil {
@@ -369,8 +416,17 @@ func probes() []probe {
 			}
 		}
 	}
+	for _, id := range []string{buA1, buA2, buA3, buB1} {
+		p = append(p, probe{"Budget(" + id + ")", func(tx app.Tx) (any, error) { return tx.Budget(id) }})
+	}
+	for _, co := range []string{coA, coB} {
+		for _, code := range []string{"ORC-1", "ORC-1X", "ORC-2", "ORC-3"} {
+			p = append(p, probe{"BudgetByCode(" + co + "," + code + ")", func(tx app.Tx) (any, error) { return tx.BudgetByCode(co, code) }})
+		}
+	}
 	for _, co := range []string{coA, coB, coC, coZ} {
 		p = append(p,
+			probe{"Budgets(" + co + ")", func(tx app.Tx) (any, error) { return tx.Budgets(co) }},
 			probe{"Groups(" + co + ")", func(tx app.Tx) (any, error) { return tx.Groups(co) }},
 			probe{"Resources(" + co + ")", func(tx app.Tx) (any, error) { return tx.Resources(co) }},
 			probe{"Compositions(" + co + ")", func(tx app.Tx) (any, error) { return tx.Compositions(co) }},

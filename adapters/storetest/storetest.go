@@ -45,6 +45,7 @@ func Run(t *testing.T, open func(t *testing.T) app.Store) {
 		{"Editions", testEditions},
 		{"BankResources", testBankResources},
 		{"BankCompositions", testBankCompositions},
+		{"Budgets", testBudgets},
 		{"EmptyStore", testEmptyStore},
 		{"World", testWorld},
 		{"BadKeys", testBadKeys},

@@ -57,6 +57,10 @@ func testReadYourWrites(t *testing.T, s app.Store) {
 			{name: "Edition(new)", get: func(tx app.Tx) (any, error) { return tx.Edition(edOrseSE) }, want: newEdition("ORSE", "SE", "01/2025")},
 			{name: "BankResource(new)", get: func(tx app.Tx) (any, error) { return tx.BankResource(edSinapiAug, "00003") }, want: newBankResource("00003", "30.03")},
 			{name: "BankComposition(replaced)", get: func(tx app.Tx) (any, error) { return tx.BankComposition(edSinapiAug, "87292") }, want: newBankComposition("87292", "1")},
+			{name: "BudgetByCode(new)", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coA, "ORC-1X") }, want: newBudget(buA1, coA, "ORC-1X")},
+			{name: "BudgetByCode(old)", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coA, "ORC-1") }, code: notFound},
+			{name: "Budget(deleted)", get: func(tx app.Tx) (any, error) { return tx.Budget(buA2) }, code: notFound},
+			{name: "Budgets(A)", get: func(tx app.Tx) (any, error) { return tx.Budgets(coA) }, want: []*domain.Budget{newBudget(buA1, coA, "ORC-1X"), newBudget(buA3, coA, "ORC-3")}},
 		}
 		for _, l := range checks {
 			got, err := l.get(tx)
@@ -173,6 +177,8 @@ func testWritesInsideViewFail(t *testing.T, s app.Store) {
 		{"PutEdition", func(tx app.Tx) error { return tx.PutEdition(newEdition("ORSE", "SE", "01/2025")) }},
 		{"PutBankResource", func(tx app.Tx) error { return tx.PutBankResource(edSinapiAug, newBankResource("00003", "1")) }},
 		{"PutBankComposition", func(tx app.Tx) error { return tx.PutBankComposition(edSinapiAug, newBankComposition("87293", "1")) }},
+		{"PutBudget", func(tx app.Tx) error { return tx.PutBudget(newBudget(buA3, coA, "ORC-3")) }},
+		{"DeleteBudget", func(tx app.Tx) error { return tx.DeleteBudget(buA1) }},
 	}
 	for _, w := range writes {
 		t.Run(w.name, func(t *testing.T) {
@@ -304,6 +310,21 @@ func copyCases() []copyCase {
 				c.Items[0].Code, c.Items[0].Coefficient = "changed", dec("9")
 			},
 		},
+		{
+			name:  "budget",
+			fresh: func() any { return newBudget(buA1, coA, "ORC-1") },
+			put:   func(tx app.Tx, v any) error { return tx.PutBudget(v.(*domain.Budget)) },
+			get:   func(tx app.Tx) (any, error) { return tx.Budget(buA1) },
+			change: func(v any) {
+				b := v.(*domain.Budget)
+				b.Code, b.BDI = "changed", dec("1")
+				b.Banks[0].Month = "12/1999"
+				b.Items[0].Items[1].Items[0].Code = "changed"
+				b.Items[0].Items[1].Items[0].Quantity = dec("7")
+				b.Items[0].Items = append(b.Items[0].Items, domain.BudgetNode{ID: "x", Kind: domain.NodeStage})
+				b.Items[1].Description = "changed"
+			},
+		},
 	}
 }
 
@@ -380,6 +401,11 @@ func testCopies(t *testing.T, s app.Store) {
 			return err
 		}
 		es[0].Regimes[0] = domain.Desonerado
+		bs, err := tx.Budgets(coA)
+		if err != nil {
+			return err
+		}
+		bs[0].Items[0].Items[0].Code = "changed"
 		return nil
 	})
 	checkLookups(t, s, []lookup{
@@ -387,6 +413,7 @@ func testCopies(t *testing.T, s app.Store) {
 		{name: "Resources", get: func(tx app.Tx) (any, error) { return tx.Resources(coA) }, want: []*domain.Resource{newResource(reA1, coA, "R-1")}},
 		{name: "Compositions", get: func(tx app.Tx) (any, error) { return tx.Compositions(coA) }, want: []*domain.Composition{newComposition(cpA1, coA, "C-1", "MG")}},
 		{name: "Editions", get: func(tx app.Tx) (any, error) { return tx.Editions() }, want: []*domain.Edition{newEdition("SINAPI", "MG", "08/2026")}},
+		{name: "Budgets", get: func(tx app.Tx) (any, error) { return tx.Budgets(coA) }, want: []*domain.Budget{newBudget(buA1, coA, "ORC-1")}},
 	})
 }
 
@@ -591,6 +618,10 @@ func testReopenExactValues(t *testing.T, reopen func() app.Store) {
 		if err != nil {
 			return err
 		}
+		bu, err := tx.Budget(buA1)
+		if err != nil {
+			return err
+		}
 		e, err := tx.Edition(edSinapiAug)
 		if err != nil {
 			return err
@@ -613,6 +644,12 @@ func testReopenExactValues(t *testing.T, reopen func() app.Store) {
 			{"resource created_at", r.CreatedAt.UTC().Format(time.RFC3339Nano), tBRT.UTC().Format(time.RFC3339Nano)},
 			{"edition imported_at", e.ImportedAt.UTC().Format(time.RFC3339Nano), "2024-02-01T00:00:00.000000001Z"},
 			{"composition created_at", c.CreatedAt.UTC().Format(time.RFC3339Nano), "2026-08-14T13:45:30.123456789Z"},
+			{"budget bdi", bu.BDI.String(), "25.1234"},
+			{"budget line quantity with its scale", bu.Items[0].Items[0].Quantity.StringFixed(-bu.Items[0].Items[0].Quantity.Exponent()), "120.50"},
+			{"budget nested quantity", bu.Items[0].Items[1].Items[0].Quantity.String(), "0.0000001"},
+			{"budget quantity", bu.Items[1].Quantity.String(), "12345678.1234"},
+			{"budget node seq", strconv.Itoa(bu.NodeSeq), "7"},
+			{"budget updated_at", bu.UpdatedAt.UTC().Format(time.RFC3339Nano), "2026-08-14T13:45:30.123456789Z"},
 		}
 		for _, ch := range checks {
 			if ch.got != ch.want {
@@ -646,6 +683,7 @@ func testReopenChanges(t *testing.T, reopen func() app.Store) {
 		"CompanyByName(Construtora Alfa)", "UserByEmail(ana@alfa.example)", "Group(" + grA2 + ")",
 		"ResourceByCode(" + coA + ",R-1)", "Resource(" + reA2 + ")", "CompositionByCode(" + coA + ",C-1,MG)",
 		"Composition(" + cpA2 + ")", "DepartmentByName(" + coA + ",Engenharia)",
+		"BudgetByCode(" + coA + ",ORC-1)", "Budget(" + buA2 + ")",
 	} {
 		if after[name] != "error: "+notFound {
 			t.Errorf("%s = %v after reopen, want ENOTFOUND (stale index entry or record)", name, after[name])

@@ -1,6 +1,7 @@
 // Package apitest runs the real HTTP surface over a temporary bbolt file for
-// tests: the bundled sample banks imported, users made on demand, and every
-// v2 response body validated against the official JSON:API schema.
+// tests: the bundled sample banks imported, users made on demand, every
+// exchange checked against costdb's OpenAPI description (see Contract), and
+// every v2 response body validated against the official JSON:API schema.
 package apitest
 
 import (
@@ -182,9 +183,10 @@ func (r *Response) Map(t *testing.T) map[string]any {
 
 // Do sends a request to the harness. token, when not empty, is sent as
 // "Bearer <token>"; headers may override anything. The body is sent as
-// application/json unless headers say otherwise. Every response to a v2 path
-// that has a body is checked against the JSON:API schema (the test fails
-// otherwise).
+// application/json unless headers say otherwise. The exchange is checked
+// against the OpenAPI description (Contract.Check), and every response to a
+// v2 path that has a body against the JSON:API schema: the test fails
+// otherwise.
 func (h *Harness) Do(method, path, token, body string, headers ...string) *Response {
 	h.T.Helper()
 	var rd io.Reader
@@ -218,10 +220,33 @@ func (h *Harness) Do(method, path, token, body string, headers ...string) *Respo
 		h.T.Fatal(err)
 	}
 	r := &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+	h.checkContract(req, body, r)
 	if strings.HasPrefix(path, "/api/public/v2") && len(bytes.TrimSpace(b)) > 0 {
 		if err := ValidateJSONAPI(b); err != nil {
 			h.T.Errorf("%s %s: the response is not a valid JSON:API document: %v\n%s", method, path, err, b)
 		}
 	}
 	return r
+}
+
+// checkContract fails the test when the exchange departs from the OpenAPI
+// description.
+func (h *Harness) checkContract(req *http.Request, body string, r *Response) {
+	h.T.Helper()
+	c, err := LoadContract()
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	err = c.Check(Exchange{
+		Method:      req.Method,
+		Target:      req.URL.RequestURI(),
+		Header:      req.Header,
+		RequestBody: []byte(body),
+		Status:      r.Status,
+		RespHeader:  r.Header,
+		RespBody:    r.Body,
+	})
+	if err != nil {
+		h.T.Errorf("the exchange departs from the API description (adapters/httpapi/openapi/openapi.yaml):\n%v", err)
+	}
 }

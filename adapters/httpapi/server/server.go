@@ -7,13 +7,15 @@ import (
 	"time"
 
 	"github.com/costdb/costdb/adapters/httpapi"
+	"github.com/costdb/costdb/adapters/httpapi/openapi"
 	v1 "github.com/costdb/costdb/adapters/httpapi/v1"
 	v2 "github.com/costdb/costdb/adapters/httpapi/v2"
 	"github.com/go-chi/chi/v5"
 )
 
-// Handler returns the whole HTTP surface: /healthz, /api/v1/… and
-// /api/public/v2/….
+// Handler returns the whole HTTP surface: /healthz, /api/v1/…,
+// /api/public/v2/…, and the API's description (adapters/httpapi/openapi) at
+// /api/docs (a reference page) and /api/docs/openapi.json (OpenAPI 3.1).
 func Handler(env *httpapi.Env) http.Handler {
 	r := chi.NewRouter()
 	r.Use(env.Recoverer(func(w http.ResponseWriter, _ *http.Request, _ error) {
@@ -27,6 +29,8 @@ func Handler(env *httpapi.Env) http.Handler {
 		}
 		httpapi.WriteJSON(w, "application/json", http.StatusOK, map[string]string{"status": "ok"})
 	})
+	r.Get("/api/docs", openapi.ServePage)
+	r.Get("/api/docs/openapi.json", openapi.ServeJSON)
 	r.Mount("/api/v1", v1.Routes(env))
 	r.Mount("/api/public/v2", v2.Routes(env))
 	return r

@@ -205,7 +205,7 @@ func (h *handler) listCompositions(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	cs, total, err := h.env.App.Compositions(r.Context(), principal(r), pg.window())
+	cs, total, err := h.env.App.Compositions(r.Context(), principal(r), pg.query(r, true))
 	if err != nil {
 		h.fail(w, r, err)
 		return

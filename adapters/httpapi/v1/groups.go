@@ -40,7 +40,7 @@ func (h *handler) listGroups(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	gs, total, err := h.env.App.Groups(r.Context(), principal(r), pg.window())
+	gs, total, err := h.env.App.Groups(r.Context(), principal(r), pg.query(r, false))
 	if err != nil {
 		h.fail(w, r, err)
 		return

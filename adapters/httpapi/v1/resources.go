@@ -191,7 +191,7 @@ func (h *handler) listResources(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	rs, total, err := h.env.App.Resources(r.Context(), principal(r), pg.window())
+	rs, total, err := h.env.App.Resources(r.Context(), principal(r), pg.query(r, true))
 	if err != nil {
 		h.fail(w, r, err)
 		return

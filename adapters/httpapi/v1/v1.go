@@ -17,7 +17,9 @@
 //     "internal error".
 //   - Lists take ?page= (1-based, default 1) and ?per_page= (default 10,
 //     capped at 100); anything but a positive integer is a 400. A page past
-//     the end has "records": [].
+//     the end has "records": []. Resources and compositions also take
+//     ?search=, as the real v1 budget list does: codes or descriptions that
+//     contain it, ignoring case and accents.
 //   - DELETE answers 200 {"message": "deleted"} (the origin system answers
 //     deletes with a body, and a body is friendlier to v1 clients than 204).
 //   - An update (PUT) changes only the keys present in the body; a key that
@@ -37,6 +39,7 @@ package v1
 import (
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/app"
@@ -78,6 +81,8 @@ func Routes(env *httpapi.Env) http.Handler {
 
 	r.Group(func(r chi.Router) {
 		r.Use(env.Authenticate(true, h.fail))
+		r.Get("/enums", h.listEnums)
+		r.Get("/enums/{catalog}", h.getEnum)
 		r.Route("/base/mybase", func(r chi.Router) {
 			r.Route("/groups", func(r chi.Router) {
 				r.Get("/", h.listGroups)
@@ -172,6 +177,18 @@ func (p pagination) window() app.Page {
 		return app.Page{Offset: maxInt, Limit: p.perPage}
 	}
 	return app.Page{Offset: (p.page - 1) * p.perPage, Limit: p.perPage}
+}
+
+// query is the app query of a v1 list: the page and, for lists that take
+// it (resources and compositions, as the real v1 budget list does), a
+// ?search= that matches codes and descriptions containing it, ignoring case
+// and accents.
+func (p pagination) query(r *http.Request, search bool) app.ListQuery {
+	q := app.ListQuery{Page: p.window()}
+	if s := strings.TrimSpace(r.URL.Query().Get("search")); search && s != "" {
+		q.Filters = map[string]string{"search": s}
+	}
+	return q
 }
 
 // envelope builds the list body of records, mapped one by one.

@@ -230,23 +230,24 @@ func compositionPatch(b *attrBody) app.CompositionPatch {
 }
 
 // listCompositions handles GET /my_database/compositions: a page of the
-// company's compositions, without their items (counted in omitted_items).
+// company's compositions, without their items (counted in omitted_items);
+// sort and filter[…] on the fields app.Service.Compositions names.
 func (h *handlers) listCompositions(w http.ResponseWriter, r *http.Request) {
-	pg, err := parsePage(r)
+	lq, err := h.parseList(r)
 	if err != nil {
 		h.writeError(w, r, err)
 		return
 	}
-	list, total, err := h.env.App.Compositions(r.Context(), principal(r), pg.window())
+	list, total, err := h.env.App.Compositions(r.Context(), principal(r), lq.app)
 	if err != nil {
-		h.writeError(w, r, err)
+		h.writeError(w, r, asParamErrors(err))
 		return
 	}
 	docs := make([]*compositionDoc, len(list))
 	for i, pc := range list {
 		docs[i] = h.compositionDoc(pc, false)
 	}
-	h.writeDocWith(w, r, http.StatusOK, docs, pg.links(r, total), totalMeta(total))
+	h.writeDocWith(w, r, http.StatusOK, docs, lq.page.links(r, total), totalMeta(total))
 }
 
 // createComposition handles POST /my_database/compositions: 201 with the

@@ -63,7 +63,9 @@ func (h *handlers) writeDocWith(w http.ResponseWriter, r *http.Request, st int, 
 		p.Included, p.Links, p.Meta = nil, links, meta
 	}
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(p); err != nil {
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // links keep their & readable
+	if err := enc.Encode(p); err != nil {
 		h.writeError(w, r, err)
 		return
 	}

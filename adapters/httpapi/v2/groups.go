@@ -30,23 +30,25 @@ func (h *handlers) groupDoc(g *domain.Group) *groupDoc {
 
 var groupReadOnly = []string{"created_at"}
 
-// listGroups handles GET /my_database/groups.
+// listGroups handles GET /my_database/groups: page[number], page[size],
+// sort (description, created_at) and filter[description|created_after|
+// created_before].
 func (h *handlers) listGroups(w http.ResponseWriter, r *http.Request) {
-	pg, err := parsePage(r)
+	lq, err := h.parseList(r)
 	if err != nil {
 		h.writeError(w, r, err)
 		return
 	}
-	list, total, err := h.env.App.Groups(r.Context(), principal(r), pg.window())
+	list, total, err := h.env.App.Groups(r.Context(), principal(r), lq.app)
 	if err != nil {
-		h.writeError(w, r, err)
+		h.writeError(w, r, asParamErrors(err))
 		return
 	}
 	docs := make([]*groupDoc, len(list))
 	for i, g := range list {
 		docs[i] = h.groupDoc(g)
 	}
-	h.writeDocWith(w, r, http.StatusOK, docs, pg.links(r, total), totalMeta(total))
+	h.writeDocWith(w, r, http.StatusOK, docs, lq.page.links(r, total), totalMeta(total))
 }
 
 // createGroup handles POST /my_database/groups {description}: 201 with Location.

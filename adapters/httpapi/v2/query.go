@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/domain"
 	"github.com/google/jsonapi"
 )
 
@@ -16,6 +17,10 @@ const (
 	maxPageSize     = 100
 	maxPageNumber   = 1_000_000_000 // keeps the offset far from overflow
 )
+
+// anyFilter, among the parameters allowed, allows every filter[name]; the
+// app says which names a list knows.
+const anyFilter = "filter[…]"
 
 // query parses the query string and refuses (400) any parameter not in
 // allowed, or given twice: JSON:API says a server must not ignore a query
@@ -27,8 +32,9 @@ func query(r *http.Request, allowed ...string) (url.Values, error) {
 	}
 	var errs paramErrors
 	for _, k := range sortedKeys(q) {
+		_, isFilter := filterName(k)
 		switch {
-		case !contains(allowed, k):
+		case !contains(allowed, k) && !(isFilter && contains(allowed, anyFilter)):
 			msg := "is not a query parameter of this operation"
 			if len(allowed) > 0 {
 				msg += " (allowed: " + strings.Join(allowed, ", ") + ")"
@@ -59,13 +65,86 @@ type pageQuery struct {
 	Number, Size int
 }
 
-// parsePage reads page[number] and page[size] and refuses any other query
-// parameter.
-func parsePage(r *http.Request) (pageQuery, error) {
-	q, err := query(r, "page[number]", "page[size]")
-	if err != nil {
-		return pageQuery{}, err
+// filterName returns the name of a filter[name] parameter.
+func filterName(param string) (string, bool) {
+	name, ok := strings.CutPrefix(param, "filter[")
+	if !ok {
+		return "", false
 	}
+	name, ok = strings.CutSuffix(name, "]")
+	return name, ok && name != ""
+}
+
+// listQuery is what a list request asks for: the page (for the links) and
+// the app's query, filters and order included.
+type listQuery struct {
+	page pageQuery
+	app  app.ListQuery
+}
+
+// parseList reads page[number], page[size], sort ("code,-created_at") and
+// filter[name], and refuses any other query parameter. Which filter names
+// and sort fields a list knows, and what values they take, the app checks
+// (see asParamErrors).
+func (h *handlers) parseList(r *http.Request) (listQuery, error) {
+	q, err := query(r, "page[number]", "page[size]", "sort", anyFilter)
+	if err != nil {
+		return listQuery{}, err
+	}
+	pg, errs := pageOf(q)
+	lq := listQuery{page: pg, app: app.ListQuery{Page: pg.window(), Zone: h.env.Location}}
+	if s, ok := q["sort"]; ok {
+		keys, err := parseSort(s[0])
+		if err != nil {
+			errs = append(errs, err)
+		}
+		lq.app.Sort = keys
+	}
+	for k, v := range q {
+		if name, ok := filterName(k); ok {
+			if lq.app.Filters == nil {
+				lq.app.Filters = map[string]string{}
+			}
+			lq.app.Filters[name] = v[0]
+		}
+	}
+	if len(errs) > 0 {
+		return listQuery{}, errs
+	}
+	return lq, nil
+}
+
+// parseSort reads a JSON:API sort parameter: fields separated by commas,
+// each descending when it starts with "-".
+func parseSort(s string) ([]app.SortKey, *paramError) {
+	var keys []app.SortKey
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		k := app.SortKey{Field: strings.TrimPrefix(f, "-"), Desc: strings.HasPrefix(f, "-")}
+		if k.Field == "" {
+			return nil, &paramError{Param: "sort", Message: "must name fields separated by commas, each optionally preceded by - (descending), as in sort=-created_at,code"}
+		}
+		keys = append(keys, k)
+	}
+	return keys, nil
+}
+
+// asParamErrors turns the app's EBADREQUEST answer to a bad list query,
+// whose fields name query parameters, into errors with source.parameter.
+func asParamErrors(err error) error {
+	fields := domain.ErrorFields(err)
+	if domain.ErrorCode(err) != domain.EBADREQUEST || len(fields) == 0 {
+		return err
+	}
+	out := make(paramErrors, len(fields))
+	for i, f := range fields {
+		out[i] = &paramError{Param: f.Field, Message: f.Message}
+	}
+	return out
+}
+
+// pageOf reads page[number] and page[size] from q.
+func pageOf(q url.Values) (pageQuery, paramErrors) {
 	p := pageQuery{Number: 1, Size: defaultPageSize}
 	var errs paramErrors
 	if s := q.Get("page[number]"); s != "" {
@@ -82,10 +161,7 @@ func parsePage(r *http.Request) (pageQuery, error) {
 		}
 		p.Size = n
 	}
-	if len(errs) > 0 {
-		return pageQuery{}, errs
-	}
-	return p, nil
+	return p, errs
 }
 
 // window is the app's view of the page.
@@ -94,12 +170,13 @@ func (p pageQuery) window() app.Page {
 }
 
 // links are the top-level links of a list page: self, first, last, and prev
-// and next where there is such a page. URLs are absolute paths. A page past
-// the end is an empty list whose prev is the last page.
+// and next where there is such a page. URLs are absolute paths and keep the
+// request's other parameters (sort, filters). A page past the end is an
+// empty list whose prev is the last page.
 func (p pageQuery) links(r *http.Request, total int) *jsonapi.Links {
 	last := max(1, (total+p.Size-1)/p.Size)
 	at := func(n int) string {
-		v := url.Values{}
+		v, _ := url.ParseQuery(r.URL.RawQuery) // already parsed without error
 		v.Set("page[number]", strconv.Itoa(n))
 		v.Set("page[size]", strconv.Itoa(p.Size))
 		return strings.TrimSuffix(r.URL.Path, "/") + "?" + v.Encode()

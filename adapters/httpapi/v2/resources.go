@@ -104,23 +104,24 @@ func resourcePatch(b *attrBody) app.ResourcePatch {
 	return pt
 }
 
-// listResources handles GET /my_database/resources.
+// listResources handles GET /my_database/resources: page[number],
+// page[size], sort and filter[…] on the fields app.Service.Resources names.
 func (h *handlers) listResources(w http.ResponseWriter, r *http.Request) {
-	pg, err := parsePage(r)
+	lq, err := h.parseList(r)
 	if err != nil {
 		h.writeError(w, r, err)
 		return
 	}
-	list, total, err := h.env.App.Resources(r.Context(), principal(r), pg.window())
+	list, total, err := h.env.App.Resources(r.Context(), principal(r), lq.app)
 	if err != nil {
-		h.writeError(w, r, err)
+		h.writeError(w, r, asParamErrors(err))
 		return
 	}
 	docs := make([]*resourceDoc, len(list))
 	for i, res := range list {
 		docs[i] = h.resourceDoc(res)
 	}
-	h.writeDocWith(w, r, http.StatusOK, docs, pg.links(r, total), totalMeta(total))
+	h.writeDocWith(w, r, http.StatusOK, docs, lq.page.links(r, total), totalMeta(total))
 }
 
 // createResource handles POST /my_database/resources: 201 with Location.

@@ -46,7 +46,9 @@ type handlers struct {
 // Routes returns the v2 router, to be mounted at /api/public/v2:
 //
 //	POST   /authenticate
-//	GET    /my_database/compositions                     list (page[number], page[size])
+//	GET    /enums                                        the catalogues (types, units, states…)
+//	GET    /enums/{catalog}                              one catalogue's codes and names
+//	GET    /my_database/compositions                     list (page[number], page[size], sort, filter[…])
 //	POST   /my_database/compositions                     create → 201 + Location
 //	GET    /my_database/compositions/find_by_code        ?code=&state=
 //	GET    /my_database/compositions/{id}                detail, with every item
@@ -57,6 +59,10 @@ type handlers struct {
 //	DELETE /my_database/compositions/{id}/remove_items   {"items":[…]}
 //	GET, POST, GET/PATCH/DELETE {id}   /my_database/resources (and find_by_code?code=)
 //	GET, POST, GET/PATCH/DELETE {id}   /my_database/groups
+//
+// The three lists take sort=field,-field and filter[name]=value on the
+// fields app.Service.Groups, Resources and Compositions name; an unknown
+// field or filter, or a bad filter value, is 400 with source.parameter.
 //
 // Every answer is a JSON:API document. Every route but /authenticate needs
 // "Authorization: Bearer <token>" (v2 takes no bare token). A panic answers
@@ -76,6 +82,9 @@ func Routes(env *httpapi.Env) http.Handler {
 
 	r.Group(func(r chi.Router) {
 		r.Use(env.Authenticate(false, h.writeError))
+		r.Get("/enums", h.listEnums)
+		r.Get("/enums/{catalog}", h.getEnum)
+
 		const c, res, g = "/my_database/compositions", "/my_database/resources", "/my_database/groups"
 		r.Get(c, h.listCompositions)
 		r.Post(c, h.createComposition)

@@ -187,7 +187,7 @@ func TestBadRequests(t *testing.T) {
 		status int
 		want   []apiError
 	}{
-		{"unknown query parameter", "GET", compositions + "?sort=code", "", 400, []apiError{{"400", "bad_request", "", "sort"}}},
+		{"unknown query parameter", "GET", compositions + "?fields[compositions]=code", "", 400, []apiError{{"400", "bad_request", "", "fields[compositions]"}}},
 		{"unknown query parameter on a detail", "GET", compositions + "/" + id + "?include=user", "", 400, []apiError{{"400", "bad_request", "", "include"}}},
 		{"unknown query parameter on an action", "POST", compositions + "/" + id + "/add_items?x=1", `{"items":[]}`, 400, []apiError{{"400", "bad_request", "", "x"}}},
 		{"page size too large", "GET", resources + "?page[size]=101", "", 400, []apiError{{"400", "bad_request", "", "page[size]"}}},

@@ -1,0 +1,630 @@
+package app
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/costdb/costdb/domain"
+	"github.com/shopspring/decimal"
+)
+
+// BudgetInput is what a client may set on a budget when creating it.
+type BudgetInput struct {
+	Code        string
+	Description string
+	Client      string
+	State       string // UF; v2 calls it location
+	Desonerado  bool
+	BDI         decimal.Decimal       // percent: 25 means 25%
+	BDIMode     domain.BDIMode        // "" means unit_price
+	Rounding    domain.BudgetRounding // "" means truncate
+	// Banks are the editions the budget's bank lines are priced from, one
+	// per bank; each must have been imported.
+	Banks []BankInput
+	Items []NodeInput
+}
+
+// NodeInput is a node of a budget's tree as a client sends it: a stage
+// (Kind "stage", a Description and Items) or a line (Kind "composition" or
+// "resource", Bank, Code and Quantity). A line's bank is MYBASE (the
+// company's own base) when empty; any other bank must be one of the
+// budget's. A line's description is not read: it comes from what the line
+// names.
+type NodeInput struct {
+	Kind        domain.NodeKind
+	Description string
+	Bank        string
+	Code        string
+	Quantity    decimal.Decimal
+	Items       []NodeInput
+}
+
+func (in NodeInput) node() domain.BudgetNode {
+	n := domain.BudgetNode{
+		Kind:     domain.NodeKind(strings.ToLower(strings.TrimSpace(string(in.Kind)))),
+		Bank:     domain.NormalizeBank(in.Bank),
+		Code:     strings.TrimSpace(in.Code),
+		Quantity: in.Quantity,
+		Items:    nodes(in.Items),
+	}
+	if n.Kind.IsLine() {
+		if n.Bank == "" {
+			n.Bank = domain.BankMyBase
+		}
+	} else {
+		n.Description = strings.TrimSpace(in.Description)
+	}
+	return n
+}
+
+func nodes(in []NodeInput) []domain.BudgetNode {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make([]domain.BudgetNode, len(in))
+	for i, n := range in {
+		out[i] = n.node()
+	}
+	return out
+}
+
+func bankRefs(in []BankInput) []domain.BankRef {
+	out := make([]domain.BankRef, len(in))
+	for i, b := range in {
+		out[i] = domain.BankRef{
+			Name:   domain.NormalizeBank(b.Name),
+			State:  strings.ToUpper(strings.TrimSpace(b.State)),
+			Month:  strings.TrimSpace(b.Month),
+			Region: strings.TrimSpace(b.Region),
+			Report: b.Report,
+		}
+	}
+	return out
+}
+
+// applyFields sets the budget's own fields (not its banks or tree).
+func (in BudgetInput) applyFields(b *domain.Budget) {
+	b.Code = in.Code
+	b.Description = strings.TrimSpace(in.Description)
+	b.Client = strings.TrimSpace(in.Client)
+	b.State = strings.ToUpper(strings.TrimSpace(in.State))
+	b.Desonerado = in.Desonerado
+	b.BDI = in.BDI
+	b.BDIMode, b.Rounding = in.BDIMode, in.Rounding
+	if b.BDIMode == "" {
+		b.BDIMode = domain.BDIOnUnitPrice
+	}
+	if b.Rounding == "" {
+		b.Rounding = domain.BudgetTruncate
+	}
+}
+
+// CreateBudget creates a budget in the caller's company and returns it
+// priced. Every field and every line is checked before anything is written:
+// EINVALID names each bad field by its JSON pointer ("/items/0/items/2/code"
+// for a line whose code does not exist in its bank edition, or in the own
+// base in the budget's state), and nothing is saved. The code must be
+// unused by the company's other budgets.
+func (s *Service) CreateBudget(ctx context.Context, p domain.Principal, in BudgetInput) (*domain.PricedBudget, error) {
+	var out *domain.PricedBudget
+	err := s.store.Update(ctx, func(tx Tx) error {
+		now := s.now()
+		b := &domain.Budget{ID: NewID(now), CompanyID: p.CompanyID, UserID: p.UserID, DepartmentID: p.DepartmentID,
+			CreatedAt: now, UpdatedAt: now}
+		in.applyFields(b)
+		b.Banks, b.Items = bankRefs(in.Banks), nodes(in.Items)
+		b.AssignIDs()
+		if err := checkBudget(tx, p, b, true); err != nil {
+			return err
+		}
+		var err error
+		out, err = saveBudget(tx, p, b)
+		return err
+	})
+	return out, err
+}
+
+// BudgetPatch names the fields of a budget to change; nil fields stay.
+// Banks, when not nil, replace the budget's editions (every line of a bank
+// must then exist in its new edition); Items, when not nil, replace the
+// whole tree (its nodes get new IDs).
+type BudgetPatch struct {
+	Code        *string
+	Description *string
+	Client      *string
+	State       *string
+	Desonerado  *bool
+	BDI         *decimal.Decimal
+	BDIMode     *domain.BDIMode
+	Rounding    *domain.BudgetRounding
+	Banks       []BankInput
+	Items       []NodeInput
+}
+
+// UpdateBudget changes the fields the patch names. Returns ENOTFOUND for a
+// budget outside the caller's company and EINVALID naming each bad field.
+// When the state, the banks or the tree change, every line is checked again
+// as on creation.
+func (s *Service) UpdateBudget(ctx context.Context, p domain.Principal, id string, patch BudgetPatch) (*domain.PricedBudget, error) {
+	var out *domain.PricedBudget
+	err := s.store.Update(ctx, func(tx Tx) error {
+		b, err := s.budget(tx, p, id)
+		if err != nil {
+			return err
+		}
+		in := BudgetInput{Code: b.Code, Description: b.Description, Client: b.Client, State: b.State,
+			Desonerado: b.Desonerado, BDI: b.BDI, BDIMode: b.BDIMode, Rounding: b.Rounding}
+		set(&in.Code, patch.Code)
+		set(&in.Description, patch.Description)
+		set(&in.Client, patch.Client)
+		set(&in.State, patch.State)
+		set(&in.Desonerado, patch.Desonerado)
+		set(&in.BDI, patch.BDI)
+		set(&in.BDIMode, patch.BDIMode)
+		set(&in.Rounding, patch.Rounding)
+		oldState := b.State
+		in.applyFields(b)
+		if patch.Banks != nil {
+			b.Banks = bankRefs(patch.Banks)
+		}
+		if patch.Items != nil {
+			b.Items = nodes(patch.Items)
+			b.AssignIDs()
+		}
+		relook := patch.Banks != nil || patch.Items != nil || b.State != oldState
+		if err := checkBudget(tx, p, b, relook); err != nil {
+			return err
+		}
+		b.UpdatedAt = s.now()
+		out, err = saveBudget(tx, p, b)
+		return err
+	})
+	return out, err
+}
+
+// checkBudget checks a budget before it is saved: its fields and tree
+// (domain.Budget.Validate), its banks (imported editions), its code (unique
+// in the company) and, when lines is true, that what every line names
+// exists. Every problem is named in one EINVALID error.
+func checkBudget(tx Tx, p domain.Principal, b *domain.Budget, lines bool) error {
+	var v domain.Validation
+	if err := v.Merge("", b.Validate()); err != nil {
+		return err
+	}
+	imported := map[string]bool{}
+	for i, ref := range b.Banks {
+		if ref.Validate("") != nil {
+			continue // named by Validate
+		}
+		_, err := tx.Edition(ref.EditionKey())
+		switch {
+		case isNotFound(err):
+			v.Add("/banks/"+strconv.Itoa(i), "edition %s has not been imported", editionName(ref))
+		case err != nil:
+			return err
+		default:
+			imported[ref.Name] = true
+		}
+	}
+	if b.Code != "" {
+		o, err := tx.BudgetByCode(b.CompanyID, b.Code)
+		if err == nil && o.ID != b.ID {
+			v.Add("/code", "is already used by budget %s", o.ID)
+		} else if err != nil && !isNotFound(err) {
+			return err
+		}
+	}
+	if lines {
+		lc := newLineChecker(tx, p, b, imported)
+		for _, e := range b.Outline() {
+			if err := v.Merge("", lc.check(e.Node, e.Pointer)); err != nil {
+				return err
+			}
+		}
+	}
+	return v.Err()
+}
+
+// lineChecker checks that what budget lines name exists, looking each
+// (kind, bank, code) up once.
+type lineChecker struct {
+	src      source
+	b        *domain.Budget
+	imported map[string]bool // banks whose edition was found
+	seen     map[string]string
+}
+
+func newLineChecker(tx Tx, p domain.Principal, b *domain.Budget, imported map[string]bool) *lineChecker {
+	return &lineChecker{src: source{tx: tx, companyID: p.CompanyID}, b: b, imported: imported, seen: map[string]string{}}
+}
+
+// check returns an EINVALID error on ptr+"/code" when the line n names
+// nothing; nil for a stage, or a line whose bank or code is itself invalid
+// (Validate names those).
+func (lc *lineChecker) check(n *domain.BudgetNode, ptr string) error {
+	if !n.Kind.IsLine() || n.Code == "" {
+		return nil
+	}
+	if n.Bank != domain.BankMyBase && !lc.imported[n.Bank] {
+		return nil
+	}
+	key := string(n.Kind) + "\x00" + n.Bank + "\x00" + n.Code
+	msg, ok := lc.seen[key]
+	if !ok {
+		var err error
+		if msg, err = lc.lookup(n); err != nil {
+			return err
+		}
+		lc.seen[key] = msg
+	}
+	if msg != "" {
+		return domain.FieldErrorf(ptr+"/code", "%s", msg)
+	}
+	return nil
+}
+
+// lookup says what is wrong with a line's code ("" when nothing is).
+func (lc *lineChecker) lookup(n *domain.BudgetNode) (string, error) {
+	state := lc.b.State
+	var err error
+	switch {
+	case n.Bank == domain.BankMyBase && n.Kind == domain.NodeComposition:
+		if _, err = lc.src.OwnComposition(n.Code, state); isNotFound(err) {
+			return "no own composition " + n.Code + " exists in " + state, nil
+		}
+	case n.Bank == domain.BankMyBase:
+		var r *domain.Resource
+		r, err = lc.src.OwnResource(n.Code)
+		if isNotFound(err) {
+			return "no own resource " + n.Code + " exists", nil
+		}
+		if err == nil {
+			if _, ok := r.Locals[state]; !ok {
+				return "resource " + n.Code + " has no price for " + state, nil
+			}
+		}
+	default:
+		ref, _ := lc.b.Bank(n.Bank)
+		if n.Kind == domain.NodeComposition {
+			_, err = lc.src.BankComposition(ref, n.Code)
+		} else {
+			_, err = lc.src.BankResource(ref, n.Code)
+		}
+		if isNotFound(err) {
+			return string(n.Kind) + " " + n.Code + " does not exist in " + editionName(ref), nil
+		}
+	}
+	return "", err
+}
+
+// saveBudget stores b and returns it priced.
+func saveBudget(tx Tx, p domain.Principal, b *domain.Budget) (*domain.PricedBudget, error) {
+	b.SortBanks()
+	if err := tx.PutBudget(b); err != nil {
+		return nil, err
+	}
+	return budgetPricer(tx, p).Price(b)
+}
+
+func budgetPricer(tx Tx, p domain.Principal) *domain.BudgetPricer {
+	return domain.NewBudgetPricer(source{tx: tx, companyID: p.CompanyID})
+}
+
+// Budget returns one budget of the caller's company, priced.
+func (s *Service) Budget(ctx context.Context, p domain.Principal, id string) (*domain.PricedBudget, error) {
+	var out *domain.PricedBudget
+	err := s.store.View(ctx, func(tx Tx) error {
+		b, err := s.budget(tx, p, id)
+		if err != nil {
+			return err
+		}
+		out, err = budgetPricer(tx, p).Price(b)
+		return err
+	})
+	return out, err
+}
+
+func (s *Service) budget(tx Tx, p domain.Principal, id string) (*domain.Budget, error) {
+	b, err := tx.Budget(id)
+	if err != nil {
+		return nil, err
+	}
+	if err := inCompany(p, b.CompanyID, "budget", id); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// Budgets lists the budgets of the caller's company that match q, priced,
+// in q's order (creation order by default), with the number that match.
+// Filters: code, description, client, search (code, description or client;
+// v1 `search`), location (alias state), created_after, created_before,
+// updated_after, updated_before; sort fields: code, description, client,
+// location (state), created_at, updated_at. Only the page asked for is
+// priced. Returns EBADREQUEST for a bad query (see ListQuery).
+func (s *Service) Budgets(ctx context.Context, p domain.Principal, q ListQuery) ([]*domain.PricedBudget, int, error) {
+	sel, err := compile(budgetList, q)
+	if err != nil {
+		return nil, 0, err
+	}
+	var out []*domain.PricedBudget
+	var total int
+	err = s.store.View(ctx, func(tx Tx) error {
+		all, err := tx.Budgets(p.CompanyID)
+		if err != nil {
+			return err
+		}
+		var page []*domain.Budget
+		page, total = sel.apply(all)
+		bp := budgetPricer(tx, p)
+		out = make([]*domain.PricedBudget, 0, len(page))
+		for _, b := range page {
+			pb, err := bp.Price(b)
+			if err != nil {
+				return err
+			}
+			out = append(out, pb)
+		}
+		return nil
+	})
+	return out, total, err
+}
+
+func budCode(b *domain.Budget) string        { return b.Code }
+func budDescription(b *domain.Budget) string { return b.Description }
+func budClient(b *domain.Budget) string      { return b.Client }
+func budState(b *domain.Budget) string       { return b.State }
+func budCreated(b *domain.Budget) time.Time  { return b.CreatedAt }
+func budUpdated(b *domain.Budget) time.Time  { return b.UpdatedAt }
+
+var budgetList = listSpec[*domain.Budget]{
+	filters: []filterSpec[*domain.Budget]{
+		{names: []string{"code"}, parse: contains(budCode)},
+		{names: []string{"description"}, parse: contains(budDescription)},
+		{names: []string{"client"}, parse: contains(budClient)},
+		{names: []string{"search"}, parse: contains(budCode, budDescription, budClient)},
+		{names: []string{"location", "state"}, parse: equalFold(budState, stateCode)},
+		{names: []string{"created_after"}, parse: createdAfter(budCreated)},
+		{names: []string{"created_before"}, parse: createdBefore(budCreated)},
+		{names: []string{"updated_after"}, parse: createdAfter(budUpdated)},
+		{names: []string{"updated_before"}, parse: createdBefore(budUpdated)},
+	},
+	sorts: []sortSpec[*domain.Budget]{
+		{names: []string{"code"}, cmp: byCode(budCode)},
+		{names: []string{"description"}, cmp: byText(budDescription)},
+		{names: []string{"client"}, cmp: byText(budClient)},
+		{names: []string{"location", "state"}, cmp: byText(budState)},
+		{names: []string{"created_at"}, cmp: byTime(budCreated)},
+		{names: []string{"updated_at"}, cmp: byTime(budUpdated)},
+	},
+	id: func(b *domain.Budget) string { return b.ID },
+}
+
+// DeleteBudget deletes a budget of the caller's company.
+func (s *Service) DeleteBudget(ctx context.Context, p domain.Principal, id string) error {
+	return s.store.Update(ctx, func(tx Tx) error {
+		b, err := s.budget(tx, p, id)
+		if err != nil {
+			return err
+		}
+		return tx.DeleteBudget(b.ID)
+	})
+}
+
+// NodePlace says where a node goes: into the stage ParentID ("" for the top
+// level of the budget), at Position among its siblings, counted from 0 (nil:
+// after the last). A move counts positions once the node has left its old
+// place.
+type NodePlace struct {
+	ParentID string
+	Position *int
+}
+
+// pos returns the position for domain.Budget (-1: last), or EINVALID on
+// "/position" for a negative one.
+func (pl NodePlace) pos() (int, error) {
+	if pl.Position == nil {
+		return -1, nil
+	}
+	if *pl.Position < 0 {
+		return 0, domain.FieldErrorf("/position", "must not be negative")
+	}
+	return *pl.Position, nil
+}
+
+// editBudget runs one change of a budget's tree in a write transaction and
+// returns the budget priced.
+func (s *Service) editBudget(ctx context.Context, p domain.Principal, id string, change func(tx Tx, b *domain.Budget) error) (*domain.PricedBudget, error) {
+	var out *domain.PricedBudget
+	err := s.store.Update(ctx, func(tx Tx) error {
+		b, err := s.budget(tx, p, id)
+		if err != nil {
+			return err
+		}
+		if err := change(tx, b); err != nil {
+			return err
+		}
+		b.UpdatedAt = s.now()
+		out, err = saveBudget(tx, p, b)
+		return err
+	})
+	return out, err
+}
+
+// AddBudgetNode adds a stage (with what it holds) or a line to a budget and
+// returns the budget priced and the ID of the new node. Field errors are
+// named from the node as sent ("/code", "/items/0/quantity") and from the
+// place ("/parent_id", "/position"): a parent that is not a stage of the
+// budget, a position past the end, a line whose code does not exist.
+// Nothing changes on an error.
+func (s *Service) AddBudgetNode(ctx context.Context, p domain.Principal, budgetID string, at NodePlace, in NodeInput) (*domain.PricedBudget, string, error) {
+	var nodeID string
+	out, err := s.editBudget(ctx, p, budgetID, func(tx Tx, b *domain.Budget) error {
+		pos, err := at.pos()
+		if err != nil {
+			return err
+		}
+		nodeID, err = b.AddNode(at.ParentID, pos, in.node())
+		if err != nil {
+			return err
+		}
+		imported := map[string]bool{}
+		for _, ref := range b.Banks {
+			imported[ref.Name] = true // checked when the budget was saved
+		}
+		lc := newLineChecker(tx, p, b, imported)
+		n, _ := b.Node(nodeID)
+		var v domain.Validation
+		var walk func(n *domain.BudgetNode, ptr string) error
+		walk = func(n *domain.BudgetNode, ptr string) error {
+			if err := v.Merge("", lc.check(n, ptr)); err != nil {
+				return err
+			}
+			for i := range n.Items {
+				if err := walk(&n.Items[i], ptr+"/items/"+strconv.Itoa(i)); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if err := walk(n, ""); err != nil {
+			return err
+		}
+		return v.Err()
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	return out, nodeID, nil
+}
+
+// MoveBudgetNode moves a node of a budget (with what it holds) to another
+// place. Returns ENOTFOUND for a node not in the budget, EINVALID on
+// "/parent_id" for a parent that is not a stage of the budget or is the node
+// itself or inside it, and on "/position" for a position past the end.
+func (s *Service) MoveBudgetNode(ctx context.Context, p domain.Principal, budgetID, nodeID string, to NodePlace) (*domain.PricedBudget, error) {
+	return s.editBudget(ctx, p, budgetID, func(_ Tx, b *domain.Budget) error {
+		pos, err := to.pos()
+		if err != nil {
+			return err
+		}
+		return b.MoveNode(nodeID, to.ParentID, pos)
+	})
+}
+
+// NodePatch changes one node: a stage's description, or a line's quantity;
+// nil fields stay.
+type NodePatch struct {
+	Description *string
+	Quantity    *decimal.Decimal
+}
+
+// UpdateBudgetNode changes a node of a budget. Returns ENOTFOUND for a node
+// not in the budget, and EINVALID on "/description" for a line (its
+// description comes from what it names), on "/quantity" for a stage, and
+// for a bad value.
+func (s *Service) UpdateBudgetNode(ctx context.Context, p domain.Principal, budgetID, nodeID string, patch NodePatch) (*domain.PricedBudget, error) {
+	return s.editBudget(ctx, p, budgetID, func(_ Tx, b *domain.Budget) error {
+		n, ok := b.Node(nodeID)
+		if !ok {
+			return notFound("budget node", nodeID)
+		}
+		var v domain.Validation
+		if patch.Description != nil {
+			if n.Kind.IsLine() {
+				v.Add("/description", "a line takes its description from its composition or resource")
+			} else {
+				n.Description = strings.TrimSpace(*patch.Description)
+			}
+		}
+		if patch.Quantity != nil {
+			if n.Kind.IsLine() {
+				n.Quantity = *patch.Quantity
+			} else {
+				v.Add("/quantity", "a stage has no quantity")
+			}
+		}
+		if err := v.Err(); err != nil {
+			return err
+		}
+		alone := *n
+		alone.Items = nil
+		return b.ValidateNode(&alone, "", 1)
+	})
+}
+
+// RemoveBudgetNode removes a node of a budget and what it holds. Returns
+// ENOTFOUND for a node not in the budget.
+func (s *Service) RemoveBudgetNode(ctx context.Context, p domain.Principal, budgetID, nodeID string) (*domain.PricedBudget, error) {
+	return s.editBudget(ctx, p, budgetID, func(_ Tx, b *domain.Budget) error {
+		if _, ok := b.Node(nodeID); !ok {
+			return notFound("budget node", nodeID)
+		}
+		return b.RemoveNode(nodeID)
+	})
+}
+
+// report reads one budget of the caller's company and computes a report of
+// it, in one read transaction.
+func report[T any](ctx context.Context, s *Service, p domain.Principal, id string, compute func(*domain.BudgetPricer, *domain.Budget) (T, error)) (T, error) {
+	var out T
+	err := s.store.View(ctx, func(tx Tx) error {
+		b, err := s.budget(tx, p, id)
+		if err != nil {
+			return err
+		}
+		out, err = compute(budgetPricer(tx, p), b)
+		return err
+	})
+	return out, err
+}
+
+// SyntheticReport returns the synthetic report of a budget of the caller's
+// company: one row per stage and line with its figures, and the footer
+// (domain.BudgetPricer.Synthetic).
+func (s *Service) SyntheticReport(ctx context.Context, p domain.Principal, id string) (*domain.SyntheticReport, error) {
+	return report(ctx, s, p, id, (*domain.BudgetPricer).Synthetic)
+}
+
+// AnalyticReport returns the analytic report with unit prices of a budget
+// of the caller's company: the synthetic rows, each composition line opened
+// into its items, and summaries per resource category
+// (domain.BudgetPricer.Analytic).
+func (s *Service) AnalyticReport(ctx context.Context, p domain.Principal, id string) (*domain.AnalyticReport, error) {
+	return report(ctx, s, p, id, (*domain.BudgetPricer).Analytic)
+}
+
+// ABCReport returns the ABC curve of the resources of a budget of the
+// caller's company (domain.BudgetPricer.ABC). Zero limits take the defaults
+// (50, 80); others must satisfy 0 < A < B ≤ 100, else EINVALID on
+// "abcLimits".
+func (s *Service) ABCReport(ctx context.Context, p domain.Principal, id string, limits domain.ABCLimits) (*domain.ABCReport, error) {
+	return report(ctx, s, p, id, func(bp *domain.BudgetPricer, b *domain.Budget) (*domain.ABCReport, error) {
+		return bp.ABC(b, limits)
+	})
+}
+
+// budgetsUsing names the company's budgets with a line of the own base of
+// the kind and code (for a composition, in its state).
+func budgetsUsing(tx Tx, p domain.Principal, kind domain.ItemKind, code, state string) ([]string, error) {
+	bs, err := tx.Budgets(p.CompanyID)
+	if err != nil {
+		return nil, err
+	}
+	var users []string
+	for _, b := range bs {
+		if kind == domain.KindComposition && b.State != state {
+			continue
+		}
+		for _, e := range b.Outline() {
+			n := e.Node
+			if n.Bank == domain.BankMyBase && n.Kind == domain.NodeKind(kind) && n.Code == code {
+				users = append(users, b.Code)
+				break
+			}
+		}
+	}
+	return users, nil
+}

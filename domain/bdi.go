@@ -1,0 +1,71 @@
+package domain
+
+import "github.com/shopspring/decimal"
+
+// BDIRule is how a budget applies its BDI (Benefícios e Despesas Indiretas,
+// the overhead and profit markup): the rate in percent, where it applies and
+// how every money figure is cut to centavos (cut = TRUNC or ROUND half up to
+// 2 places, by Rounding).
+//
+// On the unit price (BDIOnUnitPrice, DOMAIN.md's default):
+//
+//	unit price with BDI = cut(unit price × (1 + rate/100))
+//	line total          = cut(unit price × quantity)
+//	line total with BDI = cut(unit price with BDI × quantity)
+//	total, total with BDI: the sums of the line figures; BDI value = their difference
+//
+// On the final total (BDIOnFinalTotal):
+//
+//	line total          = cut(unit price × quantity)
+//	total               = Σ line totals
+//	BDI value           = cut(total × rate/100)
+//	total with BDI      = total + BDI value
+//
+// In that mode the BDI is not spread over the lines: a line's unit price
+// with BDI and total with BDI repeat its unit price and total, and only the
+// footer carries the BDI.
+type BDIRule struct {
+	Rate     decimal.Decimal // percent: 25 means 25%
+	Mode     BDIMode
+	Rounding BudgetRounding
+}
+
+// LineFigures are the money figures of one line of a budget.
+type LineFigures struct {
+	UnitPrice        decimal.Decimal
+	UnitPriceWithBDI decimal.Decimal
+	Total            decimal.Decimal
+	TotalWithBDI     decimal.Decimal
+}
+
+// BudgetTotals are the footer of a budget.
+type BudgetTotals struct {
+	Total        decimal.Decimal // without BDI
+	BDIValue     decimal.Decimal
+	TotalWithBDI decimal.Decimal
+}
+
+// factor returns 1 + rate/100, exactly (a shift, not a division).
+func (r BDIRule) factor() decimal.Decimal { return one.Add(r.Rate.Shift(-2)) }
+
+// Line computes the figures of a line of the given unit price and quantity.
+func (r BDIRule) Line(unitPrice, quantity decimal.Decimal) LineFigures {
+	f := LineFigures{UnitPrice: unitPrice, Total: r.Rounding.Cut(unitPrice.Mul(quantity))}
+	if r.Mode == BDIOnFinalTotal {
+		f.UnitPriceWithBDI, f.TotalWithBDI = unitPrice, f.Total
+		return f
+	}
+	f.UnitPriceWithBDI = r.Rounding.Cut(unitPrice.Mul(r.factor()))
+	f.TotalWithBDI = r.Rounding.Cut(f.UnitPriceWithBDI.Mul(quantity))
+	return f
+}
+
+// Totals computes the footer from the sums of the lines' totals and totals
+// with BDI (as Line computed them).
+func (r BDIRule) Totals(total, totalWithBDI decimal.Decimal) BudgetTotals {
+	if r.Mode == BDIOnFinalTotal {
+		v := r.Rounding.Cut(total.Mul(r.Rate.Shift(-2)))
+		return BudgetTotals{Total: total, BDIValue: v, TotalWithBDI: total.Add(v)}
+	}
+	return BudgetTotals{Total: total, BDIValue: totalWithBDI.Sub(total), TotalWithBDI: totalWithBDI}
+}

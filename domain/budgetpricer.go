@@ -1,0 +1,191 @@
+package domain
+
+// BudgetPricer computes the figures and reports of budgets from a
+// PriceSource. It remembers every record it looks up, every composition it
+// prices, explodes or opens, and every line it resolves, so that within one
+// BudgetPricer each of them costs one lookup however many lines name it: a
+// report's cost grows with the number of lines, not with the lines times the
+// depth of their compositions. Use one BudgetPricer per read (one
+// transaction), and never keep it across writes.
+type BudgetPricer struct {
+	src       *memoSource
+	pricer    *Pricer
+	lines     map[string]*lineInfo
+	leaves    map[string]*leaf
+	units     map[string]unitLeaves
+	opened    map[string][]AnalyticItem
+	summaries map[string]CostSummary
+	visiting  map[string]bool
+}
+
+// NewBudgetPricer returns a BudgetPricer reading from src.
+func NewBudgetPricer(src PriceSource) *BudgetPricer {
+	m := newMemoSource(src)
+	return &BudgetPricer{
+		src:       m,
+		pricer:    NewPricer(m),
+		lines:     map[string]*lineInfo{},
+		leaves:    map[string]*leaf{},
+		units:     map[string]unitLeaves{},
+		opened:    map[string][]AnalyticItem{},
+		summaries: map[string]CostSummary{},
+		visiting:  map[string]bool{},
+	}
+}
+
+// lineInfo is what a budget line names, resolved: its record, description,
+// unit and unit price in both regimes.
+type lineInfo struct {
+	ref          BankRef // the edition; Name is MYBASE for the own base
+	bankKnown    bool    // the bank is MYBASE or one of the budget's
+	description  string
+	unit         string
+	resourceType int
+	price        UnitPrice
+	missing      bool
+	own          *Composition     // an own composition line
+	bank         *BankComposition // a bank composition line
+}
+
+// lineKey identifies what a line names, whatever budget it is in.
+func lineKey(b *Budget, n *BudgetNode) (string, BankRef, bool) {
+	if n.Bank == BankMyBase {
+		return string(n.Kind) + "\x00" + BankMyBase + "/" + b.State + "\x00" + n.Code, BankRef{Name: BankMyBase}, true
+	}
+	ref, ok := b.Bank(n.Bank)
+	if !ok {
+		return string(n.Kind) + "\x00?" + n.Bank + "\x00" + n.Code, BankRef{Name: n.Bank}, false
+	}
+	return string(n.Kind) + "\x00" + ref.EditionKey() + "\x00" + n.Code, ref, true
+}
+
+// line resolves a budget line. What it names having gone (or an own
+// resource having no price in the budget's state) is not an error: the line
+// is priced at zero and marked missing, as a composition's items are.
+func (bp *BudgetPricer) line(b *Budget, n *BudgetNode) (*lineInfo, error) {
+	key, ref, ok := lineKey(b, n)
+	if li, found := bp.lines[key]; found {
+		return li, nil
+	}
+	li := &lineInfo{ref: ref, bankKnown: ok}
+	if err := bp.resolveLine(li, b.State, n); err != nil {
+		return nil, err
+	}
+	bp.lines[key] = li
+	return li, nil
+}
+
+func (bp *BudgetPricer) resolveLine(li *lineInfo, state string, n *BudgetNode) error {
+	missing := func(err error) error {
+		if ErrorCode(err) == ENOTFOUND {
+			li.missing = true
+			return nil
+		}
+		return err
+	}
+	if !li.bankKnown {
+		li.missing = true
+		return nil
+	}
+	switch {
+	case li.ref.Name == BankMyBase && n.Kind == NodeResource:
+		r, err := bp.src.OwnResource(n.Code)
+		if err != nil {
+			return missing(err)
+		}
+		li.description, li.unit, li.resourceType = r.Description, r.Unit, r.Type
+		p, ok := r.Locals[state]
+		li.price, li.missing = UnitPrice{PND: p.PND, PD: p.PD}, !ok
+	case li.ref.Name == BankMyBase:
+		c, err := bp.src.OwnComposition(n.Code, state)
+		if err != nil {
+			return missing(err)
+		}
+		pc, err := bp.pricer.Price(c)
+		if err != nil {
+			return err
+		}
+		li.description, li.unit, li.own = c.Description, c.Unit, c
+		li.price = pc.Prices.Unit()
+	case n.Kind == NodeResource:
+		r, err := bp.src.BankResource(li.ref, n.Code)
+		if err != nil {
+			return missing(err)
+		}
+		li.description, li.unit, li.resourceType = r.Description, r.Unit, r.Type
+		li.price = UnitPrice{PND: r.Prices.PND, PD: r.Prices.PD}
+	default:
+		c, err := bp.src.BankComposition(li.ref, n.Code)
+		if err != nil {
+			return missing(err)
+		}
+		li.description, li.unit, li.bank = c.Description, c.Unit, c
+		li.price = c.Cost
+	}
+	return nil
+}
+
+// PricedBudget is a budget with its footer.
+type PricedBudget struct {
+	*Budget
+	Totals BudgetTotals
+}
+
+// Price returns the budget with its footer (total, BDI value, total with BDI).
+func (bp *BudgetPricer) Price(b *Budget) (*PricedBudget, error) {
+	r, err := bp.Synthetic(b)
+	if err != nil {
+		return nil, err
+	}
+	return &PricedBudget{Budget: b, Totals: r.BudgetTotals}, nil
+}
+
+// memoSource is a PriceSource that asks its source once per question and
+// remembers the answer, errors included.
+type memoSource struct {
+	src      PriceSource
+	ownRes   map[string]memo[*Resource]
+	ownComp  map[string]memo[*Composition]
+	bankRes  map[string]memo[*BankResource]
+	bankComp map[string]memo[*BankComposition]
+}
+
+type memo[T any] struct {
+	v   T
+	err error
+}
+
+func newMemoSource(src PriceSource) *memoSource {
+	return &memoSource{
+		src:      src,
+		ownRes:   map[string]memo[*Resource]{},
+		ownComp:  map[string]memo[*Composition]{},
+		bankRes:  map[string]memo[*BankResource]{},
+		bankComp: map[string]memo[*BankComposition]{},
+	}
+}
+
+func remember[T any](m map[string]memo[T], key string, get func() (T, error)) (T, error) {
+	if r, ok := m[key]; ok {
+		return r.v, r.err
+	}
+	v, err := get()
+	m[key] = memo[T]{v, err}
+	return v, err
+}
+
+func (s *memoSource) OwnResource(code string) (*Resource, error) {
+	return remember(s.ownRes, code, func() (*Resource, error) { return s.src.OwnResource(code) })
+}
+
+func (s *memoSource) OwnComposition(code, state string) (*Composition, error) {
+	return remember(s.ownComp, state+"\x00"+code, func() (*Composition, error) { return s.src.OwnComposition(code, state) })
+}
+
+func (s *memoSource) BankResource(ref BankRef, code string) (*BankResource, error) {
+	return remember(s.bankRes, ref.EditionKey()+"\x00"+code, func() (*BankResource, error) { return s.src.BankResource(ref, code) })
+}
+
+func (s *memoSource) BankComposition(ref BankRef, code string) (*BankComposition, error) {
+	return remember(s.bankComp, ref.EditionKey()+"\x00"+code, func() (*BankComposition, error) { return s.src.BankComposition(ref, code) })
+}
