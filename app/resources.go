@@ -36,6 +36,7 @@ func (in ResourceInput) apply(r *domain.Resource) {
 	for st, line := range in.Locals {
 		r.Locals[strings.ToUpper(strings.TrimSpace(st))] = line
 	}
+	r.Normalize()
 }
 
 // CreateResource creates a resource in the caller's company. Returns

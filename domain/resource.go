@@ -118,6 +118,17 @@ func (r *Resource) Validate() error {
 	return v.Err()
 }
 
+// Normalize applies the rule of SICRO resources: they carry one price per
+// state (seed rule 1), so each state's four prices all take its pnd.
+func (r *Resource) Normalize() {
+	if !r.IsSicro {
+		return
+	}
+	for st, l := range r.Locals {
+		r.Locals[st] = PriceLine{PND: l.PND, PD: l.PND, PNDI: l.PND, PDI: l.PND}
+	}
+}
+
 // Clone returns a deep copy of r.
 func (r *Resource) Clone() *Resource {
 	c := *r

@@ -13,12 +13,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
+	"github.com/go-chi/chi/v5"
 	"github.com/shopspring/decimal"
 )
 
@@ -37,6 +39,10 @@ type Env struct {
 // ETOOLARGE is the code of the error for a body over the cap (HTTP 413).
 const ETOOLARGE = "too_large"
 
+// EUNSUPPORTED is the code of the error for a request body in a media type
+// the API does not read (HTTP 415).
+const EUNSUPPORTED = "unsupported_media_type"
+
 // Status maps an error code to its HTTP status.
 func Status(err error) int {
 	switch domain.ErrorCode(err) {
@@ -54,6 +60,8 @@ func Status(err error) int {
 		return http.StatusServiceUnavailable
 	case ETOOLARGE:
 		return http.StatusRequestEntityTooLarge
+	case EUNSUPPORTED:
+		return http.StatusUnsupportedMediaType
 	case ETOOMANY:
 		return http.StatusTooManyRequests
 	}
@@ -227,6 +235,67 @@ func LimitBody(n int64) func(http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// RequireJSON is middleware that refuses, with an EUNSUPPORTED error written
+// by onError, a request body sent in a media type other than JSON
+// (application/json, application/vnd.api+json or any other +json type). A
+// body sent with no Content-Type at all is read as JSON, as older v1 clients
+// send it.
+func RequireJSON(onError func(http.ResponseWriter, *http.Request, error)) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ct := r.Header.Get("Content-Type")
+			if ct != "" && r.ContentLength != 0 && !isJSONMediaType(ct) {
+				onError(w, r, domain.Errorf(EUNSUPPORTED, "the request body must be JSON (Content-Type: application/json), not %s", ct))
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+func isJSONMediaType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return false
+	}
+	return mt == "application/json" || strings.HasSuffix(mt, "+json")
+}
+
+type routePathKey struct{}
+
+// RememberRoutePath is middleware that keeps the request's path as the
+// router it is installed on sees it, for AllowedMethods: nested sub-routers
+// see only the rest of the path.
+func RememberRoutePath(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		path := r.URL.Path
+		if rctx := chi.RouteContext(r.Context()); rctx != nil && rctx.RoutePath != "" {
+			path = rctx.RoutePath
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), routePathKey{}, path)))
+	})
+}
+
+// RoutePath returns the path RememberRoutePath kept, or the URL path.
+func RoutePath(r *http.Request) string {
+	if p, ok := r.Context().Value(routePathKey{}).(string); ok {
+		return p
+	}
+	return r.URL.Path
+}
+
+// AllowedMethods lists the methods routes answers for path, for the Allow
+// header of a 405 answer.
+func AllowedMethods(routes chi.Routes, path string) []string {
+	var out []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		if routes.Match(chi.NewRouteContext(), m, path) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // Recoverer is middleware that turns a panic in a handler into a 500 answer

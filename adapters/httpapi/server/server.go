@@ -21,6 +21,9 @@ func Handler(env *httpapi.Env) http.Handler {
 	r.Use(env.Recoverer(func(w http.ResponseWriter, _ *http.Request, _ error) {
 		httpapi.WriteJSON(w, "application/json", http.StatusInternalServerError, map[string]string{"message": "internal error"})
 	}))
+	r.NotFound(func(w http.ResponseWriter, req *http.Request) {
+		httpapi.WriteJSON(w, "application/json", http.StatusNotFound, map[string]string{"message": "no such path: " + req.URL.Path})
+	})
 	r.Get("/healthz", func(w http.ResponseWriter, req *http.Request) {
 		if err := env.App.Health(req.Context()); err != nil {
 			env.LogError(req, err)

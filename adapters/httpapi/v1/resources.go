@@ -128,17 +128,6 @@ type resourceCreateRequest struct {
 
 func (in resourceCreateRequest) input() app.ResourceInput {
 	line := domain.PriceLine{PND: in.PND.D, PD: in.PD.D, PNDI: in.PNDI.D, PDI: in.PDI.D}
-	if in.IsSicro {
-		if !in.PD.Set {
-			line.PD = in.PND.D
-		}
-		if !in.PNDI.Set {
-			line.PNDI = in.PND.D
-		}
-		if !in.PDI.Set {
-			line.PDI = in.PND.D
-		}
-	}
 	return app.ResourceInput{
 		GroupID: in.GroupID, Code: in.Code, SecondCode: in.SecondCode, Description: in.Description,
 		Type: in.Type, Unit: in.Unit, IsSicro: in.IsSicro, Status: in.Status, Note: in.Note,

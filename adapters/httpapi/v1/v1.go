@@ -69,11 +69,16 @@ func Routes(env *httpapi.Env) http.Handler {
 
 	r := chi.NewRouter()
 	r.Use(env.Recoverer(h.panicked))
+	r.Use(httpapi.RememberRoutePath)
 	r.Use(httpapi.LimitBody(limit))
+	r.Use(httpapi.RequireJSON(h.fail))
 	r.NotFound(func(w http.ResponseWriter, req *http.Request) {
 		h.fail(w, req, domain.Errorf(domain.ENOTFOUND, "no such route: %s %s", req.Method, req.URL.Path))
 	})
 	r.MethodNotAllowed(func(w http.ResponseWriter, req *http.Request) {
+		if allowed := httpapi.AllowedMethods(r, httpapi.RoutePath(req)); len(allowed) > 0 {
+			w.Header().Set("Allow", strings.Join(allowed, ", "))
+		}
 		writeError(w, http.StatusMethodNotAllowed, "method "+req.Method+" is not allowed here", nil, nil)
 	})
 

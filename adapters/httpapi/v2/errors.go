@@ -39,6 +39,7 @@ var titles = map[string]string{
 	domain.EUNAVAILABLE:  "Service unavailable",
 	domain.EINTERNAL:     "Internal error",
 	httpapi.ETOOLARGE:    "Request body too large",
+	httpapi.EUNSUPPORTED: "Unsupported media type",
 	httpapi.ETOOMANY:     "Too many requests",
 	eForbidden:           "Forbidden",
 }
@@ -167,6 +168,9 @@ func writeErrors(w http.ResponseWriter, objs []errorObject) {
 		Errors []errorObject `json:"errors"`
 	}{objs})
 	w.Header().Set("Content-Type", mediaType)
+	if st == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="costdb"`)
+	}
 	w.WriteHeader(st)
 	_, _ = w.Write(buf.Bytes())
 }

@@ -23,7 +23,6 @@
 package v2
 
 import (
-	"context"
 	"mime"
 	"net/http"
 	"strings"
@@ -74,9 +73,10 @@ func Routes(env *httpapi.Env) http.Handler {
 	r.MethodNotAllowed(h.methodNotAllowed)
 	r.Use(env.Recoverer(h.writePanic))
 	r.Use(middleware.StripSlashes)
-	r.Use(rememberRoutePath)
+	r.Use(httpapi.RememberRoutePath)
 	r.Use(negotiate)
 	r.Use(httpapi.LimitBody(env.MaxBodyBytes))
+	r.Use(httpapi.RequireJSON(h.writeError))
 
 	r.Post("/authenticate", h.authenticate)
 
@@ -176,22 +176,6 @@ func onlyProfile(params map[string]string) bool {
 	return true
 }
 
-type ctxKey int
-
-const routePathKey ctxKey = 1
-
-// rememberRoutePath keeps the path as seen by the v2 router, so that a 405
-// answer can list the methods the path allows.
-func rememberRoutePath(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		path := r.URL.Path
-		if rctx := chi.RouteContext(r.Context()); rctx != nil && rctx.RoutePath != "" {
-			path = rctx.RoutePath
-		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), routePathKey, path)))
-	})
-}
-
 func (h *handlers) notFound(w http.ResponseWriter, r *http.Request) {
 	writeErrors(w, []errorObject{{
 		Status: "404", Code: "not_found", Title: titles["not_found"],
@@ -200,14 +184,7 @@ func (h *handlers) notFound(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handlers) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
-	path, _ := r.Context().Value(routePathKey).(string)
-	var allowed []string
-	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodDelete} {
-		if h.root.Match(chi.NewRouteContext(), m, path) {
-			allowed = append(allowed, m)
-		}
-	}
-	if len(allowed) > 0 {
+	if allowed := httpapi.AllowedMethods(h.root, httpapi.RoutePath(r)); len(allowed) > 0 {
 		w.Header().Set("Allow", strings.Join(allowed, ", "))
 	}
 	writeErrors(w, []errorObject{{
