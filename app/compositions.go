@@ -115,21 +115,32 @@ func (pt CompositionPatch) apply(c *domain.Composition) {
 // EINVALID for a bad field, ECONFLICT when the code or state changes while
 // another composition or a budget uses it.
 func (s *Service) UpdateComposition(ctx context.Context, p domain.Principal, id string, patch CompositionPatch) (*domain.PricedComposition, error) {
-	var out *domain.PricedComposition
-	err := s.store.Update(ctx, func(tx Tx) error {
-		c, err := s.composition(tx, p, id)
-		if err != nil {
-			return err
-		}
+	return s.changeComposition(ctx, p, id, func(tx Tx, c *domain.Composition) error {
 		oldCode, oldState := c.Code, c.State
 		patch.apply(c)
 		if err := checkComposition(tx, p, c); err != nil {
 			return err
 		}
 		if c.Code != oldCode || c.State != oldState {
-			if err := notUsed(tx, p, domain.KindComposition, oldCode, oldState); err != nil {
-				return err
-			}
+			return notUsed(tx, p, domain.KindComposition, oldCode, oldState)
+		}
+		return nil
+	})
+}
+
+// changeComposition runs change on a composition of the caller's company in
+// one write transaction, stores the result and returns it priced. Pricing
+// after the write is what detects a composition that now contains itself
+// (ECONFLICT); any error rolls everything back.
+func (s *Service) changeComposition(ctx context.Context, p domain.Principal, id string, change func(Tx, *domain.Composition) error) (*domain.PricedComposition, error) {
+	var out *domain.PricedComposition
+	err := s.store.Update(ctx, func(tx Tx) error {
+		c, err := s.composition(tx, p, id)
+		if err != nil {
+			return err
+		}
+		if err := change(tx, c); err != nil {
+			return err
 		}
 		if err := tx.PutComposition(c); err != nil {
 			return err
@@ -267,12 +278,7 @@ type ItemInput struct {
 // (`/items/N/code`), and an own composition that would contain itself is
 // ECONFLICT.
 func (s *Service) AddItems(ctx context.Context, p domain.Principal, id string, items []ItemInput) (*domain.PricedComposition, error) {
-	var out *domain.PricedComposition
-	err := s.store.Update(ctx, func(tx Tx) error {
-		c, err := s.composition(tx, p, id)
-		if err != nil {
-			return err
-		}
+	return s.changeComposition(ctx, p, id, func(tx Tx, c *domain.Composition) error {
 		if err := s.checkCount("/items", len(items)); err != nil {
 			return err
 		}
@@ -288,16 +294,8 @@ func (s *Service) AddItems(ctx context.Context, p domain.Principal, id string, i
 				c.SetItem(it)
 			}
 		}
-		if err := v.Err(); err != nil {
-			return err
-		}
-		if err := tx.PutComposition(c); err != nil {
-			return err
-		}
-		out, err = price(tx, p, c)
-		return err
+		return v.Err()
 	})
-	return out, err
 }
 
 // resolveItem checks an item input against the composition and the store
@@ -397,12 +395,7 @@ type ItemRef struct {
 // RemoveItems removes items from a composition and returns it priced. An item
 // that is not in the composition is EINVALID naming it, and nothing is removed.
 func (s *Service) RemoveItems(ctx context.Context, p domain.Principal, id string, refs []ItemRef) (*domain.PricedComposition, error) {
-	var out *domain.PricedComposition
-	err := s.store.Update(ctx, func(tx Tx) error {
-		c, err := s.composition(tx, p, id)
-		if err != nil {
-			return err
-		}
+	return s.changeComposition(ctx, p, id, func(tx Tx, c *domain.Composition) error {
 		if err := s.checkCount("/items", len(refs)); err != nil {
 			return err
 		}
@@ -421,16 +414,8 @@ func (s *Service) RemoveItems(ctx context.Context, p domain.Principal, id string
 			}
 			c.Items = kept
 		}
-		if err := v.Err(); err != nil {
-			return err
-		}
-		if err := tx.PutComposition(c); err != nil {
-			return err
-		}
-		out, err = price(tx, p, c)
-		return err
+		return v.Err()
 	})
-	return out, err
 }
 
 // BankInput is one edition to attach to a composition.
@@ -448,12 +433,7 @@ type BankInput struct {
 // in the new edition; otherwise EINVALID names the problem and nothing
 // changes.
 func (s *Service) AddBanks(ctx context.Context, p domain.Principal, id string, banks []BankInput) (*domain.PricedComposition, error) {
-	var out *domain.PricedComposition
-	err := s.store.Update(ctx, func(tx Tx) error {
-		c, err := s.composition(tx, p, id)
-		if err != nil {
-			return err
-		}
+	return s.changeComposition(ctx, p, id, func(tx Tx, c *domain.Composition) error {
 		if err := s.checkCount("/banks", len(banks)); err != nil {
 			return err
 		}
@@ -498,16 +478,8 @@ func (s *Service) AddBanks(ctx context.Context, p domain.Principal, id string, b
 			}
 			c.SetBank(ref)
 		}
-		if err := v.Err(); err != nil {
-			return err
-		}
-		if err := tx.PutComposition(c); err != nil {
-			return err
-		}
-		out, err = price(tx, p, c)
-		return err
+		return v.Err()
 	})
-	return out, err
 }
 
 func (s *Service) checkCount(field string, n int) error {
