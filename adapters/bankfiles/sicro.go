@@ -56,10 +56,11 @@ var monthNames = [...]string{"janeiro", "fevereiro", "março", "abril", "maio", 
 //   - materials: the unit price in all four fields (DNIT publishes one);
 //     a material whose price cell is "-" (not priced by DNIT) is left out, so
 //     that a composition naming it shows it as missing rather than free;
-//   - compositions: the unit cost as Cost.PND and Cost.PD. The synthetic
-//     composition report states no regime; it is read as valid for both,
-//     since DNIT publishes a single composition cost per state and month.
-//     A cost cell "-" is skipped like a material's.
+//   - compositions: the unit cost as Cost.PND. The synthetic composition
+//     report states no regime, and a report that names none is sem
+//     desoneração (the same rule as the official importer), so Cost.PD stays
+//     zero until a "com desoneração" report is imported. A cost cell "-" is
+//     skipped like a material's.
 //
 // The CSV cells hold the XLSX binary floating-point values as text
 // (17.764900000000001 for 17.7649): each is parsed exactly and rounded half
@@ -169,7 +170,7 @@ func ReadSicro(meta domain.Edition, f SicroFiles) (*Edition, error) {
 			}
 			out.Compositions = append(out.Compositions, &domain.BankComposition{
 				Code: row.cells[0], Description: row.cells[1], Unit: row.cells[2],
-				Cost: domain.UnitPrice{PND: c, PD: c},
+				Cost: domain.UnitPrice{PND: c},
 			})
 		}
 	}

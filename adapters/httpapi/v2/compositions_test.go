@@ -119,12 +119,14 @@ func TestSicroCompositionOverHTTP(t *testing.T) {
 	if diff := cmp.Diff(wantKeys, keys(prices)); diff != "" {
 		t.Errorf("prices keys (-want +got):\n%s", diff)
 	}
-	for _, k := range []string{"pnd", "pd", "ch_de_eq", "chd_de_eq", "chi_de_eq", "chdi_de_eq", "ch_da_mo", "chd_da_mo", "che", "chde", "ch_incidencia", "cca", "ccad", "cumo"} {
+	for _, k := range []string{"pnd", "pd", "ch_de_eq", "chd_de_eq", "chi_de_eq", "chdi_de_eq", "ch_da_mo", "chd_da_mo", "che", "chde", "ch_incidencia", "cca", "cumo"} {
 		if v := num(t, prices[k]); v == "0" {
 			t.Errorf("prices.%s is 0; the items fill it", k)
 		}
 	}
-	for _, k := range []string{"ctf", "ctfd", "cuoi", "cuoid"} {
+	// SICRO's synthetic composition report is sem desoneração only, so the
+	// auxiliary composition has no desonerado cost in the sample.
+	for _, k := range []string{"ctf", "ctfd", "cuoi", "cuoid", "ccad"} {
 		if v := num(t, prices[k]); v != "0" {
 			t.Errorf("prices.%s = %s; no item falls in it", k, v)
 		}
