@@ -506,12 +506,16 @@ func (s *Service) AddBudgetNode(ctx context.Context, p domain.Principal, budgetI
 // itself or inside it, and on "/position" for a position past the end.
 func (s *Service) MoveBudgetNode(ctx context.Context, p domain.Principal, budgetID, nodeID string, to NodePlace) (*domain.PricedBudget, error) {
 	return s.editBudget(ctx, p, budgetID, func(_ Tx, b *domain.Budget) error {
-		pos, err := to.pos()
-		if err != nil {
-			return err
-		}
-		return b.MoveNode(nodeID, to.ParentID, pos)
+		return moveNode(b, nodeID, to)
 	})
+}
+
+func moveNode(b *domain.Budget, nodeID string, to NodePlace) error {
+	pos, err := to.pos()
+	if err != nil {
+		return err
+	}
+	return b.MoveNode(nodeID, to.ParentID, pos)
 }
 
 // NodePatch changes one node: a stage's description, or a line's quantity;
@@ -527,32 +531,36 @@ type NodePatch struct {
 // for a bad value.
 func (s *Service) UpdateBudgetNode(ctx context.Context, p domain.Principal, budgetID, nodeID string, patch NodePatch) (*domain.PricedBudget, error) {
 	return s.editBudget(ctx, p, budgetID, func(_ Tx, b *domain.Budget) error {
-		n, ok := b.Node(nodeID)
-		if !ok {
-			return notFound("budget node", nodeID)
-		}
-		var v domain.Validation
-		if patch.Description != nil {
-			if n.Kind.IsLine() {
-				v.Add("/description", "a line takes its description from its composition or resource")
-			} else {
-				n.Description = strings.TrimSpace(*patch.Description)
-			}
-		}
-		if patch.Quantity != nil {
-			if n.Kind.IsLine() {
-				n.Quantity = *patch.Quantity
-			} else {
-				v.Add("/quantity", "a stage has no quantity")
-			}
-		}
-		if err := v.Err(); err != nil {
-			return err
-		}
-		alone := *n
-		alone.Items = nil
-		return b.ValidateNode(&alone, "", 1)
+		return patchNode(b, nodeID, patch)
 	})
+}
+
+func patchNode(b *domain.Budget, nodeID string, patch NodePatch) error {
+	n, ok := b.Node(nodeID)
+	if !ok {
+		return notFound("budget node", nodeID)
+	}
+	var v domain.Validation
+	if patch.Description != nil {
+		if n.Kind.IsLine() {
+			v.Add("/description", "a line takes its description from its composition or resource")
+		} else {
+			n.Description = strings.TrimSpace(*patch.Description)
+		}
+	}
+	if patch.Quantity != nil {
+		if n.Kind.IsLine() {
+			n.Quantity = *patch.Quantity
+		} else {
+			v.Add("/quantity", "a stage has no quantity")
+		}
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	alone := *n
+	alone.Items = nil
+	return b.ValidateNode(&alone, "", 1)
 }
 
 // RemoveBudgetNode removes a node of a budget and what it holds. Returns

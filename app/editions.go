@@ -104,14 +104,3 @@ func importEdition(tx Tx, now time.Time, d *EditionData) (ImportSummary, error) 
 	}
 	return ImportSummary{Edition: *ed, Resources: len(d.Resources), Compositions: len(d.Compositions)}, nil
 }
-
-// Editions lists every imported bank edition.
-func (s *Service) Editions(ctx context.Context) ([]*domain.Edition, error) {
-	var out []*domain.Edition
-	err := s.store.View(ctx, func(tx Tx) error {
-		var err error
-		out, err = tx.Editions()
-		return err
-	})
-	return out, err
-}

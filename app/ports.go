@@ -77,6 +77,12 @@ type Tx interface {
 	PutBankResource(editionKey string, r *domain.BankResource) error
 	BankComposition(editionKey, code string) (*domain.BankComposition, error)
 	PutBankComposition(editionKey string, c *domain.BankComposition) error
+	// BankResources lists the resources of the edition with the key, in
+	// code order (byte order); empty for an edition that has none.
+	BankResources(editionKey string) ([]*domain.BankResource, error)
+	// BankCompositions lists the compositions of the edition with the key,
+	// in code order (byte order); empty for an edition that has none.
+	BankCompositions(editionKey string) ([]*domain.BankComposition, error)
 
 	// Budget returns the budget with the id, its tree of nodes included.
 	Budget(id string) (*domain.Budget, error)

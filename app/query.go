@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/costdb/costdb/domain"
 )
@@ -483,6 +484,13 @@ func fold(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {
+		if r < utf8.RuneSelf { // ASCII: no accent to drop, no table to read
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			b.WriteByte(byte(r))
+			continue
+		}
 		if unicode.Is(unicode.Mn, r) {
 			continue
 		}

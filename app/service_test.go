@@ -405,7 +405,7 @@ func TestImportMergesRegimesAndIsIdempotent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	eds, _ := f.svc.Editions(ctx)
+	eds, _, _ := f.svc.Editions(ctx, app.ListQuery{})
 	var pe *domain.Edition
 	for _, e := range eds {
 		if e.State == "PE" {
@@ -433,7 +433,7 @@ func TestImportMergesRegimesAndIsIdempotent(t *testing.T) {
 	if err == nil {
 		t.Fatal("a bad month was imported")
 	}
-	eds2, _ := f.svc.Editions(ctx)
+	eds2, _, _ := f.svc.Editions(ctx, app.ListQuery{})
 	if len(eds2) != len(eds) {
 		t.Errorf("a failed import left %d editions, want %d", len(eds2), len(eds))
 	}

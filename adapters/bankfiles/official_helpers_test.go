@@ -127,7 +127,7 @@ func parse(tb testing.TB, bank bankfiles.Bank, state, month string, files ...str
 
 func (d *testDB) editions(tb testing.TB) []*domain.Edition {
 	tb.Helper()
-	eds, err := d.svc.Editions(context.Background())
+	eds, _, err := d.svc.Editions(context.Background(), app.ListQuery{})
 	if err != nil {
 		tb.Fatal(err)
 	}

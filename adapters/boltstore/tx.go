@@ -735,6 +735,41 @@ func (t *tx) PutBankComposition(editionKey string, c *domain.BankComposition) er
 	return t.put(bucketBankCompositions, key(editionKey, c.Code), toBankCompositionRecord(c))
 }
 
+func (t *tx) BankResources(editionKey string) ([]*domain.BankResource, error) {
+	return scanEdition(t, bucketBankResources, editionKey, func(d *decoder, r *bankResourceRecord) *domain.BankResource { return r.domain(d) })
+}
+
+func (t *tx) BankCompositions(editionKey string) ([]*domain.BankComposition, error) {
+	return scanEdition(t, bucketBankCompositions, editionKey, func(d *decoder, r *bankCompositionRecord) *domain.BankComposition { return r.domain(d) })
+}
+
+// scanEdition decodes every record of bucket whose key is the edition's
+// ("<edition key>\x00<code>"), in key order, which is code order.
+func scanEdition[R any, V any](t *tx, bucket []byte, editionKey string, conv func(*decoder, *R) V) ([]V, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	out := []V{}
+	if editionKey == "" {
+		return out, nil
+	}
+	prefix := key(editionKey, "")
+	c := t.bucket(bucket).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		var r R
+		if err := json.Unmarshal(v, &r); err != nil {
+			return nil, fmt.Errorf("boltstore: corrupt record %q in bucket %s: %w", k, bucket, err)
+		}
+		var d decoder
+		rec, err := decoded(&d, conv(&d, &r), bucket, string(k))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rec)
+	}
+	return out, nil
+}
+
 // Budgets.
 
 func (t *tx) Budget(id string) (*domain.Budget, error) {

@@ -89,15 +89,6 @@ func (e *Env) FormatTime(t time.Time) string {
 // Num writes a decimal as a JSON number with every digit kept.
 func Num(d decimal.Decimal) json.Number { return json.Number(d.String()) }
 
-// Num2 writes a decimal as a JSON number with at least two decimal places
-// (money: 102.8 → 102.80).
-func Num2(d decimal.Decimal) json.Number {
-	if d.Exponent() > -2 {
-		return json.Number(d.StringFixed(2))
-	}
-	return json.Number(d.String())
-}
-
 // WriteJSON writes v as JSON with the given media type and status. The media
 // type header is set before the status is written.
 func WriteJSON(w http.ResponseWriter, mediaType string, status int, v any) {

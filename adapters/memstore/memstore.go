@@ -713,6 +713,41 @@ func (t *tx) PutBankComposition(editionKey string, c *domain.BankComposition) er
 	return nil
 }
 
+func (t *tx) BankResources(editionKey string) ([]*domain.BankResource, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	return inEdition(t.st.bankResources.m, editionKey, cloneBankResource), nil
+}
+
+func (t *tx) BankCompositions(editionKey string) ([]*domain.BankComposition, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	return inEdition(t.st.bankCompositions.m, editionKey, cloneBankComposition), nil
+}
+
+// inEdition returns copies of the records of m keyed "<editionKey>\x00<code>",
+// in code order (byte order, as boltstore's keys).
+func inEdition[V any](m map[string]V, editionKey string, clone func(V) V) []V {
+	out := []V{}
+	if editionKey == "" {
+		return out
+	}
+	prefix := key(editionKey, "")
+	var keys []string
+	for k := range m {
+		if strings.HasPrefix(k, prefix) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		out = append(out, clone(m[k]))
+	}
+	return out
+}
+
 // Budgets.
 
 func (t *tx) Budget(id string) (*domain.Budget, error) {

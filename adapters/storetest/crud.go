@@ -402,6 +402,9 @@ func testBankResources(t *testing.T, s app.Store) {
 		{name: "BankResource(jul,2)", get: func(tx app.Tx) (any, error) { return tx.BankResource(edSinapiJul, "00002") }, code: notFound},
 		{name: "BankResource(other edition)", get: func(tx app.Tx) (any, error) { return tx.BankResource(edSicroAL, "00001") }, code: notFound},
 		{name: "BankResource(code prefix)", get: func(tx app.Tx) (any, error) { return tx.BankResource(edSinapiAug, "0000") }, code: notFound},
+		{name: "BankResources(aug)", get: func(tx app.Tx) (any, error) { return tx.BankResources(edSinapiAug) }, want: []*domain.BankResource{augOne, augTwo}},
+		{name: "BankResources(jul)", get: func(tx app.Tx) (any, error) { return tx.BankResources(edSinapiJul) }, want: []*domain.BankResource{julOne}},
+		{name: "BankResources(other edition)", get: func(tx app.Tx) (any, error) { return tx.BankResources(edSicroAL) }, want: []*domain.BankResource{}},
 	})
 	replaced := newBankResource("00001", "10.0100001")
 	replaced.Description = "Areia grossa"
@@ -409,6 +412,26 @@ func testBankResources(t *testing.T, s app.Store) {
 	checkLookups(t, s, []lookup{
 		{name: "BankResource(replaced)", get: func(tx app.Tx) (any, error) { return tx.BankResource(edSinapiAug, "00001") }, want: replaced},
 		{name: "BankResource(jul) untouched", get: func(tx app.Tx) (any, error) { return tx.BankResource(edSinapiJul, "00001") }, want: julOne},
+		{name: "BankResources(aug) after replace", get: func(tx app.Tx) (any, error) { return tx.BankResources(edSinapiAug) }, want: []*domain.BankResource{replaced, augTwo}},
+	})
+
+	// Lists are in code order (byte order: "10" before "9"), and an edition
+	// whose key starts with another's (a region) keeps its own records.
+	regional := newEdition("SINAPI", "MG", "08/2026")
+	regional.Region = "Norte"
+	nine, ten, north := newBankResource("9", "9"), newBankResource("10", "10"), newBankResource("00001", "1")
+	update(t, s, func(tx app.Tx) error {
+		for _, r := range []*domain.BankResource{nine, ten} {
+			if err := tx.PutBankResource(edSinapiJul, r); err != nil {
+				return err
+			}
+		}
+		return tx.PutBankResource(regional.Key(), north)
+	})
+	checkLookups(t, s, []lookup{
+		{name: "BankResources(jul) in code order", get: func(tx app.Tx) (any, error) { return tx.BankResources(edSinapiJul) }, want: []*domain.BankResource{julOne, ten, nine}},
+		{name: "BankResources(aug) without the region's", get: func(tx app.Tx) (any, error) { return tx.BankResources(edSinapiAug) }, want: []*domain.BankResource{replaced, augTwo}},
+		{name: "BankResources(regional)", get: func(tx app.Tx) (any, error) { return tx.BankResources(regional.Key()) }, want: []*domain.BankResource{north}},
 	})
 }
 
@@ -430,12 +453,16 @@ func testBankCompositions(t *testing.T, s app.Store) {
 		{name: "BankComposition(sicro)", get: func(tx app.Tx) (any, error) { return tx.BankComposition(edSicroAL, "0308001") }, want: sicro},
 		{name: "BankComposition(other edition)", get: func(tx app.Tx) (any, error) { return tx.BankComposition(edSinapiJul, "87292") }, code: notFound},
 		{name: "BankComposition(a resource code)", get: func(tx app.Tx) (any, error) { return tx.BankComposition(edSinapiAug, "00001") }, code: notFound},
+		{name: "BankCompositions(aug)", get: func(tx app.Tx) (any, error) { return tx.BankCompositions(edSinapiAug) }, want: []*domain.BankComposition{aug, noStructure}},
+		{name: "BankCompositions(sicro)", get: func(tx app.Tx) (any, error) { return tx.BankCompositions(edSicroAL) }, want: []*domain.BankComposition{sicro}},
+		{name: "BankCompositions(other edition)", get: func(tx app.Tx) (any, error) { return tx.BankCompositions(edSinapiJul) }, want: []*domain.BankComposition{}},
 	})
 	replaced := newBankComposition("87292", "402")
 	replaced.Items = replaced.Items[1:]
 	update(t, s, func(tx app.Tx) error { return tx.PutBankComposition(edSinapiAug, replaced) })
 	checkLookups(t, s, []lookup{
 		{name: "BankComposition(replaced)", get: func(tx app.Tx) (any, error) { return tx.BankComposition(edSinapiAug, "87292") }, want: replaced},
+		{name: "BankCompositions(aug) after replace", get: func(tx app.Tx) (any, error) { return tx.BankCompositions(edSinapiAug) }, want: []*domain.BankComposition{replaced, noStructure}},
 	})
 }
 
@@ -465,6 +492,9 @@ func testEmptyStore(t *testing.T, s app.Store) {
 		{name: "Editions", get: func(tx app.Tx) (any, error) { return tx.Editions() }, want: []*domain.Edition{}},
 		{name: "BankResource", get: func(tx app.Tx) (any, error) { return tx.BankResource(edSinapiAug, "00001") }, code: notFound},
 		{name: "BankComposition", get: func(tx app.Tx) (any, error) { return tx.BankComposition(edSinapiAug, "87292") }, code: notFound},
+		{name: "BankResources", get: func(tx app.Tx) (any, error) { return tx.BankResources(edSinapiAug) }, want: []*domain.BankResource{}},
+		{name: "BankResources(no key)", get: func(tx app.Tx) (any, error) { return tx.BankResources("") }, want: []*domain.BankResource{}},
+		{name: "BankCompositions", get: func(tx app.Tx) (any, error) { return tx.BankCompositions(edSinapiAug) }, want: []*domain.BankComposition{}},
 		{name: "Budget", get: func(tx app.Tx) (any, error) { return tx.Budget(buA1) }, code: notFound},
 		{name: "BudgetByCode", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coA, "ORC-1") }, code: notFound},
 		{name: "Budgets", get: func(tx app.Tx) (any, error) { return tx.Budgets(coA) }, want: []*domain.Budget{}},
@@ -558,6 +588,14 @@ func testWorld(t *testing.T, s app.Store) {
 		"BankResource(" + edSinapiJul + ",00001)":    w.bankResources[edSinapiJul][0],
 		"BankComposition(" + edSinapiAug + ",87292)": w.bankCompositions[edSinapiAug][0],
 		"BankComposition(" + edSicroAL + ",0308001)": w.bankCompositions[edSicroAL][0],
+		"BankResources(" + edSinapiAug + ")":         w.bankResources[edSinapiAug],
+		"BankResources(" + edSinapiJul + ")":         w.bankResources[edSinapiJul],
+		"BankResources(" + edSicroAL + ")":           []*domain.BankResource{},
+		"BankResources(" + edOrseSE + ")":            []*domain.BankResource{},
+		"BankCompositions(" + edSinapiAug + ")":      w.bankCompositions[edSinapiAug],
+		"BankCompositions(" + edSinapiJul + ")":      []*domain.BankComposition{},
+		"BankCompositions(" + edSicroAL + ")":        w.bankCompositions[edSicroAL],
+		"BankCompositions(" + edOrseSE + ")":         []*domain.BankComposition{},
 
 		"Budget(" + buA1 + ")":            w.budgets[2],
 		"Budget(" + buA2 + ")":            w.budgets[1],

@@ -434,6 +434,10 @@ func probes() []probe {
 	}
 	for _, k := range []string{edSinapiAug, edSinapiJul, edSicroAL, edOrseSE} {
 		p = append(p, probe{"Edition(" + k + ")", func(tx app.Tx) (any, error) { return tx.Edition(k) }})
+		p = append(p,
+			probe{"BankResources(" + k + ")", func(tx app.Tx) (any, error) { return tx.BankResources(k) }},
+			probe{"BankCompositions(" + k + ")", func(tx app.Tx) (any, error) { return tx.BankCompositions(k) }},
+		)
 		for _, code := range []string{"00001", "00002", "00003"} {
 			p = append(p, probe{"BankResource(" + k + "," + code + ")", func(tx app.Tx) (any, error) { return tx.BankResource(k, code) }})
 		}

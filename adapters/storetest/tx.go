@@ -401,6 +401,16 @@ func testCopies(t *testing.T, s app.Store) {
 			return err
 		}
 		es[0].Regimes[0] = domain.Desonerado
+		brs, err := tx.BankResources(edSinapiAug)
+		if err != nil {
+			return err
+		}
+		brs[0].Description, brs[0].Prices.PND = "changed", dec("1")
+		bcs, err := tx.BankCompositions(edSinapiAug)
+		if err != nil {
+			return err
+		}
+		bcs[0].Items[0].Code, bcs[0].Cost.PD = "changed", dec("1")
 		bs, err := tx.Budgets(coA)
 		if err != nil {
 			return err
@@ -413,6 +423,8 @@ func testCopies(t *testing.T, s app.Store) {
 		{name: "Resources", get: func(tx app.Tx) (any, error) { return tx.Resources(coA) }, want: []*domain.Resource{newResource(reA1, coA, "R-1")}},
 		{name: "Compositions", get: func(tx app.Tx) (any, error) { return tx.Compositions(coA) }, want: []*domain.Composition{newComposition(cpA1, coA, "C-1", "MG")}},
 		{name: "Editions", get: func(tx app.Tx) (any, error) { return tx.Editions() }, want: []*domain.Edition{newEdition("SINAPI", "MG", "08/2026")}},
+		{name: "BankResources", get: func(tx app.Tx) (any, error) { return tx.BankResources(edSinapiAug) }, want: []*domain.BankResource{newBankResource("00001", "10.01")}},
+		{name: "BankCompositions", get: func(tx app.Tx) (any, error) { return tx.BankCompositions(edSinapiAug) }, want: []*domain.BankComposition{newBankComposition("87292", "401.23")}},
 		{name: "Budgets", get: func(tx app.Tx) (any, error) { return tx.Budgets(coA) }, want: []*domain.Budget{newBudget(buA1, coA, "ORC-1")}},
 	})
 }

@@ -45,7 +45,7 @@ func editions(t *testing.T, db string) []*domain.Edition {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	eds, err := app.New(st, nil, app.Config{}).Editions(context.Background())
+	eds, _, err := app.New(st, nil, app.Config{}).Editions(context.Background(), app.ListQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 // Package apitest runs the real HTTP surface over a temporary bbolt file for
 // tests: the bundled sample banks imported, users made on demand, every
 // exchange checked against costdb's OpenAPI description (see Contract), and
-// every v2 response body validated against the official JSON:API schema.
+// every v2 JSON response body validated against the official JSON:API schema.
 package apitest
 
 import (
@@ -185,7 +185,7 @@ func (r *Response) Map(t *testing.T) map[string]any {
 // "Bearer <token>"; headers may override anything. The body is sent as
 // application/json unless headers say otherwise. The exchange is checked
 // against the OpenAPI description (Contract.Check), and every response to a
-// v2 path that has a body against the JSON:API schema: the test fails
+// v2 path that has a JSON body against the JSON:API schema: the test fails
 // otherwise.
 func (h *Harness) Do(method, path, token, body string, headers ...string) *Response {
 	h.T.Helper()
@@ -221,12 +221,20 @@ func (h *Harness) Do(method, path, token, body string, headers ...string) *Respo
 	}
 	r := &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
 	h.checkContract(req, body, r)
-	if strings.HasPrefix(path, "/api/public/v2") && len(bytes.TrimSpace(b)) > 0 {
+	if strings.HasPrefix(path, "/api/public/v2") && len(bytes.TrimSpace(b)) > 0 && isJSON(resp.Header.Get("Content-Type")) {
 		if err := ValidateJSONAPI(b); err != nil {
 			h.T.Errorf("%s %s: the response is not a valid JSON:API document: %v\n%s", method, path, err, b)
 		}
 	}
 	return r
+}
+
+// isJSON reports whether a media type is JSON (the exports, CSV and SVG,
+// are not JSON:API documents).
+func isJSON(contentType string) bool {
+	mt, _, _ := strings.Cut(contentType, ";")
+	mt = strings.TrimSpace(mt)
+	return mt == "application/json" || strings.HasSuffix(mt, "+json")
 }
 
 // checkContract fails the test when the exchange departs from the OpenAPI

@@ -68,7 +68,7 @@ func operations(t *testing.T) []op {
 
 // jsonapiType is the JSON:API type an operation's documents carry.
 func jsonapiType(o op) string {
-	for _, t := range []string{"groups", "resources", "compositions"} {
+	for _, t := range []string{"groups", "resources", "compositions", "budgets"} {
 		if strings.Contains(o.path, "/"+t) {
 			return t
 		}
@@ -111,7 +111,7 @@ func TestErrorTour(t *testing.T) {
 		{"JSON:API with a parameter", func(o op) bool { return o.v2 }, u.Token, func(op) string { return `{}` },
 			[]string{"Content-Type", "application/vnd.api+json; charset=utf-8"}, "", 415},
 		{"document of another type", func(o op) bool { return o.document }, u.Token, func(op) string {
-			return `{"data":{"type":"budgets","attributes":{}}}`
+			return `{"data":{"type":"widgets","attributes":{}}}`
 		}, nil, "", 409},
 		{"document naming its own id", func(o op) bool { return o.create }, u.Token, func(o op) string {
 			return `{"data":{"type":"` + jsonapiType(o) + `","id":"mine","attributes":{}}}`

@@ -88,6 +88,9 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Use(env.Authenticate(true, h.fail))
 		r.Get("/enums", h.listEnums)
 		r.Get("/enums/{catalog}", h.getEnum)
+		// The bank catalogue (banks.go).
+		r.Get("/banks", h.listBanks)
+		r.Get("/banks/find_by_code", h.findBankItem)
 		r.Route("/base/mybase", func(r chi.Router) {
 			r.Route("/groups", func(r chi.Router) {
 				r.Get("/", h.listGroups)
@@ -116,6 +119,10 @@ func Routes(env *httpapi.Env) http.Handler {
 				r.Delete("/{id}/remove-items", h.removeItems)
 			})
 		})
+		// Budgets and their reports (budgets.go).
+		r.Get("/bud/budgets/list", h.listBudgets)
+		r.Get("/bud/budgets/{id}/synthetic", h.syntheticReport)
+		r.Get("/bud/budgets/{id}/analytical_with_unit_price", h.analyticReport)
 	})
 	return r
 }

@@ -47,6 +47,8 @@ type handlers struct {
 //	POST   /authenticate
 //	GET    /enums                                        the catalogues (types, units, states…)
 //	GET    /enums/{catalog}                              one catalogue's codes and names
+//	GET    /banks, /banks/{id}                           imported bank editions (banks.go)
+//	GET    /banks/{id}/items, /banks/{id}/items/{code}   an edition's items, one item with its structure
 //	GET    /my_database/compositions                     list (page[number], page[size], sort, filter[…])
 //	POST   /my_database/compositions                     create → 201 + Location
 //	GET    /my_database/compositions/find_by_code        ?code=&state=
@@ -58,6 +60,9 @@ type handlers struct {
 //	DELETE /my_database/compositions/{id}/remove_items   {"items":[…]}
 //	GET, POST, GET/PATCH/DELETE {id}   /my_database/resources (and find_by_code?code=)
 //	GET, POST, GET/PATCH/DELETE {id}   /my_database/groups
+//	GET, POST, GET/PATCH/DELETE {id}   /budgets (budgets.go: list, create, detail…)
+//	POST /budgets/{id}/nodes, PATCH/DELETE /budgets/{id}/nodes/{node}
+//	GET  /budgets/{id}/reports/synthetic|analytic|abc (JSON:API or CSV), …/abc.svg
 //
 // The three lists take sort=field,-field and filter[name]=value on the
 // fields app.Service.Groups, Resources and Compositions name; an unknown
@@ -84,6 +89,11 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Use(env.Authenticate(false, h.writeError))
 		r.Get("/enums", h.listEnums)
 		r.Get("/enums/{catalog}", h.getEnum)
+		// The bank catalogue (banks.go).
+		r.Get("/banks", h.listBanks)
+		r.Get("/banks/{id}", h.getBank)
+		r.Get("/banks/{id}/items", h.listBankItems)
+		r.Get("/banks/{id}/items/{code}", h.getBankItem)
 
 		const c, res, g = "/my_database/compositions", "/my_database/resources", "/my_database/groups"
 		r.Get(c, h.listCompositions)
@@ -108,6 +118,21 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Get(g+"/{id}", h.getGroup)
 		r.Patch(g+"/{id}", h.updateGroup)
 		r.Delete(g+"/{id}", h.deleteGroup)
+
+		// Budgets and their reports (budgets.go, reports.go).
+		const bud = "/budgets"
+		r.Get(bud, h.listBudgets)
+		r.Post(bud, h.createBudget)
+		r.Get(bud+"/{id}", h.getBudget)
+		r.Patch(bud+"/{id}", h.updateBudget)
+		r.Delete(bud+"/{id}", h.deleteBudget)
+		r.Post(bud+"/{id}/nodes", h.addNode)
+		r.Patch(bud+"/{id}/nodes/{node}", h.updateNode)
+		r.Delete(bud+"/{id}/nodes/{node}", h.removeNode)
+		r.Get(bud+"/{id}/reports/synthetic", h.syntheticReport)
+		r.Get(bud+"/{id}/reports/analytic", h.analyticReport)
+		r.Get(bud+"/{id}/reports/abc", h.abcReport)
+		r.Get(bud+"/{id}/reports/abc.svg", h.abcChart)
 	})
 	return r
 }
@@ -127,7 +152,7 @@ func negotiate(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if accepts := r.Header.Values("Accept"); len(accepts) > 0 && !acceptable(accepts) {
+		if accepts := r.Header.Values("Accept"); len(accepts) > 0 && !acceptable(accepts) && !exportAccepted(r) {
 			writeErrors(w, []errorObject{negotiationError(http.StatusNotAcceptable,
 				"Accept must allow application/vnd.api+json without parameters other than profile, application/json or */*")})
 			return

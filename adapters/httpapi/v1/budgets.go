@@ -1,0 +1,320 @@
+package v1
+
+import (
+	"bytes"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/costdb/costdb/adapters/httpapi"
+	"github.com/costdb/costdb/adapters/reports"
+	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/domain"
+	"github.com/go-chi/chi/v5"
+	"github.com/shopspring/decimal"
+)
+
+// Budgets in v1 (real v1 paths): the list, and the synthetic and analytic
+// reports. As the origin system's v1 does for budgets, every amount,
+// percentage and quantity under /bud is a decimal string: money with two
+// places ("22072.37"), quantities and coefficients with every digit kept
+// ("120.5"). Budgets are written through v2 (v1 has no authoring).
+//
+// The reports are JSON arrays of rows, one per stage and line in tree
+// order, and a last row of kind "total", the footer: total_price is the
+// total without BDI and total_price_plus_bdi the total with BDI (their
+// difference is the BDI value). Both reports are also CSV files
+// (?format=csv, or Accept: text/csv); v1 never answers 406.
+
+// budgetRecord is a budget in the v1 list.
+type budgetRecord struct {
+	ID           string              `json:"id"`
+	CompanyID    string              `json:"company_id"`
+	UserID       string              `json:"user_id"`
+	DepartmentID string              `json:"department_id"`
+	Code         string              `json:"code"`
+	Description  string              `json:"description"`
+	Client       string              `json:"client"`
+	State        string              `json:"state"`
+	Desonerado   bool                `json:"desonerado"`
+	BDI          string              `json:"bdi"`
+	BDIMode      string              `json:"bdi_mode"`
+	Rounding     string              `json:"rounding"`
+	Banks        map[string]bankBody `json:"banks"`
+	Lines        int                 `json:"lines"`
+	Total        string              `json:"total"`
+	BDIValue     string              `json:"bdi_value"`
+	TotalWithBDI string              `json:"total_with_bdi"`
+	CreatedAt    string              `json:"created_at"`
+	UpdatedAt    string              `json:"updated_at"`
+}
+
+// budgetList is the body of the budget list (real v1): the records under
+// `budgets` instead of `records`.
+type budgetList struct {
+	Budgets     []budgetRecord `json:"budgets"`
+	Total       int            `json:"total"`
+	CurrentPage int            `json:"current_page"`
+	PerPage     int            `json:"per_page"`
+}
+
+// money writes an amount as a decimal string with two places.
+func money(d decimal.Decimal) string { return d.StringFixed(2) }
+
+// price writes a unit price as a decimal string with at least two places
+// (an own SICRO-model composition may carry four).
+func price(d decimal.Decimal) *string {
+	s := d.String()
+	if d.Exponent() > -2 {
+		s = d.StringFixed(2)
+	}
+	return &s
+}
+
+func exact(d decimal.Decimal) *string { s := d.String(); return &s }
+
+func (h *handler) budgetRecord(pb *domain.PricedBudget) budgetRecord {
+	b := pb.Budget
+	rec := budgetRecord{
+		ID: b.ID, CompanyID: b.CompanyID, UserID: b.UserID, DepartmentID: b.DepartmentID,
+		Code: b.Code, Description: b.Description, Client: b.Client, State: b.State, Desonerado: b.Desonerado,
+		BDI: b.BDI.String(), BDIMode: string(b.BDIMode), Rounding: string(b.Rounding),
+		Banks: make(map[string]bankBody, len(b.Banks)), Lines: b.Lines(),
+		Total: money(pb.Totals.Total), BDIValue: money(pb.Totals.BDIValue), TotalWithBDI: money(pb.Totals.TotalWithBDI),
+		CreatedAt: h.env.FormatTime(b.CreatedAt), UpdatedAt: h.env.FormatTime(b.UpdatedAt),
+	}
+	for _, ref := range b.Banks {
+		rec.Banks[ref.Name] = bankBody{Data: ref.Month, Estado: ref.State, Regiao: ref.Region, Relatorio: ref.Report}
+	}
+	return rec
+}
+
+// listBudgets handles GET /bud/budgets/list?page=&per_page=&search=&order_name=&order_type=.
+// search matches code, description or client (contains, ignoring case and
+// accents); order_name is one of code, description, client, state,
+// created_at, updated_at, and order_type asc (default) or desc.
+func (h *handler) listBudgets(w http.ResponseWriter, r *http.Request) {
+	pg, err := parsePagination(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	q := pg.query(r, true)
+	qs := r.URL.Query()
+	desc := false
+	switch strings.ToLower(strings.TrimSpace(qs.Get("order_type"))) {
+	case "", "asc":
+	case "desc":
+		desc = true
+	default:
+		e := domain.Errorf(domain.EBADREQUEST, "order_type must be asc or desc")
+		e.Fields = []domain.FieldError{{Field: "/order_type", Message: "must be asc or desc"}}
+		h.fail(w, r, e)
+		return
+	}
+	if name := strings.TrimSpace(qs.Get("order_name")); name != "" {
+		q.Sort = []app.SortKey{{Field: name, Desc: desc}}
+	}
+	q.Zone = h.env.Location
+	list, total, err := h.env.App.Budgets(r.Context(), principal(r), q)
+	if err != nil {
+		h.failAs(w, r, err, renamed(map[string]string{"sort": "order_name", "filter[search]": "search"}))
+		return
+	}
+	out := budgetList{Budgets: make([]budgetRecord, 0, len(list)), Total: total, CurrentPage: pg.page, PerPage: pg.perPage}
+	for _, pb := range list {
+		out.Budgets = append(out.Budgets, h.budgetRecord(pb))
+	}
+	h.write(w, http.StatusOK, out)
+}
+
+// reportRow is a row of the v1 synthetic report. Fields a stage has not
+// (base, base_version, code, unity, qty, price, price_plus_bdi) are null on
+// stage rows and on the footer; base_version is null for the own base
+// (MYBASE). weight is the row's share of the total without BDI, in percent.
+type reportRow struct {
+	Itemization       *string `json:"itemization"`
+	Kind              string  `json:"kind"`
+	Base              *string `json:"base"`
+	BaseVersion       *string `json:"base_version"`
+	Code              *string `json:"code"`
+	Descr             string  `json:"descr"`
+	Unity             *string `json:"unity"`
+	Qty               *string `json:"qty"`
+	Price             *string `json:"price"`
+	PricePlusBDI      *string `json:"price_plus_bdi"`
+	TotalPrice        string  `json:"total_price"`
+	TotalPricePlusBDI string  `json:"total_price_plus_bdi"`
+	Weight            string  `json:"weight"`
+}
+
+func str(s string) *string { return &s }
+
+func optStr(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func syntheticRow(row domain.SyntheticRow) reportRow {
+	out := reportRow{
+		Itemization: str(row.Number), Kind: string(row.Kind), Descr: row.Description,
+		TotalPrice: money(row.Total), TotalPricePlusBDI: money(row.TotalWithBDI), Weight: money(row.Weight),
+	}
+	if row.Kind.IsLine() {
+		out.Base, out.BaseVersion, out.Code, out.Unity = str(row.Bank), optStr(row.Month), str(row.Code), str(row.Unit)
+		out.Qty, out.Price, out.PricePlusBDI = exact(row.Quantity), price(row.UnitPrice), price(row.UnitPriceWithBDI)
+	}
+	return out
+}
+
+// footerRow is the last row of a report: the budget's totals.
+func footerRow(t domain.BudgetTotals) reportRow {
+	w := decimal.Zero
+	if t.Total.IsPositive() {
+		w = decimal.NewFromInt(100)
+	}
+	return reportRow{Kind: "total", Descr: "Total", TotalPrice: money(t.Total), TotalPricePlusBDI: money(t.TotalWithBDI), Weight: money(w)}
+}
+
+// wantsCSV reads ?format= (csv or json; anything else is 400) and, without
+// it, Accept: CSV when text/csv is preferred to JSON.
+func wantsCSV(r *http.Request) (bool, error) {
+	if f, ok := r.URL.Query()["format"]; ok {
+		switch f[0] {
+		case "csv":
+			return true, nil
+		case "json":
+			return false, nil
+		}
+		e := domain.Errorf(domain.EBADREQUEST, "format must be json or csv")
+		e.Fields = []domain.FieldError{{Field: "/format", Message: "must be json or csv"}}
+		return false, e
+	}
+	best, ok := httpapi.Preferred(r.Header.Values("Accept"), mediaType, "text/csv")
+	return ok && best == "text/csv", nil
+}
+
+func (h *handler) writeCSV(w http.ResponseWriter, r *http.Request, name string, render func(*bytes.Buffer) error) {
+	var buf bytes.Buffer
+	if err := render(&buf); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	httpapi.WriteExport(w, reports.CSVMediaType, "attachment", name, buf.Bytes())
+}
+
+// syntheticReport handles GET /bud/budgets/{id}/synthetic.
+func (h *handler) syntheticReport(w http.ResponseWriter, r *http.Request) {
+	csv, err := wantsCSV(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	rep, err := h.env.App.SyntheticReport(r.Context(), principal(r), chi.URLParam(r, "id"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if csv {
+		h.writeCSV(w, r, reports.Filename(rep.Budget, "sintetico", "csv"), func(b *bytes.Buffer) error { return reports.SyntheticCSV(b, rep) })
+		return
+	}
+	rows := make([]reportRow, 0, len(rep.Rows)+1)
+	for _, row := range rep.Rows {
+		rows = append(rows, syntheticRow(row))
+	}
+	h.write(w, http.StatusOK, append(rows, footerRow(rep.BudgetTotals)))
+}
+
+// summaryBody is an amount by category.
+type summaryBody struct {
+	Labor     string `json:"labor"`
+	Material  string `json:"material"`
+	Equipment string `json:"equipment"`
+	Services  string `json:"services"`
+	Total     string `json:"total"`
+}
+
+func summaryOf(s domain.CostSummary) *summaryBody {
+	return &summaryBody{Labor: money(s.Labor), Material: money(s.Material), Equipment: money(s.Equipment),
+		Services: money(s.Services), Total: money(s.Total())}
+}
+
+// analyticItem is an item of a composition in the analytic report, per
+// unit of the composition: type is the resource type (as text, as v1
+// composition items write it) and null for a composition; total_price is
+// the partial cost; items are the items of a composition item, opened in
+// turn (an own composition always, a bank one where its published
+// structure was imported).
+type analyticItem struct {
+	Kind        string         `json:"kind"`
+	Base        string         `json:"base"`
+	BaseVersion *string        `json:"base_version"`
+	Code        string         `json:"code"`
+	Descr       string         `json:"descr"`
+	Unity       string         `json:"unity"`
+	Type        *string        `json:"type"`
+	Coefficient string         `json:"coefficient"`
+	Price       string         `json:"price"`
+	TotalPrice  string         `json:"total_price"`
+	Missing     bool           `json:"missing"`
+	Items       []analyticItem `json:"items"`
+}
+
+func analyticItems(items []domain.AnalyticItem) []analyticItem {
+	out := make([]analyticItem, len(items))
+	for i, it := range items {
+		a := analyticItem{
+			Kind: string(it.Kind), Base: it.Bank, BaseVersion: optStr(it.Month), Code: it.Code, Descr: it.Description,
+			Unity: it.Unit, Coefficient: it.Coefficient.String(), Price: *price(it.UnitPrice), TotalPrice: money(it.Partial),
+			Missing: it.Missing, Items: analyticItems(it.Items),
+		}
+		if it.Kind == domain.KindResource {
+			a.Type = str(strconv.Itoa(it.ResourceType))
+		}
+		out[i] = a
+	}
+	return out
+}
+
+// analyticRow is a row of the v1 analytic report: a synthetic row, the
+// items of a composition line (empty for stages and resources), one unit
+// of a line by category (unit_summary; null for stages and the footer),
+// and on the footer only, the whole budget's direct cost by category
+// (summary, from its resources, without BDI; null elsewhere).
+type analyticRow struct {
+	reportRow
+	Items       []analyticItem `json:"items"`
+	UnitSummary *summaryBody   `json:"unit_summary"`
+	Summary     *summaryBody   `json:"summary"`
+}
+
+// analyticReport handles GET /bud/budgets/{id}/analytical_with_unit_price.
+func (h *handler) analyticReport(w http.ResponseWriter, r *http.Request) {
+	csv, err := wantsCSV(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	rep, err := h.env.App.AnalyticReport(r.Context(), principal(r), chi.URLParam(r, "id"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if csv {
+		h.writeCSV(w, r, reports.Filename(rep.Budget, "analitico", "csv"), func(b *bytes.Buffer) error { return reports.AnalyticCSV(b, rep) })
+		return
+	}
+	rows := make([]analyticRow, 0, len(rep.Rows)+1)
+	for _, row := range rep.Rows {
+		a := analyticRow{reportRow: syntheticRow(row.SyntheticRow), Items: analyticItems(row.Items)}
+		if row.Kind.IsLine() {
+			a.UnitSummary = summaryOf(row.UnitSummary)
+		}
+		rows = append(rows, a)
+	}
+	rows = append(rows, analyticRow{reportRow: footerRow(rep.BudgetTotals), Items: []analyticItem{}, Summary: summaryOf(rep.Summary)})
+	h.write(w, http.StatusOK, rows)
+}

@@ -1,0 +1,469 @@
+package v2
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/costdb/costdb/adapters/httpapi"
+	"github.com/costdb/costdb/adapters/reports"
+	"github.com/costdb/costdb/domain"
+	"github.com/go-chi/chi/v5"
+	"github.com/google/jsonapi"
+	"github.com/shopspring/decimal"
+)
+
+// The three reports of a budget (docs/budgets.md) are collections of rows:
+// JSON:API types "synthetic-rows", "analytic-rows" and "abc-rows", the id
+// of a row being "<budget id>:<node id>" (synthetic and analytic, one row
+// per stage and line) or "<budget id>:<position>" (ABC). The report as a
+// whole (the budget, its footer, the summaries) is the document's meta.
+//
+// Each report is also a CSV file (Accept: text/csv, or ?format=csv, which
+// wins over Accept), and the ABC curve an SVG chart at …/reports/abc.svg;
+// see package reports for their layout. Errors are JSON:API errors
+// documents whatever was asked for.
+
+// Paths (below /api/public/v2) whose answer may be in a media type other
+// than JSON:API: negotiate leaves their Accept header to the handler.
+var (
+	csvReportPath = regexp.MustCompile(`/budgets/[^/]+/reports/(synthetic|analytic|abc)$`)
+	svgReportPath = regexp.MustCompile(`/budgets/[^/]+/reports/abc\.svg$`)
+)
+
+// exportAccepted reports whether a request negotiate would refuse (406)
+// asks for a report in a media type the handler can answer with.
+func exportAccepted(r *http.Request) bool {
+	path := httpapi.RoutePath(r)
+	switch {
+	case svgReportPath.MatchString(path):
+		return true
+	case csvReportPath.MatchString(path):
+		_, ok := httpapi.Preferred(r.Header.Values("Accept"), csvType)
+		return ok
+	}
+	return false
+}
+
+const csvType = "text/csv"
+
+// reportFormat says whether a report is answered as JSON:API ("json") or
+// CSV ("csv"): ?format= when given (json or csv; anything else is 400),
+// else the Accept header (JSON:API unless text/csv is preferred; 406 when
+// neither is acceptable).
+func reportFormat(r *http.Request, q url.Values) (string, error) {
+	if f, ok := q["format"]; ok {
+		switch f[0] {
+		case "json", "csv":
+			return f[0], nil
+		}
+		return "", paramErrors{{Param: "format", Message: "must be json (the JSON:API document) or csv"}}
+	}
+	best, ok := httpapi.Preferred(r.Header.Values("Accept"), mediaType, "application/json", csvType)
+	if !ok {
+		return "", domain.Errorf(eNotAcceptable, "Accept must allow application/vnd.api+json, application/json or text/csv")
+	}
+	if best == csvType {
+		return "csv", nil
+	}
+	return "json", nil
+}
+
+// eNotAcceptable is the code of a 406 a handler decides.
+const eNotAcceptable = "not_acceptable"
+
+// writeReportError answers an error of a report request; a 406 decided by
+// the handler is written as negotiate writes one.
+func (h *handlers) writeReportError(w http.ResponseWriter, r *http.Request, err error) {
+	if domain.ErrorCode(err) == eNotAcceptable {
+		writeErrors(w, []errorObject{negotiationError(http.StatusNotAcceptable, domain.ErrorMessage(err))})
+		return
+	}
+	h.writeError(w, r, err)
+}
+
+// budgetMeta is the budget a report is of, in its meta.
+type budgetMeta struct {
+	ID          string      `json:"id"`
+	Code        string      `json:"code"`
+	Description string      `json:"description"`
+	Client      string      `json:"client"`
+	Location    string      `json:"location"`
+	Desonerado  bool        `json:"desonerado"`
+	BDI         json.Number `json:"bdi"`
+	BDIMode     string      `json:"bdi_mode"`
+	Rounding    string      `json:"rounding"`
+}
+
+func metaOf(b *domain.Budget) budgetMeta {
+	return budgetMeta{ID: b.ID, Code: b.Code, Description: b.Description, Client: b.Client, Location: b.State,
+		Desonerado: b.Desonerado, BDI: httpapi.Num(b.BDI), BDIMode: string(b.BDIMode), Rounding: string(b.Rounding)}
+}
+
+// summaryDoc is an amount split by category.
+type summaryDoc struct {
+	Labor     json.Number `json:"labor"`
+	Material  json.Number `json:"material"`
+	Equipment json.Number `json:"equipment"`
+	Services  json.Number `json:"services"`
+	Total     json.Number `json:"total"`
+}
+
+func summaryOf(s domain.CostSummary) summaryDoc {
+	m := httpapi.Money
+	return summaryDoc{Labor: m(s.Labor), Material: m(s.Material), Equipment: m(s.Equipment), Services: m(s.Services), Total: m(s.Total())}
+}
+
+// footerMeta is the top-level meta of the synthetic and analytic reports.
+func footerMeta(b *domain.Budget, t domain.BudgetTotals, rows int) jsonapi.Meta {
+	return jsonapi.Meta{
+		"budget":         metaOf(b),
+		"rows":           rows,
+		"total":          httpapi.Money(t.Total),
+		"bdi_value":      httpapi.Money(t.BDIValue),
+		"total_with_bdi": httpapi.Money(t.TotalWithBDI),
+	}
+}
+
+func selfLink(r *http.Request) *jsonapi.Links {
+	return &jsonapi.Links{"self": r.URL.RequestURI()}
+}
+
+// syntheticRowDoc is a row of the synthetic report. Fields only a line has
+// (bank, base_version, code, unit, quantity, unit prices) are null on a
+// stage row, whose totals are the sums of the lines under it.
+type syntheticRowDoc struct {
+	ID               string       `jsonapi:"primary,synthetic-rows"`
+	NodeID           string       `jsonapi:"attr,node_id"`
+	Number           string       `jsonapi:"attr,number"`
+	Depth            int          `jsonapi:"attr,depth"`
+	Kind             string       `jsonapi:"attr,kind"`
+	Bank             *string      `jsonapi:"attr,bank"`
+	BaseVersion      *string      `jsonapi:"attr,base_version"`
+	Code             *string      `jsonapi:"attr,code"`
+	Description      string       `jsonapi:"attr,description"`
+	Unit             *string      `jsonapi:"attr,unit"`
+	Quantity         *json.Number `jsonapi:"attr,quantity"`
+	UnitPrice        *json.Number `jsonapi:"attr,unit_price"`
+	UnitPriceWithBDI *json.Number `jsonapi:"attr,unit_price_with_bdi"`
+	Total            json.Number  `jsonapi:"attr,total"`
+	TotalWithBDI     json.Number  `jsonapi:"attr,total_with_bdi"`
+	Weight           json.Number  `jsonapi:"attr,weight"`
+	Missing          bool         `jsonapi:"attr,missing"`
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// strOrNil is nil for "" (an own-base line has no edition month).
+func strOrNil(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func syntheticRow(budgetID string, row domain.SyntheticRow) *syntheticRowDoc {
+	d := &syntheticRowDoc{
+		ID: budgetID + ":" + row.NodeID, NodeID: row.NodeID, Number: row.Number, Depth: row.Depth, Kind: string(row.Kind),
+		Description: row.Description, Total: httpapi.Money(row.Total), TotalWithBDI: httpapi.Money(row.TotalWithBDI),
+		Weight: httpapi.Money(row.Weight), Missing: row.Missing,
+	}
+	if row.Kind.IsLine() {
+		d.Bank, d.BaseVersion, d.Code, d.Unit = ptr(row.Bank), strOrNil(row.Month), ptr(row.Code), ptr(row.Unit)
+		d.Quantity = ptr(httpapi.Num(row.Quantity))
+		d.UnitPrice, d.UnitPriceWithBDI = ptr(httpapi.Money(row.UnitPrice)), ptr(httpapi.Money(row.UnitPriceWithBDI))
+	}
+	return d
+}
+
+// syntheticReport handles GET /budgets/{id}/reports/synthetic.
+func (h *handlers) syntheticReport(w http.ResponseWriter, r *http.Request) {
+	q, err := query(r, "format")
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	format, err := reportFormat(r, q)
+	if err != nil {
+		h.writeReportError(w, r, err)
+		return
+	}
+	rep, err := h.env.App.SyntheticReport(r.Context(), principal(r), chi.URLParam(r, "id"))
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	if format == "csv" {
+		h.writeCSV(w, r, reports.Filename(rep.Budget, "sintetico", "csv"), func(buf *bytes.Buffer) error { return reports.SyntheticCSV(buf, rep) })
+		return
+	}
+	docs := make([]*syntheticRowDoc, len(rep.Rows))
+	for i, row := range rep.Rows {
+		docs[i] = syntheticRow(rep.Budget.ID, row)
+	}
+	meta := footerMeta(rep.Budget, rep.BudgetTotals, len(rep.Rows))
+	h.writeDocWith(w, r, http.StatusOK, docs, selfLink(r), &meta)
+}
+
+// writeCSV answers a CSV export (attachment).
+func (h *handlers) writeCSV(w http.ResponseWriter, r *http.Request, name string, render func(*bytes.Buffer) error) {
+	var buf bytes.Buffer
+	if err := render(&buf); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	httpapi.WriteExport(w, reports.CSVMediaType, "attachment", name, buf.Bytes())
+}
+
+// analyticItemDoc is an item of a composition in the analytic report:
+// per unit of the composition, with the items of a composition item opened
+// in turn (an own composition always; a bank one where its published
+// structure was imported, else items is empty).
+type analyticItemDoc struct {
+	Kind         string            `json:"kind"`
+	Bank         string            `json:"bank"`
+	BaseVersion  *string           `json:"base_version"`
+	Code         string            `json:"code"`
+	Description  string            `json:"description"`
+	Unit         string            `json:"unit"`
+	ResourceType *int              `json:"resource_type"`
+	Section      string            `json:"section,omitempty"`
+	Coefficient  json.Number       `json:"coefficient"`
+	UnitPrice    json.Number       `json:"unit_price"`
+	Partial      json.Number       `json:"partial"`
+	Missing      bool              `json:"missing"`
+	Items        []analyticItemDoc `json:"items"`
+}
+
+func analyticItems(items []domain.AnalyticItem) []analyticItemDoc {
+	out := make([]analyticItemDoc, len(items))
+	for i, it := range items {
+		d := analyticItemDoc{
+			Kind: string(it.Kind), Bank: it.Bank, BaseVersion: strOrNil(it.Month), Code: it.Code,
+			Description: it.Description, Unit: it.Unit, Section: it.Section,
+			Coefficient: httpapi.Num(it.Coefficient), UnitPrice: httpapi.Money(it.UnitPrice), Partial: httpapi.Money(it.Partial),
+			Missing: it.Missing, Items: analyticItems(it.Items),
+		}
+		if it.Kind == domain.KindResource {
+			d.ResourceType = ptr(it.ResourceType)
+		}
+		out[i] = d
+	}
+	return out
+}
+
+// analyticRowDoc is a row of the analytic report: a synthetic row and, for
+// a composition line, its items and one unit of it by category.
+type analyticRowDoc struct {
+	ID               string            `jsonapi:"primary,analytic-rows"`
+	NodeID           string            `jsonapi:"attr,node_id"`
+	Number           string            `jsonapi:"attr,number"`
+	Depth            int               `jsonapi:"attr,depth"`
+	Kind             string            `jsonapi:"attr,kind"`
+	Bank             *string           `jsonapi:"attr,bank"`
+	BaseVersion      *string           `jsonapi:"attr,base_version"`
+	Code             *string           `jsonapi:"attr,code"`
+	Description      string            `jsonapi:"attr,description"`
+	Unit             *string           `jsonapi:"attr,unit"`
+	Quantity         *json.Number      `jsonapi:"attr,quantity"`
+	UnitPrice        *json.Number      `jsonapi:"attr,unit_price"`
+	UnitPriceWithBDI *json.Number      `jsonapi:"attr,unit_price_with_bdi"`
+	Total            json.Number       `jsonapi:"attr,total"`
+	TotalWithBDI     json.Number       `jsonapi:"attr,total_with_bdi"`
+	Weight           json.Number       `jsonapi:"attr,weight"`
+	Missing          bool              `jsonapi:"attr,missing"`
+	Items            []analyticItemDoc `jsonapi:"attr,items"`
+	UnitSummary      *summaryDoc       `jsonapi:"attr,unit_summary"`
+}
+
+// analyticReport handles GET /budgets/{id}/reports/analytic.
+func (h *handlers) analyticReport(w http.ResponseWriter, r *http.Request) {
+	q, err := query(r, "format")
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	format, err := reportFormat(r, q)
+	if err != nil {
+		h.writeReportError(w, r, err)
+		return
+	}
+	rep, err := h.env.App.AnalyticReport(r.Context(), principal(r), chi.URLParam(r, "id"))
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	if format == "csv" {
+		h.writeCSV(w, r, reports.Filename(rep.Budget, "analitico", "csv"), func(buf *bytes.Buffer) error { return reports.AnalyticCSV(buf, rep) })
+		return
+	}
+	docs := make([]*analyticRowDoc, len(rep.Rows))
+	for i, row := range rep.Rows {
+		s := syntheticRow(rep.Budget.ID, row.SyntheticRow)
+		d := &analyticRowDoc{
+			ID: s.ID, NodeID: s.NodeID, Number: s.Number, Depth: s.Depth, Kind: s.Kind,
+			Bank: s.Bank, BaseVersion: s.BaseVersion, Code: s.Code, Description: s.Description, Unit: s.Unit,
+			Quantity: s.Quantity, UnitPrice: s.UnitPrice, UnitPriceWithBDI: s.UnitPriceWithBDI,
+			Total: s.Total, TotalWithBDI: s.TotalWithBDI, Weight: s.Weight, Missing: s.Missing,
+			Items: analyticItems(row.Items),
+		}
+		if row.Kind.IsLine() {
+			d.UnitSummary = ptr(summaryOf(row.UnitSummary))
+		}
+		docs[i] = d
+	}
+	meta := footerMeta(rep.Budget, rep.BudgetTotals, len(rep.Rows))
+	meta["summary"] = summaryOf(rep.Summary)
+	h.writeDocWith(w, r, http.StatusOK, docs, selfLink(r), &meta)
+}
+
+// abcRowDoc is a row of the ABC curve. The seed's `type` is resource_type
+// (JSON:API forbids an attribute named type), null for a bank composition
+// that stays whole (kind composition); category is labor, material,
+// equipment or services. Totals have no BDI.
+type abcRowDoc struct {
+	ID                string      `jsonapi:"primary,abc-rows"`
+	Position          int         `jsonapi:"attr,position"`
+	Bank              string      `jsonapi:"attr,bank"`
+	BaseVersion       *string     `jsonapi:"attr,base_version"`
+	Code              string      `jsonapi:"attr,code"`
+	Kind              string      `jsonapi:"attr,kind"`
+	Idle              bool        `jsonapi:"attr,idle"`
+	Description       string      `jsonapi:"attr,description"`
+	Unit              string      `jsonapi:"attr,unit"`
+	ResourceType      *int        `jsonapi:"attr,resource_type"`
+	Category          string      `jsonapi:"attr,category"`
+	Quantity          json.Number `jsonapi:"attr,quantity"`
+	UnitPrice         json.Number `jsonapi:"attr,unit_price"`
+	Total             json.Number `jsonapi:"attr,total"`
+	Percent           json.Number `jsonapi:"attr,percent"`
+	CumulativePercent json.Number `jsonapi:"attr,cumulative_percent"`
+	Class             string      `jsonapi:"attr,class"`
+	Missing           bool        `jsonapi:"attr,missing"`
+}
+
+// abcLimits reads ?abcLimits=A,B: two percentages with 0 < A < B ≤ 100
+// (absent: 50,80). Anything else is 400 naming the parameter.
+func abcLimits(q url.Values) (domain.ABCLimits, error) {
+	s, ok := q["abcLimits"]
+	if !ok {
+		return domain.DefaultABCLimits(), nil
+	}
+	bad := paramErrors{{Param: "abcLimits", Message: "must be two percentages A,B with 0 < A < B ≤ 100, as in abcLimits=50,80"}}
+	a, b, found := strings.Cut(s[0], ",")
+	if !found {
+		return domain.ABCLimits{}, bad
+	}
+	da, errA := decimal.NewFromString(strings.TrimSpace(a))
+	db, errB := decimal.NewFromString(strings.TrimSpace(b))
+	if errA != nil || errB != nil {
+		return domain.ABCLimits{}, bad
+	}
+	l := domain.ABCLimits{A: da, B: db}
+	if l.Validate() != nil {
+		return domain.ABCLimits{}, bad
+	}
+	return l, nil
+}
+
+// abcReport handles GET /budgets/{id}/reports/abc.
+func (h *handlers) abcReport(w http.ResponseWriter, r *http.Request) {
+	q, err := query(r, "format", "abcLimits")
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	limits, err := abcLimits(q)
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	format, err := reportFormat(r, q)
+	if err != nil {
+		h.writeReportError(w, r, err)
+		return
+	}
+	rep, err := h.env.App.ABCReport(r.Context(), principal(r), chi.URLParam(r, "id"), limits)
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	if format == "csv" {
+		h.writeCSV(w, r, reports.Filename(rep.Budget, "curva-abc", "csv"), func(buf *bytes.Buffer) error { return reports.ABCCSV(buf, rep) })
+		return
+	}
+	docs := make([]*abcRowDoc, len(rep.Rows))
+	classes := map[string]map[string]any{}
+	for _, cl := range []domain.ABCClass{domain.ClassA, domain.ClassB, domain.ClassC} {
+		classes[string(cl)] = map[string]any{"count": 0, "total": decimal.Zero}
+	}
+	for i, row := range rep.Rows {
+		d := &abcRowDoc{
+			ID: rep.Budget.ID + ":" + strconv.Itoa(row.Position), Position: row.Position, Bank: row.Ref.Name,
+			BaseVersion: strOrNil(row.Ref.Month), Code: row.Code, Kind: string(row.Kind), Idle: row.Idle,
+			Description: row.Description, Unit: row.Unit, Category: string(row.Category),
+			Quantity: httpapi.Num(row.Quantity), UnitPrice: httpapi.Money(row.UnitPrice), Total: httpapi.Money(row.Total),
+			Percent: httpapi.Money(row.Percent), CumulativePercent: httpapi.Money(row.CumulativePercent),
+			Class: string(row.Class), Missing: row.Missing,
+		}
+		if row.Kind == domain.KindResource {
+			d.ResourceType = ptr(row.ResourceType)
+		}
+		docs[i] = d
+		c := classes[string(row.Class)]
+		c["count"] = c["count"].(int) + 1
+		c["total"] = c["total"].(decimal.Decimal).Add(row.Total)
+	}
+	for _, c := range classes {
+		t := c["total"].(decimal.Decimal)
+		c["percent"] = httpapi.Money(decimal.Zero)
+		if rep.Total.IsPositive() {
+			c["percent"] = httpapi.Money(t.Shift(2).DivRound(rep.Total, 2))
+		}
+		c["total"] = httpapi.Money(t)
+	}
+	meta := jsonapi.Meta{
+		"budget":  metaOf(rep.Budget),
+		"rows":    len(rep.Rows),
+		"limits":  map[string]json.Number{"a": httpapi.Num(rep.Limits.A), "b": httpapi.Num(rep.Limits.B)},
+		"total":   httpapi.Money(rep.Total),
+		"summary": summaryOf(rep.Summary),
+		"classes": classes,
+	}
+	h.writeDocWith(w, r, http.StatusOK, docs, selfLink(r), &meta)
+}
+
+// abcChart handles GET /budgets/{id}/reports/abc.svg: the ABC curve as a
+// Pareto chart (image/svg+xml, inline). Accept must allow image/svg+xml
+// (406 otherwise).
+func (h *handlers) abcChart(w http.ResponseWriter, r *http.Request) {
+	q, err := query(r, "abcLimits")
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	limits, err := abcLimits(q)
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	if _, ok := httpapi.Preferred(r.Header.Values("Accept"), reports.SVGMediaType); !ok {
+		h.writeReportError(w, r, domain.Errorf(eNotAcceptable, "the chart is image/svg+xml: Accept must allow it"))
+		return
+	}
+	rep, err := h.env.App.ABCReport(r.Context(), principal(r), chi.URLParam(r, "id"), limits)
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	var buf bytes.Buffer
+	if err := reports.ABCSVG(&buf, rep); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	httpapi.WriteExport(w, reports.SVGMediaType, "inline", reports.Filename(rep.Budget, "curva-abc", "svg"), buf.Bytes())
+}

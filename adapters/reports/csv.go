@@ -1,0 +1,339 @@
+// Package reports renders the budget reports the domain computes
+// (domain.SyntheticReport, domain.AnalyticReport, domain.ABCReport) in the
+// formats people open outside the API: CSV for spreadsheets and an SVG
+// Pareto chart of the ABC curve. It is pure formatting: every figure is
+// the domain's, written as it is, never recomputed.
+//
+// The CSV files are made for spreadsheets set up for Brazil (Excel and
+// LibreOffice in pt-BR), which is where budgets are opened:
+//
+//   - UTF-8 with a byte order mark, so that Excel reads the accents right;
+//   - fields separated by ";" (the comma is the decimal separator there);
+//   - decimal comma and no thousands separator ("22072,37"), so that every
+//     figure is read as a number; money with 2 places, quantities and
+//     coefficients with every digit the domain keeps;
+//   - CRLF line ends, quotes only where a field needs them (RFC 4180);
+//   - a header row in Portuguese, then one row per report row, then the
+//     footer rows (totals), whose label is in the description column;
+//   - a text field that starts with =, +, -, @, a tab or a carriage return
+//     gets a leading apostrophe, so that a spreadsheet never runs it as a
+//     formula (descriptions and codes of the company's own records are free
+//     text).
+package reports
+
+import (
+	"bufio"
+	"encoding/csv"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/costdb/costdb/domain"
+	"github.com/shopspring/decimal"
+)
+
+// CSVMediaType is the media type of the CSV exports.
+const CSVMediaType = "text/csv; charset=utf-8; header=present"
+
+// SVGMediaType is the media type of the chart.
+const SVGMediaType = "image/svg+xml"
+
+// bom is the UTF-8 byte order mark.
+const bom = "\ufeff"
+
+// Column headers.
+var (
+	syntheticHeader = []string{"Item", "Tipo", "Banco", "Data-base", "Código", "Descrição", "Unidade",
+		"Quantidade", "Preço unitário", "Preço unitário com BDI", "Total", "Total com BDI", "Peso (%)"}
+	analyticHeader = []string{"Item", "Nível", "Tipo", "Banco", "Data-base", "Código", "Descrição", "Unidade",
+		"Quantidade / coeficiente", "Preço unitário", "Preço unitário com BDI", "Total / parcial", "Total com BDI",
+		"Mão de obra (unit.)", "Material (unit.)", "Equipamento (unit.)", "Serviços (unit.)"}
+	abcHeader = []string{"Posição", "Banco", "Data-base", "Código", "Descrição", "Unidade", "Tipo",
+		"Quantidade", "Preço unitário", "Total", "Percentual (%)", "Percentual acumulado (%)", "Classe"}
+)
+
+// table writes CSV rows of a fixed width.
+type table struct {
+	w     *bufio.Writer
+	c     *csv.Writer
+	width int
+}
+
+func newTable(w io.Writer, header []string) (*table, error) {
+	bw := bufio.NewWriter(w)
+	if _, err := bw.WriteString(bom); err != nil {
+		return nil, err
+	}
+	c := csv.NewWriter(bw)
+	c.Comma = ';'
+	c.UseCRLF = true
+	t := &table{w: bw, c: c, width: len(header)}
+	return t, t.c.Write(header)
+}
+
+// row writes cells placed by column index; missing cells are empty.
+func (t *table) row(cells map[int]string) error {
+	rec := make([]string, t.width)
+	for i, v := range cells {
+		rec[i] = v
+	}
+	return t.c.Write(rec)
+}
+
+func (t *table) flush() error {
+	t.c.Flush()
+	if err := t.c.Error(); err != nil {
+		return err
+	}
+	return t.w.Flush()
+}
+
+// Money writes an amount with 2 places and a decimal comma ("1234,50").
+func Money(d decimal.Decimal) string {
+	return strings.Replace(d.StringFixed(2), ".", ",", 1)
+}
+
+// Price writes a unit price with at least 2 places (a SICRO-model
+// composition may carry 4) and a decimal comma.
+func Price(d decimal.Decimal) string {
+	if d.Exponent() > -2 {
+		return Money(d)
+	}
+	return strings.Replace(d.String(), ".", ",", 1)
+}
+
+// Quantity writes a quantity or coefficient with every digit and a decimal
+// comma ("120,5", "0,0175").
+func Quantity(d decimal.Decimal) string {
+	return strings.Replace(d.String(), ".", ",", 1)
+}
+
+// text guards a free-text cell against being read as a formula.
+func text(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+// KindName is the Portuguese name of a node or item kind.
+func KindName(k string) string {
+	switch k {
+	case string(domain.NodeStage):
+		return "Etapa"
+	case string(domain.NodeComposition):
+		return "Composição"
+	case string(domain.NodeResource):
+		return "Insumo"
+	}
+	return k
+}
+
+// TypeName names what an ABC row is: its resource type (Material, Mão de
+// obra…), or "Composição" for a bank composition that stays whole.
+func TypeName(kind domain.ItemKind, resourceType int) string {
+	if kind == domain.KindComposition {
+		return "Composição"
+	}
+	if n, ok := domain.ResourceTypes[resourceType]; ok {
+		return n
+	}
+	return ""
+}
+
+func missingNote(desc string, missing bool) string {
+	if missing {
+		return desc + " (registro ausente: preço zero)"
+	}
+	return desc
+}
+
+// BDILabel is the footer label of the BDI: "BDI (25%)", and on the final
+// total "BDI (25% sobre o total)".
+func BDILabel(b *domain.Budget) string {
+	l := "BDI (" + Quantity(b.BDI) + "%"
+	if b.BDIMode == domain.BDIOnFinalTotal {
+		l += " sobre o total"
+	}
+	return l + ")"
+}
+
+// SyntheticCSV writes the synthetic report: a row per stage and line, then
+// three footer rows (Total sem BDI, BDI, Total com BDI) with their figure in
+// the Total column.
+func SyntheticCSV(w io.Writer, r *domain.SyntheticReport) error {
+	t, err := newTable(w, syntheticHeader)
+	if err != nil {
+		return err
+	}
+	for _, row := range r.Rows {
+		cells := map[int]string{
+			0: row.Number, 1: KindName(string(row.Kind)), 5: text(missingNote(row.Description, row.Missing)),
+			10: Money(row.Total), 11: Money(row.TotalWithBDI), 12: Money(row.Weight),
+		}
+		if row.Kind.IsLine() {
+			cells[2], cells[3], cells[4], cells[6] = row.Bank, row.Month, text(row.Code), text(row.Unit)
+			cells[7], cells[8], cells[9] = Quantity(row.Quantity), Price(row.UnitPrice), Price(row.UnitPriceWithBDI)
+		}
+		if err := t.row(cells); err != nil {
+			return err
+		}
+	}
+	if err := footer(t, r.Budget, r.BudgetTotals, 5, 10); err != nil {
+		return err
+	}
+	return t.flush()
+}
+
+// footer writes the three total rows: label in column label, figure in
+// column fig.
+func footer(t *table, b *domain.Budget, tot domain.BudgetTotals, label, fig int) error {
+	for _, f := range []struct {
+		name string
+		v    decimal.Decimal
+	}{{"Total sem BDI", tot.Total}, {BDILabel(b), tot.BDIValue}, {"Total com BDI", tot.TotalWithBDI}} {
+		if err := t.row(map[int]string{label: f.name, fig: Money(f.v)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AnalyticCSV writes the analytic report: every synthetic row (Nível 0),
+// each composition line followed by its items per unit of the composition
+// (Nível 1, and 2, 3… for the items of the compositions among them, Item
+// repeating the line's number so that a filter keeps them together), the
+// line's one-unit summary by category in the last four columns; then the
+// footer: the three totals, and the budget's direct cost by category (from
+// its resources, as the ABC curve).
+func AnalyticCSV(w io.Writer, r *domain.AnalyticReport) error {
+	t, err := newTable(w, analyticHeader)
+	if err != nil {
+		return err
+	}
+	for _, row := range r.Rows {
+		cells := map[int]string{
+			0: row.Number, 1: "0", 2: KindName(string(row.Kind)), 6: text(missingNote(row.Description, row.Missing)),
+			11: Money(row.Total), 12: Money(row.TotalWithBDI),
+		}
+		if row.Kind.IsLine() {
+			cells[3], cells[4], cells[5], cells[7] = row.Bank, row.Month, text(row.Code), text(row.Unit)
+			cells[8], cells[9], cells[10] = Quantity(row.Quantity), Price(row.UnitPrice), Price(row.UnitPriceWithBDI)
+			s := row.UnitSummary
+			cells[13], cells[14], cells[15], cells[16] = Money(s.Labor), Money(s.Material), Money(s.Equipment), Money(s.Services)
+		}
+		if err := t.row(cells); err != nil {
+			return err
+		}
+		if err := analyticItems(t, row.Number, 1, row.Items); err != nil {
+			return err
+		}
+	}
+	if err := footer(t, r.Budget, r.BudgetTotals, 6, 11); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		v    decimal.Decimal
+	}{
+		{"Custo direto pelos insumos: mão de obra", r.Summary.Labor},
+		{"Custo direto pelos insumos: material", r.Summary.Material},
+		{"Custo direto pelos insumos: equipamento", r.Summary.Equipment},
+		{"Custo direto pelos insumos: serviços", r.Summary.Services},
+	} {
+		if err := t.row(map[int]string{6: f.name, 11: Money(f.v)}); err != nil {
+			return err
+		}
+	}
+	return t.flush()
+}
+
+func analyticItems(t *table, number string, level int, items []domain.AnalyticItem) error {
+	for _, it := range items {
+		cells := map[int]string{
+			0: number, 1: strconv.Itoa(level), 2: KindName(string(it.Kind)), 3: it.Bank, 4: it.Month,
+			5: text(it.Code), 6: text(missingNote(it.Description, it.Missing)), 7: text(it.Unit),
+			8: Quantity(it.Coefficient), 9: Price(it.UnitPrice), 11: Price(it.Partial),
+		}
+		if err := t.row(cells); err != nil {
+			return err
+		}
+		if err := analyticItems(t, number, level+1, it.Items); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ABCCSV writes the ABC curve: a row per resource, ranked, then a footer
+// row with the total.
+func ABCCSV(w io.Writer, r *domain.ABCReport) error {
+	t, err := newTable(w, abcHeader)
+	if err != nil {
+		return err
+	}
+	for _, row := range r.Rows {
+		desc := row.Description
+		if row.Idle {
+			desc += " (hora improdutiva)"
+		}
+		cells := map[int]string{
+			0: strconv.Itoa(row.Position), 1: row.Ref.Name, 2: row.Ref.Month, 3: text(row.Code),
+			4: text(missingNote(desc, row.Missing)), 5: text(row.Unit), 6: TypeName(row.Kind, row.ResourceType),
+			7: Quantity(row.Quantity), 8: Price(row.UnitPrice), 9: Money(row.Total),
+			10: Money(row.Percent), 11: Money(row.CumulativePercent), 12: string(row.Class),
+		}
+		if err := t.row(cells); err != nil {
+			return err
+		}
+	}
+	if err := t.row(map[int]string{4: "Total", 9: Money(r.Total), 10: Money(hundredIf(len(r.Rows) > 0 && r.Total.IsPositive()))}); err != nil {
+		return err
+	}
+	return t.flush()
+}
+
+func hundredIf(ok bool) decimal.Decimal {
+	if ok {
+		return decimal.NewFromInt(100)
+	}
+	return decimal.Zero
+}
+
+// Filename is the name an export is saved under:
+// "orcamento-<code>-<report>.<ext>", the code reduced to letters, digits,
+// "-", "_" and "." (accents dropped), so that it is safe in a
+// Content-Disposition header and on every file system.
+func Filename(b *domain.Budget, report, ext string) string {
+	var sb strings.Builder
+	for _, r := range b.Code {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			sb.WriteRune(r)
+		default:
+			if base, ok := unaccent[r]; ok {
+				sb.WriteRune(base)
+			} else {
+				sb.WriteByte('_')
+			}
+		}
+	}
+	code := strings.Trim(sb.String(), "._")
+	if code == "" {
+		code = b.ID
+	}
+	return "orcamento-" + code + "-" + report + "." + ext
+}
+
+var unaccent = func() map[rune]rune {
+	m := map[rune]rune{}
+	for base, acc := range map[rune]string{
+		'a': "àáâãä", 'A': "ÀÁÂÃÄ", 'e': "èéêë", 'E': "ÈÉÊË", 'i': "ìíîï", 'I': "ÌÍÎÏ",
+		'o': "òóôõö", 'O': "ÒÓÔÕÖ", 'u': "ùúûü", 'U': "ÙÚÛÜ", 'c': "ç", 'C': "Ç", 'n': "ñ", 'N': "Ñ",
+	} {
+		for _, r := range acc {
+			m[r] = base
+		}
+	}
+	return m
+}()
