@@ -165,9 +165,9 @@ func (d *mgData) rebuild(code string, m domain.RoundingMethod) *domain.Compositi
 	return c
 }
 
-// mgExpected are the figures of /work/shared/data/sinapi/mg-202608/
-// DERIVED_expected_totals_mg_202608.csv (copied by hand; the test does not
-// read that file). Caixa publishes `published`; the other figures were
+// mgExpected are the figures of DERIVED_expected_totals_mg_202608.csv in the
+// team's reference data set, sinapi/mg-202608 (copied by hand; the test does
+// not read that file). Caixa publishes `published`; the other figures were
 // recomputed independently, with exact decimal arithmetic by a different
 // tool, from the same three files:
 //
