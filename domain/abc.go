@@ -151,6 +151,34 @@ type ABCReport struct {
 	Summary CostSummary // the rows' totals per category
 }
 
+// ABCClassTotal sums the rows of one class of an ABC curve.
+type ABCClassTotal struct {
+	Class   ABCClass
+	Count   int
+	Total   decimal.Decimal
+	Percent decimal.Decimal // share of the report's total, rounded half up to 2 places; 0 when that total is 0
+}
+
+// Classes sums the rows per class, A, B and C in that order; a class with no
+// row has a zero count and total.
+func (r *ABCReport) Classes() []ABCClassTotal {
+	out := []ABCClassTotal{{Class: ClassA}, {Class: ClassB}, {Class: ClassC}}
+	for _, row := range r.Rows {
+		for i := range out {
+			if out[i].Class == row.Class {
+				out[i].Count++
+				out[i].Total = out[i].Total.Add(row.Total)
+			}
+		}
+	}
+	if r.Total.IsPositive() {
+		for i := range out {
+			out[i].Percent = out[i].Total.Shift(2).DivRound(r.Total, 2)
+		}
+	}
+	return out
+}
+
 // ABC computes the ABC curve of the budget's resources: Explode, then
 // RankABC. Zero limits take the defaults (50, 80); others must be valid.
 func (bp *BudgetPricer) ABC(b *Budget, limits ABCLimits) (*ABCReport, error) {

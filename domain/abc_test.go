@@ -226,3 +226,34 @@ func ExampleRankABC() {
 	// 4 0004 servente  15000  15.00%  85.00% B
 	// 5 0005 tijolo    15000  15.00% 100.00% C
 }
+
+func TestABCReportClasses(t *testing.T) {
+	rows := domain.RankABC([]domain.ABCInput{
+		{Code: "1", Total: domain.Dec("60")},
+		{Code: "2", Total: domain.Dec("25")},
+		{Code: "3", Total: domain.Dec("10")},
+		{Code: "4", Total: domain.Dec("5")},
+	}, domain.DefaultABCLimits())
+	r := &domain.ABCReport{Rows: rows, Total: domain.Dec("100")}
+	got := r.Classes()
+	// 60 crosses 50%: A. 60→85 crosses 80%: B. The rest: C.
+	want := []struct {
+		class   domain.ABCClass
+		count   int
+		total   string
+		percent string
+	}{{domain.ClassA, 1, "60", "60"}, {domain.ClassB, 1, "25", "25"}, {domain.ClassC, 2, "15", "15"}}
+	if len(got) != len(want) {
+		t.Fatalf("got %d classes, want 3", len(got))
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.Class != w.class || g.Count != w.count || !g.Total.Equal(domain.Dec(w.total)) || !g.Percent.Equal(domain.Dec(w.percent)) {
+			t.Errorf("class %d = %+v, want %+v", i, g, w)
+		}
+	}
+	empty := (&domain.ABCReport{}).Classes()
+	if len(empty) != 3 || empty[0].Count != 0 || !empty[0].Percent.IsZero() {
+		t.Errorf("classes of an empty curve = %+v", empty)
+	}
+}

@@ -182,21 +182,18 @@ func (c *chart) classRanges() map[domain.ABCClass][2]int {
 
 func (c *chart) bands(p printer) {
 	ranges := c.classRanges()
-	totals := map[domain.ABCClass]decimal.Decimal{}
-	for _, row := range c.r.Rows {
-		totals[row.Class] = totals[row.Class].Add(row.Total)
-	}
 	p(`<g class="bands">` + "\n")
-	for _, cl := range []domain.ABCClass{domain.ClassA, domain.ClassB, domain.ClassC} {
+	for _, ct := range c.r.Classes() {
+		cl := ct.Class
 		rg, ok := ranges[cl]
 		if !ok {
 			continue
 		}
 		x0, x1 := c.x(rg[0]), c.x(rg[1]+1)
-		count := rg[1] - rg[0] + 1
+		count := ct.Count
 		share := "0"
 		if c.r.Total.IsPositive() {
-			share = Money(totals[cl].Shift(2).DivRound(c.r.Total, 2))
+			share = Money(ct.Percent)
 		}
 		p(`<rect class="band band-%s" x="%s" y="%s" width="%s" height="%s" fill="%s"><title>Classe %s: %d insumos, %s%% do custo</title></rect>`+"\n",
 			cl, f(x0), f(marginTop), f(x1-x0), f(plotHeight), bandColour[cl], cl, count, share)

@@ -397,10 +397,6 @@ func (h *handlers) abcReport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	docs := make([]*abcRowDoc, len(rep.Rows))
-	classes := map[string]map[string]any{}
-	for _, cl := range []domain.ABCClass{domain.ClassA, domain.ClassB, domain.ClassC} {
-		classes[string(cl)] = map[string]any{"count": 0, "total": decimal.Zero}
-	}
 	for i, row := range rep.Rows {
 		d := &abcRowDoc{
 			ID: rep.Budget.ID + ":" + strconv.Itoa(row.Position), Position: row.Position, Bank: row.Ref.Name,
@@ -414,17 +410,10 @@ func (h *handlers) abcReport(w http.ResponseWriter, r *http.Request) {
 			d.ResourceType = ptr(row.ResourceType)
 		}
 		docs[i] = d
-		c := classes[string(row.Class)]
-		c["count"] = c["count"].(int) + 1
-		c["total"] = c["total"].(decimal.Decimal).Add(row.Total)
 	}
-	for _, c := range classes {
-		t := c["total"].(decimal.Decimal)
-		c["percent"] = httpapi.Money(decimal.Zero)
-		if rep.Total.IsPositive() {
-			c["percent"] = httpapi.Money(t.Shift(2).DivRound(rep.Total, 2))
-		}
-		c["total"] = httpapi.Money(t)
+	classes := map[string]map[string]any{}
+	for _, c := range rep.Classes() {
+		classes[string(c.Class)] = map[string]any{"count": c.Count, "total": httpapi.Money(c.Total), "percent": httpapi.Money(c.Percent)}
 	}
 	meta := jsonapi.Meta{
 		"budget":  metaOf(rep.Budget),
