@@ -33,6 +33,9 @@ type BudgetInput struct {
 // budget's. A line's description is not read: it comes from what the line
 // names.
 type NodeInput struct {
+	// ID, on an update that replaces the tree, keeps the id of the
+	// budget's node with that id (see replaceItems); otherwise ignored.
+	ID          string
 	Kind        domain.NodeKind
 	Description string
 	Bank        string
@@ -170,8 +173,7 @@ func (s *Service) UpdateBudget(ctx context.Context, p domain.Principal, id strin
 			b.Banks = bankRefs(patch.Banks)
 		}
 		if patch.Items != nil {
-			b.Items = nodes(patch.Items)
-			b.AssignIDs()
+			replaceItems(b, patch.Items)
 		}
 		relook := patch.Banks != nil || patch.Items != nil || b.State != oldState
 		if err := checkBudget(tx, p, b, relook); err != nil {

@@ -141,9 +141,12 @@ var (
 // budgetReadOnly are the attributes v2 writes and never reads.
 var budgetReadOnly = []string{"lines", "omitted_nodes", "total", "bdi_value", "total_with_bdi", "created_at", "updated_at"}
 
-// nodeIn is a node of a budget as a request sends it. A line's description,
-// and a node's id and number (which a fetched budget carries), are not read.
+// nodeIn is a node of a budget as a request sends it. A line's description
+// and a node's number (which a fetched budget carries) are not read; its id,
+// when it is the id of a node of the budget being updated, keeps that id
+// (so that a budget fetched and sent back keeps its node ids).
 type nodeIn struct {
+	ID          string          `json:"id"`
 	Kind        string          `json:"kind"`
 	Description string          `json:"description"`
 	Bank        string          `json:"bank"`
@@ -153,7 +156,7 @@ type nodeIn struct {
 }
 
 func (n nodeIn) input() app.NodeInput {
-	return app.NodeInput{Kind: domain.NodeKind(n.Kind), Description: n.Description, Bank: n.Bank, Code: n.Code,
+	return app.NodeInput{ID: n.ID, Kind: domain.NodeKind(n.Kind), Description: n.Description, Bank: n.Bank, Code: n.Code,
 		Quantity: n.Quantity, Items: nodeInputs(n.Items)}
 }
 
@@ -218,7 +221,7 @@ func budgetPatch(b *attrBody) app.BudgetPatch {
 // listBudgets handles GET /budgets: a page of the company's budgets with
 // their totals, without their trees (counted in omitted_nodes).
 func (h *handlers) listBudgets(w http.ResponseWriter, r *http.Request) {
-	lq, err := h.parseList(r)
+	lq, err := h.parseList(r, ownedRels...)
 	if err != nil {
 		h.writeError(w, r, err)
 		return
@@ -232,7 +235,7 @@ func (h *handlers) listBudgets(w http.ResponseWriter, r *http.Request) {
 	for i, pb := range list {
 		docs[i] = h.budgetDoc(pb, false)
 	}
-	h.writeDocWith(w, r, http.StatusOK, docs, lq.page.links(r, total), totalMeta(total))
+	h.writeCompound(w, r, http.StatusOK, docs, lq.page.links(r, total), totalMeta(total), lq.include)
 }
 
 // createBudget handles POST /budgets: plain JSON or a JSON:API document of
@@ -266,9 +269,11 @@ func (h *handlers) createBudget(w http.ResponseWriter, r *http.Request) {
 	h.writeDoc(w, r, http.StatusCreated, h.budgetDoc(pb, true))
 }
 
-// getBudget handles GET /budgets/{id}: the budget with its whole tree.
+// getBudget handles GET /budgets/{id}: the budget with its whole tree
+// (include=user,sector).
 func (h *handlers) getBudget(w http.ResponseWriter, r *http.Request) {
-	if _, err := query(r); err != nil {
+	_, inc, err := readQuery(r, ownedRels)
+	if err != nil {
 		h.writeError(w, r, err)
 		return
 	}
@@ -277,7 +282,7 @@ func (h *handlers) getBudget(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	h.writeDoc(w, r, http.StatusOK, h.budgetDoc(pb, true))
+	h.writeRead(w, r, h.budgetDoc(pb, true), inc)
 }
 
 // updateBudget handles PATCH /budgets/{id}: the attributes named change;

@@ -296,13 +296,15 @@ func TestUpdateAndDeleteBudget(t *testing.T) {
 	if a["description"] != "Edifício residencial, torre B" || len(flatten(t, a["items"])) != 5 {
 		t.Errorf("PATCH with the fetched document: %v", a)
 	}
-	// `items` was sent back, so the tree was replaced by the same tree with
-	// new node ids (n6 to n10): ids are never given twice.
-	if got := flatten(t, a["items"]); got[0].ID != "n6" || got[4].ID != "n10" || got[4].Code != "34586" {
+	// `items` was sent back with the node ids, so the tree was replaced by
+	// the same tree with the same ids (n1 to n5).
+	if got := flatten(t, a["items"]); got[0].ID != "n1" || got[4].ID != "n5" || got[4].Code != "34586" {
 		t.Errorf("tree sent back: %v", got)
 	}
-	a = attrs(t, expect(t, h.Do("PATCH", path, tok, `{"items":[{"kind":"resource","bank":"SINAPI","code":"34586","quantity":10}]}`), 200))
-	if got := flatten(t, a["items"]); len(got) != 1 || got[0].ID != "n11" || got[0].Number != "1" {
+	// A node without an id, or with one the budget does not have, gets a
+	// new id: ids are never given twice.
+	a = attrs(t, expect(t, h.Do("PATCH", path, tok, `{"items":[{"id":"n99","kind":"resource","bank":"SINAPI","code":"34586","quantity":10}]}`), 200))
+	if got := flatten(t, a["items"]); len(got) != 1 || got[0].ID != "n6" || got[0].Number != "1" {
 		t.Errorf("new tree: %v", got)
 	}
 

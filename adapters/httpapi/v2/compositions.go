@@ -1,6 +1,7 @@
 package v2
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -13,16 +14,19 @@ import (
 )
 
 // compositionDoc is a composition as v2 writes it (JSON:API type
-// "compositions"). The attributes are the seed's, with `type` written as
-// composition_type (JSON:API forbids an attribute named type), plus labor,
-// calculation_method and note, which a client sets and must be able to read
-// back. The relationship `group` is there only when the composition belongs
-// to a group.
+// "compositions"). The attributes are the seed's, `type` (the class code)
+// included, which real clients read by that name although JSON:API reserves
+// it; the same value is also written as composition_type, for JSON:API
+// client libraries that merge attributes with the resource's own type. Then
+// labor, calculation_method and note, which a client sets and must be able
+// to read back. The relationship `group` is there only when the composition
+// belongs to a group.
 type compositionDoc struct {
 	ID                string             `jsonapi:"primary,compositions"`
 	Code              string             `jsonapi:"attr,code"`
 	SecondaryCode     string             `jsonapi:"attr,secondary_code"`
 	Description       string             `jsonapi:"attr,description"`
+	Type              string             `jsonapi:"attr,type"`
 	CompositionType   string             `jsonapi:"attr,composition_type"`
 	Unit              string             `jsonapi:"attr,unit"`
 	IsSicro           bool               `jsonapi:"attr,is_sicro"`
@@ -127,6 +131,7 @@ func (h *handlers) compositionDoc(pc *domain.PricedComposition, withItems bool) 
 		Code:            c.Code,
 		SecondaryCode:   c.SecondCode,
 		Description:     c.Description,
+		Type:            c.Type,
 		CompositionType: c.Type,
 		Unit:            c.Unit,
 		IsSicro:         c.IsSicro,
@@ -207,7 +212,7 @@ var (
 )
 
 // compositionReadOnly are the attributes v2 writes and never reads.
-var compositionReadOnly = []string{"created_at", "prices", "banks", "items", "omitted_items", "calculation_method"}
+var compositionReadOnly = []string{"created_at", "prices", "banks", "items", "omitted_items"}
 
 // compositionPatch reads the attributes of a composition create or update.
 func compositionPatch(b *attrBody) app.CompositionPatch {
@@ -221,7 +226,7 @@ func compositionPatch(b *attrBody) app.CompositionPatch {
 		State:          read[string](b, aLocation),
 		IsSicro:        read[bool](b, aIsSicro),
 		Labor:          read[bool](b, aLabor),
-		Rounding:       read[domain.RoundingMethod](b, aRounding),
+		Rounding:       readRounding(b),
 		Note:           read[string](b, aNote),
 		TeamProduction: read[decimal.Decimal](b, aTeamProduction),
 		FIC:            read[decimal.Decimal](b, aFIC),
@@ -229,11 +234,50 @@ func compositionPatch(b *attrBody) app.CompositionPatch {
 	}
 }
 
+// readRounding reads the calculation method: rounding_type (an integer of
+// the calculation_methods catalogue) or calculation_method, as v2 writes it
+// ({"type": 2, "description": "…"}, the description, which the type
+// determines, not read) or as its type alone. Both given must agree.
+func readRounding(b *attrBody) *domain.RoundingMethod {
+	rt := read[domain.RoundingMethod](b, aRounding)
+	const name = "calculation_method"
+	raw, ok := b.attrs[name]
+	if !ok {
+		return rt
+	}
+	b.used[name] = true
+	ptr := b.attrPointer(name)
+	var cm domain.RoundingMethod
+	if err := json.Unmarshal(raw, &cm); err != nil {
+		var o struct {
+			Type        *domain.RoundingMethod `json:"type"`
+			Description *string                `json:"description"`
+		}
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&o); err != nil || o.Type == nil {
+			b.bad.Add(ptr, `must be an integer of the calculation_methods catalogue or an object {"type": integer, "description": text}`)
+			return nil
+		}
+		cm = *o.Type
+	}
+	if rt != nil {
+		if *rt != cm {
+			b.wrong.Add(b.ptrs[aRounding.app], disagree, "rounding_type", name)
+			b.wrong.Add(ptr, disagree, "rounding_type", name)
+			return nil
+		}
+		return rt
+	}
+	b.ptrs[aRounding.app] = ptr
+	return &cm
+}
+
 // listCompositions handles GET /my_database/compositions: a page of the
 // company's compositions, without their items (counted in omitted_items);
 // sort and filter[…] on the fields app.Service.Compositions names.
 func (h *handlers) listCompositions(w http.ResponseWriter, r *http.Request) {
-	lq, err := h.parseList(r)
+	lq, err := h.parseList(r, groupedRels...)
 	if err != nil {
 		h.writeError(w, r, err)
 		return
@@ -247,7 +291,7 @@ func (h *handlers) listCompositions(w http.ResponseWriter, r *http.Request) {
 	for i, pc := range list {
 		docs[i] = h.compositionDoc(pc, false)
 	}
-	h.writeDocWith(w, r, http.StatusOK, docs, lq.page.links(r, total), totalMeta(total))
+	h.writeCompound(w, r, http.StatusOK, docs, lq.page.links(r, total), totalMeta(total), lq.include)
 }
 
 // createComposition handles POST /my_database/compositions: 201 with the
@@ -283,9 +327,10 @@ func (h *handlers) createComposition(w http.ResponseWriter, r *http.Request) {
 	h.writeDoc(w, r, http.StatusCreated, h.compositionDoc(pc, true))
 }
 
-// findComposition handles GET /my_database/compositions/find_by_code?code=&state=.
+// findComposition handles GET /my_database/compositions/find_by_code?code=&state=
+// (include=user,sector,group).
 func (h *handlers) findComposition(w http.ResponseWriter, r *http.Request) {
-	q, err := query(r, "code", "state")
+	q, inc, err := readQuery(r, groupedRels, "code", "state")
 	if err != nil {
 		h.writeError(w, r, err)
 		return
@@ -299,17 +344,23 @@ func (h *handlers) findComposition(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	h.writeDoc(w, r, http.StatusOK, h.compositionDoc(pc, true))
+	h.writeRead(w, r, h.compositionDoc(pc, true), inc)
 }
 
-// getComposition handles GET /my_database/compositions/{id}.
+// getComposition handles GET /my_database/compositions/{id}
+// (include=user,sector,group).
 func (h *handlers) getComposition(w http.ResponseWriter, r *http.Request) {
-	if _, err := query(r); err != nil {
+	_, inc, err := readQuery(r, groupedRels)
+	if err != nil {
 		h.writeError(w, r, err)
 		return
 	}
 	pc, err := h.env.App.Composition(r.Context(), principal(r), chi.URLParam(r, "id"))
-	h.writeComposition(w, r, pc, err)
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	h.writeRead(w, r, h.compositionDoc(pc, true), inc)
 }
 
 // updateComposition handles PATCH /my_database/compositions/{id}: only the

@@ -169,7 +169,7 @@ func TestCompositionDocument(t *testing.T) {
 	wantKeys := []string{
 		"banks", "calculation_method", "code", "composition_type", "created_at", "description", "fic", "is_sicro",
 		"items", "labor", "labor_addition", "location", "note", "omitted_items", "prices", "secondary_code",
-		"team_production", "unit",
+		"team_production", "type", "unit",
 	}
 	if diff := cmp.Diff(wantKeys, keys(a)); diff != "" {
 		t.Errorf("attribute keys (-want +got):\n%s", diff)
@@ -185,7 +185,7 @@ func TestCompositionDocument(t *testing.T) {
 		prices[k] = zero
 	}
 	want := obj{
-		"code": "ALV-001", "secondary_code": "A1", "description": "Alvenaria", "composition_type": "PARE",
+		"code": "ALV-001", "secondary_code": "A1", "description": "Alvenaria", "type": "PARE", "composition_type": "PARE",
 		"unit": "M2", "is_sicro": false, "labor": true, "note": "obra 12",
 		"calculation_method": obj{"type": jsonNumber("2"), "description": "Truncar com 2 casas decimais"},
 		"team_production":    zero, "fic": zero, "labor_addition": zero,
@@ -195,8 +195,8 @@ func TestCompositionDocument(t *testing.T) {
 		t.Errorf("attributes (-want +got):\n%s", diff)
 	}
 	wantRel := obj{
-		"user":   obj{"data": obj{"type": "users", "id": u.UserID}},
-		"sector": obj{"data": obj{"type": "sectors", "id": u.DepartmentID}},
+		"user":   obj{"data": obj{"type": "users", "id": u.UserID}, "links": obj{"related": base + "/users/" + u.UserID}},
+		"sector": obj{"data": obj{"type": "sectors", "id": u.DepartmentID}, "links": obj{"related": base + "/sectors/" + u.DepartmentID}},
 	}
 	if diff := cmp.Diff(wantRel, d["relationships"]); diff != "" {
 		t.Errorf("relationships (-want +got):\n%s", diff)
@@ -382,7 +382,12 @@ func TestCreateCompositionErrors(t *testing.T) {
 		}},
 		{"client id", `{"data":{"type":"compositions","id":"mine","attributes":{}}}`, 403, []apiError{{"403", "forbidden", "/data/id", ""}}},
 		{"no type", `{"data":{"attributes":{}}}`, 400, []apiError{{"400", "bad_request", "/data/type", ""}}},
-		{"both names of one attribute", `{"type":"PARE","composition_type":"PARE"}`, 422, []apiError{{"422", "invalid", "/type", ""}}},
+		{"both names of one attribute, disagreeing", `{"code":"X","description":"d","unit":"M2","location":"MG","type":"PARE","composition_type":"PISO"}`, 422,
+			[]apiError{{"422", "invalid", "/composition_type", ""}, {"422", "invalid", "/type", ""}}},
+		{"both names of the calculation method, disagreeing", `{"code":"X","description":"d","unit":"M2","location":"MG","rounding_type":1,"calculation_method":{"type":2}}`, 422,
+			[]apiError{{"422", "invalid", "/rounding_type", ""}, {"422", "invalid", "/calculation_method", ""}}},
+		{"calculation method of the wrong shape", `{"code":"X","description":"d","unit":"M2","location":"MG","calculation_method":{"description":"Truncar"}}`, 400,
+			[]apiError{{"400", "bad_request", "/calculation_method", ""}}},
 		{"malformed JSON", `{"code":`, 400, []apiError{{"400", "bad_request", "", ""}}},
 		{"not an object", `[1,2]`, 400, []apiError{{"400", "bad_request", "", ""}}},
 	}

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"reflect"
 	"sort"
 	"strings"
 
 	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/domain"
+	"github.com/shopspring/decimal"
 )
 
 // attr is one attribute a create or update body may carry.
@@ -110,8 +112,14 @@ func read[T any](b *attrBody, a attr) *T {
 		}
 		b.used[n] = true
 		if found != "" {
-			b.wrong.Add(b.attrPointer(n), "is the same attribute as %s: give only one", found)
-			return nil
+			// Two names of one attribute (a document read and sent back
+			// carries both): fine when they agree.
+			if !sameValue[T](b.attrs[found], b.attrs[n]) {
+				b.wrong.Add(b.attrPointer(found), disagree, found, n)
+				b.wrong.Add(b.attrPointer(n), disagree, found, n)
+				return nil
+			}
+			continue
 		}
 		found = n
 	}
@@ -128,6 +136,23 @@ func read[T any](b *attrBody, a attr) *T {
 	return &v
 }
 
+// disagree is the message of two names of one attribute sent with
+// different values.
+const disagree = "%s and %s are two names of one attribute and disagree: give one of them, or both with the same value"
+
+// sameValue reports whether two JSON values decode to the same T (numbers
+// by value: 2 and 2.0 agree).
+func sameValue[T any](a, b json.RawMessage) bool {
+	var x, y T
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	if dx, ok := any(x).(decimal.Decimal); ok {
+		return dx.Equal(any(y).(decimal.Decimal))
+	}
+	return reflect.DeepEqual(x, y)
+}
+
 // readGroup reads the group a record belongs to: the attribute group_id, or
 // in a JSON:API document the to-one relationship `group` (data null clears
 // it). nil when the body names no group.
@@ -138,10 +163,6 @@ func readGroup(b *attrBody) *string {
 		return g
 	}
 	ptr := "/data/relationships/group"
-	if g != nil {
-		b.wrong.Add(ptr, "names the group a second time: give group_id or the group relationship, not both")
-		return nil
-	}
 	var rel struct {
 		Data *struct {
 			Type string `json:"type"`
@@ -152,7 +173,6 @@ func readGroup(b *attrBody) *string {
 		b.bad.Add(ptr, "must be a to-one relationship: {\"data\": {\"type\": \"groups\", \"id\": …}} or {\"data\": null}")
 		return nil
 	}
-	b.ptrs["group_id"] = ptr
 	id := ""
 	if rel.Data != nil {
 		if rel.Data.Type != "groups" {
@@ -161,6 +181,17 @@ func readGroup(b *attrBody) *string {
 		}
 		id = rel.Data.ID
 	}
+	if g != nil {
+		// group_id and the relationship name the group twice: fine when
+		// they agree.
+		if *g != id {
+			b.wrong.Add(b.attrPointer("group_id"), disagree, "group_id", "the group relationship")
+			b.wrong.Add(ptr, disagree, "group_id", "the group relationship")
+			return nil
+		}
+		return g
+	}
+	b.ptrs["group_id"] = ptr
 	return &id
 }
 

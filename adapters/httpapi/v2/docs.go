@@ -37,30 +37,59 @@ func groupOf(id string) *groupRef {
 // slice of them) with the status. The document is built in full before
 // anything is written, so that a marshalling failure can still answer 500.
 func (h *handlers) writeDoc(w http.ResponseWriter, r *http.Request, st int, models any) {
-	var buf bytes.Buffer
-	if err := jsonapi.MarshalPayloadWithoutIncluded(&buf, models); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	writeBody(w, st, buf.Bytes())
+	h.writeCompound(w, r, st, models, nil, nil, nil)
+}
+
+// writeRead answers 200 with a record read, and in `included` the records
+// its relationships inc name (see include.go).
+func (h *handlers) writeRead(w http.ResponseWriter, r *http.Request, models any, inc []string) {
+	h.writeCompound(w, r, http.StatusOK, models, nil, nil, inc)
 }
 
 // writeDocWith writes a success document with top-level links and meta.
-// google/jsonapi takes those only from a slice type implementing Linkable
-// and Metable, which cannot carry per-request values (the page, the user),
-// and never for a single resource; so the payload it builds is completed
-// here, and `included` dropped as MarshalPayloadWithoutIncluded does.
 func (h *handlers) writeDocWith(w http.ResponseWriter, r *http.Request, st int, models any, links *jsonapi.Links, meta *jsonapi.Meta) {
+	h.writeCompound(w, r, st, models, links, meta, nil)
+}
+
+// writeCompound writes a success document with top-level links and meta,
+// every relationship with its links.related, and in `included` the records
+// the relationships inc name. google/jsonapi takes top-level links and meta
+// only from a slice type implementing Linkable and Metable, which cannot
+// carry per-request values (the page, the user), and never for a single
+// resource; and it would include a relationship's record as the bare
+// identifier it is given. So the payload it builds is completed here.
+func (h *handlers) writeCompound(w http.ResponseWriter, r *http.Request, st int, models any, links *jsonapi.Links, meta *jsonapi.Meta, inc []string) {
 	p, err := jsonapi.Marshal(models)
 	if err != nil {
 		h.writeError(w, r, err)
 		return
 	}
+	var nodes []*jsonapi.Node
 	switch p := p.(type) {
 	case *jsonapi.OnePayload:
 		p.Included, p.Links, p.Meta = nil, links, meta
+		if p.Data != nil {
+			nodes = []*jsonapi.Node{p.Data}
+		}
 	case *jsonapi.ManyPayload:
 		p.Included, p.Links, p.Meta = nil, links, meta
+		nodes = p.Data
+	}
+	included, err := h.included(r, nodes, inc)
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	base := apiBase(r)
+	linkRelationships(base, nodes)
+	linkRelationships(base, included)
+	if inc != nil {
+		switch p := p.(type) {
+		case *jsonapi.OnePayload:
+			p.Included = included
+		case *jsonapi.ManyPayload:
+			p.Included = included
+		}
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

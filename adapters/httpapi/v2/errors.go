@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/domain"
@@ -98,16 +99,28 @@ func (h *handlers) writePanic(w http.ResponseWriter, _ *http.Request, err error)
 }
 
 // errorObjects turns err into error objects: one per bad field or query
-// parameter, else one.
+// parameter, else one. The problems of one query parameter (sort=x,x,y
+// names two unknown fields, one of them twice) make one error object whose
+// detail lists each once: the schema wants the error objects of a document
+// unique, and a client wants one answer per parameter.
 func errorObjects(err error, pm pointerMap) []errorObject {
 	var pe paramErrors
 	if errors.As(err, &pe) {
-		out := make([]errorObject, len(pe))
-		for i, p := range pe {
-			out[i] = errorObject{Status: "400", Code: domain.EBADREQUEST, Title: titles[domain.EBADREQUEST], Detail: p.Message}
-			if p.Param != "" {
-				out[i].Source = &errorSource{Parameter: p.Param}
+		var out []errorObject
+		at := map[string]int{}
+		for _, p := range pe {
+			if i, ok := at[p.Param]; ok {
+				if !strings.Contains("; "+out[i].Detail+"; ", "; "+p.Message+"; ") {
+					out[i].Detail += "; " + p.Message
+				}
+				continue
 			}
+			at[p.Param] = len(out)
+			o := errorObject{Status: "400", Code: domain.EBADREQUEST, Title: titles[domain.EBADREQUEST], Detail: p.Message}
+			if p.Param != "" {
+				o.Source = &errorSource{Parameter: p.Param}
+			}
+			out = append(out, o)
 		}
 		return out
 	}

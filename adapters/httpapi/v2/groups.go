@@ -34,7 +34,7 @@ var groupReadOnly = []string{"created_at"}
 // sort (description, created_at) and filter[description|created_after|
 // created_before].
 func (h *handlers) listGroups(w http.ResponseWriter, r *http.Request) {
-	lq, err := h.parseList(r)
+	lq, err := h.parseList(r, ownedRels...)
 	if err != nil {
 		h.writeError(w, r, err)
 		return
@@ -48,7 +48,7 @@ func (h *handlers) listGroups(w http.ResponseWriter, r *http.Request) {
 	for i, g := range list {
 		docs[i] = h.groupDoc(g)
 	}
-	h.writeDocWith(w, r, http.StatusOK, docs, lq.page.links(r, total), totalMeta(total))
+	h.writeCompound(w, r, http.StatusOK, docs, lq.page.links(r, total), totalMeta(total), lq.include)
 }
 
 // createGroup handles POST /my_database/groups {description}: 201 with Location.
@@ -76,9 +76,10 @@ func (h *handlers) createGroup(w http.ResponseWriter, r *http.Request) {
 	h.writeDoc(w, r, http.StatusCreated, h.groupDoc(g))
 }
 
-// getGroup handles GET /my_database/groups/{id}.
+// getGroup handles GET /my_database/groups/{id} (include=user,sector).
 func (h *handlers) getGroup(w http.ResponseWriter, r *http.Request) {
-	if _, err := query(r); err != nil {
+	_, inc, err := readQuery(r, ownedRels)
+	if err != nil {
 		h.writeError(w, r, err)
 		return
 	}
@@ -87,7 +88,7 @@ func (h *handlers) getGroup(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	h.writeDoc(w, r, http.StatusOK, h.groupDoc(g))
+	h.writeRead(w, r, h.groupDoc(g), inc)
 }
 
 // updateGroup handles PATCH /my_database/groups/{id}. A body that does not

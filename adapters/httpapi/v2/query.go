@@ -75,24 +75,35 @@ func filterName(param string) (string, bool) {
 	return name, ok && name != ""
 }
 
-// listQuery is what a list request asks for: the page (for the links) and
-// the app's query, filters and order included.
+// listQuery is what a list request asks for: the page (for the links),
+// the app's query, filters and order included, and the relationships whose
+// records to include.
 type listQuery struct {
-	page pageQuery
-	app  app.ListQuery
+	page    pageQuery
+	app     app.ListQuery
+	include []string
 }
 
 // parseList reads page[number], page[size], sort ("code,-created_at") and
-// filter[name], and refuses any other query parameter. Which filter names
-// and sort fields a list knows, and what values they take, the app checks
-// (see asParamErrors).
-func (h *handlers) parseList(r *http.Request) (listQuery, error) {
-	q, err := query(r, "page[number]", "page[size]", "sort", anyFilter)
+// filter[name] and, for a list of records with the relationships rels,
+// include; it refuses any other query parameter. Which filter names and sort
+// fields a list knows, and what values they take, the app checks (see
+// asParamErrors).
+func (h *handlers) parseList(r *http.Request, rels ...string) (listQuery, error) {
+	allowed := []string{"page[number]", "page[size]", "sort", anyFilter}
+	if len(rels) > 0 {
+		allowed = append(allowed, includeParam)
+	}
+	q, err := query(r, allowed...)
 	if err != nil {
 		return listQuery{}, err
 	}
 	pg, errs := pageOf(q)
-	lq := listQuery{page: pg, app: app.ListQuery{Page: pg.window(), Zone: h.env.Location}}
+	inc, perr := parseInclude(q, rels)
+	if perr != nil {
+		errs = append(errs, perr)
+	}
+	lq := listQuery{page: pg, app: app.ListQuery{Page: pg.window(), Zone: h.env.Location}, include: inc}
 	if s, ok := q["sort"]; ok {
 		keys, err := parseSort(s[0])
 		if err != nil {
@@ -147,15 +158,17 @@ func asParamErrors(err error) error {
 func pageOf(q url.Values) (pageQuery, paramErrors) {
 	p := pageQuery{Number: 1, Size: defaultPageSize}
 	var errs paramErrors
-	if s := q.Get("page[number]"); s != "" {
-		n, err := strconv.Atoi(s)
+	// An empty page[number]= or page[size]= is 400, as every other empty
+	// v2 parameter is.
+	if _, ok := q["page[number]"]; ok {
+		n, err := strconv.Atoi(q.Get("page[number]"))
 		if err != nil || n < 1 || n > maxPageNumber {
 			errs = append(errs, &paramError{Param: "page[number]", Message: "must be a whole number from 1"})
 		}
 		p.Number = n
 	}
-	if s := q.Get("page[size]"); s != "" {
-		n, err := strconv.Atoi(s)
+	if _, ok := q["page[size]"]; ok {
+		n, err := strconv.Atoi(q.Get("page[size]"))
 		if err != nil || n < 1 || n > maxPageSize {
 			errs = append(errs, &paramError{Param: "page[size]", Message: "must be a whole number from 1 to " + strconv.Itoa(maxPageSize)})
 		}

@@ -28,8 +28,8 @@ func TestGroups(t *testing.T) {
 		t.Errorf("attributes %v", a)
 	}
 	wantRel := obj{
-		"user":   obj{"data": obj{"type": "users", "id": u.UserID}},
-		"sector": obj{"data": obj{"type": "sectors", "id": u.DepartmentID}},
+		"user":   obj{"data": obj{"type": "users", "id": u.UserID}, "links": obj{"related": base + "/users/" + u.UserID}},
+		"sector": obj{"data": obj{"type": "sectors", "id": u.DepartmentID}, "links": obj{"related": base + "/sectors/" + u.DepartmentID}},
 	}
 	if diff := cmp.Diff(wantRel, d["relationships"]); diff != "" {
 		t.Errorf("relationships (-want +got):\n%s", diff)
@@ -93,9 +93,9 @@ func TestResources(t *testing.T) {
 		t.Errorf("attributes (-want +got):\n%s", diff)
 	}
 	wantRel := obj{
-		"user":   obj{"data": obj{"type": "users", "id": u.UserID}},
-		"sector": obj{"data": obj{"type": "sectors", "id": u.DepartmentID}},
-		"group":  obj{"data": obj{"type": "groups", "id": gid}},
+		"user":   obj{"data": obj{"type": "users", "id": u.UserID}, "links": obj{"related": base + "/users/" + u.UserID}},
+		"sector": obj{"data": obj{"type": "sectors", "id": u.DepartmentID}, "links": obj{"related": base + "/sectors/" + u.DepartmentID}},
+		"group":  obj{"data": obj{"type": "groups", "id": gid}, "links": obj{"related": groups + "/" + gid}},
 	}
 	if diff := cmp.Diff(wantRel, d["relationships"]); diff != "" {
 		t.Errorf("relationships (-want +got):\n%s", diff)

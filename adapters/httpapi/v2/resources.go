@@ -107,7 +107,7 @@ func resourcePatch(b *attrBody) app.ResourcePatch {
 // listResources handles GET /my_database/resources: page[number],
 // page[size], sort and filter[…] on the fields app.Service.Resources names.
 func (h *handlers) listResources(w http.ResponseWriter, r *http.Request) {
-	lq, err := h.parseList(r)
+	lq, err := h.parseList(r, groupedRels...)
 	if err != nil {
 		h.writeError(w, r, err)
 		return
@@ -121,7 +121,7 @@ func (h *handlers) listResources(w http.ResponseWriter, r *http.Request) {
 	for i, res := range list {
 		docs[i] = h.resourceDoc(res)
 	}
-	h.writeDocWith(w, r, http.StatusOK, docs, lq.page.links(r, total), totalMeta(total))
+	h.writeCompound(w, r, http.StatusOK, docs, lq.page.links(r, total), totalMeta(total), lq.include)
 }
 
 // createResource handles POST /my_database/resources: 201 with Location.
@@ -154,9 +154,10 @@ func (h *handlers) createResource(w http.ResponseWriter, r *http.Request) {
 	h.writeDoc(w, r, http.StatusCreated, h.resourceDoc(res))
 }
 
-// findResource handles GET /my_database/resources/find_by_code?code=.
+// findResource handles GET /my_database/resources/find_by_code?code=
+// (include=user,sector,group).
 func (h *handlers) findResource(w http.ResponseWriter, r *http.Request) {
-	q, err := query(r, "code")
+	q, inc, err := readQuery(r, groupedRels, "code")
 	if err != nil {
 		h.writeError(w, r, err)
 		return
@@ -166,17 +167,18 @@ func (h *handlers) findResource(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := h.env.App.ResourceByCode(r.Context(), principal(r), q.Get("code"))
-	h.writeResource(w, r, res, err)
+	h.writeResource(w, r, res, inc, err)
 }
 
-// getResource handles GET /my_database/resources/{id}.
+// getResource handles GET /my_database/resources/{id} (include=user,sector,group).
 func (h *handlers) getResource(w http.ResponseWriter, r *http.Request) {
-	if _, err := query(r); err != nil {
+	_, inc, err := readQuery(r, groupedRels)
+	if err != nil {
 		h.writeError(w, r, err)
 		return
 	}
 	res, err := h.env.App.Resource(r.Context(), principal(r), chi.URLParam(r, "id"))
-	h.writeResource(w, r, res, err)
+	h.writeResource(w, r, res, inc, err)
 }
 
 // updateResource handles PATCH /my_database/resources/{id}: only the
@@ -219,10 +221,10 @@ func (h *handlers) deleteResource(w http.ResponseWriter, r *http.Request) {
 	noContent(w)
 }
 
-func (h *handlers) writeResource(w http.ResponseWriter, r *http.Request, res *domain.Resource, err error) {
+func (h *handlers) writeResource(w http.ResponseWriter, r *http.Request, res *domain.Resource, inc []string, err error) {
 	if err != nil {
 		h.writeError(w, r, err)
 		return
 	}
-	h.writeDoc(w, r, http.StatusOK, h.resourceDoc(res))
+	h.writeRead(w, r, h.resourceDoc(res), inc)
 }

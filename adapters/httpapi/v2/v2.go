@@ -47,6 +47,7 @@ type handlers struct {
 //	POST   /authenticate
 //	GET    /enums                                        the catalogues (types, units, states…)
 //	GET    /enums/{catalog}                              one catalogue's codes and names
+//	GET    /users/{id}, /sectors/{id}                    a user (name, e-mail), a sector (department) of the company
 //	GET    /banks, /banks/{id}                           imported bank editions (banks.go)
 //	GET    /banks/{id}/items, /banks/{id}/items/{code}   an edition's items, one item with its structure
 //	GET    /my_database/compositions                     list (page[number], page[size], sort, filter[…])
@@ -89,6 +90,9 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Use(env.Authenticate(false, h.writeError))
 		r.Get("/enums", h.listEnums)
 		r.Get("/enums/{catalog}", h.getEnum)
+		// What the relationships user and sector name (users.go).
+		r.Get("/users/{id}", h.getUser)
+		r.Get("/sectors/{id}", h.getSector)
 		// The bank catalogue (banks.go).
 		r.Get("/banks", h.listBanks)
 		r.Get("/banks/{id}", h.getBank)

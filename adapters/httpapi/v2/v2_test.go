@@ -188,7 +188,11 @@ func TestBadRequests(t *testing.T) {
 		want   []apiError
 	}{
 		{"unknown query parameter", "GET", compositions + "?fields[compositions]=code", "", 400, []apiError{{"400", "bad_request", "", "fields[compositions]"}}},
-		{"unknown query parameter on a detail", "GET", compositions + "/" + id + "?include=user", "", 400, []apiError{{"400", "bad_request", "", "include"}}},
+		{"unknown query parameter on a detail", "GET", compositions + "/" + id + "?fields[compositions]=code", "", 400, []apiError{{"400", "bad_request", "", "fields[compositions]"}}},
+		{"unknown include path on a detail", "GET", compositions + "/" + id + "?include=user,owner,group.user,owner", "", 400, []apiError{{"400", "bad_request", "", "include"}}},
+		{"empty include", "GET", compositions + "/" + id + "?include=", "", 400, []apiError{{"400", "bad_request", "", "include"}}},
+		{"include a relationship the record type lacks", "GET", base + "/budgets?include=group", "", 400, []apiError{{"400", "bad_request", "", "include"}}},
+		{"include on a write", "PATCH", compositions + "/" + id + "?include=user", `{}`, 400, []apiError{{"400", "bad_request", "", "include"}}},
 		{"unknown query parameter on an action", "POST", compositions + "/" + id + "/add_items?x=1", `{"items":[]}`, 400, []apiError{{"400", "bad_request", "", "x"}}},
 		{"page size too large", "GET", resources + "?page[size]=101", "", 400, []apiError{{"400", "bad_request", "", "page[size]"}}},
 		{"page number not a number", "GET", groups + "?page[number]=two&page[size]=0", "", 400, []apiError{
