@@ -301,6 +301,15 @@ func TestListQueryErrors(t *testing.T) {
 		{"a dash alone", resources + "?sort=-", param("sort")},
 		{"every bad parameter named", resources + "?sort=price&filter[status]=maybe&filter[x]=1", param("filter[status]", "filter[x]", "sort")},
 		{"bad page and bad sort", resources + "?page[size]=0&sort=", param("page[size]", "sort")},
+		// One error object per parameter, never two identical ones (the
+		// JSON:API schema wants the error objects unique).
+		{"unknown sort field twice", resources + "?sort=price,price", param("sort")},
+		{"unknown and repeated sort fields", compositions + "?sort=code,price,-code,colour,price", param("sort")},
+		{"sort field under two names", compositions + "?sort=type,composition_type", param("sort")},
+		{"empty page size", resources + "?page[size]=", param("page[size]")},
+		{"empty page number", groups + "?page[number]=", param("page[number]")},
+		{"empty page number and size", compositions + "?page[number]=&page[size]=", param("page[number]", "page[size]")},
+		{"unknown include path on a list", resources + "?include=owner", param("include")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -311,9 +320,18 @@ func TestListQueryErrors(t *testing.T) {
 		})
 	}
 
-	// The detail names what the list knows.
-	doc := expect(t, f.h.Do("GET", resources+"?filter[colour]=red", f.u.Token, ""), 400)
+	// The one error object about sort names each problem once.
+	doc := expect(t, f.h.Do("GET", compositions+"?sort=code,price,-code,colour,price", f.u.Token, ""), 400)
 	detail := str(doc["errors"].([]any)[0].(obj)["detail"])
+	for _, want := range []string{`"price"`, `"colour"`, "code more than once"} {
+		if n := strings.Count(detail, want); n != 1 {
+			t.Errorf("sort detail %q names %s %d times, want once", detail, want, n)
+		}
+	}
+
+	// The detail names what the list knows.
+	doc = expect(t, f.h.Do("GET", resources+"?filter[colour]=red", f.u.Token, ""), 400)
+	detail = str(doc["errors"].([]any)[0].(obj)["detail"])
 	if !strings.Contains(detail, "created_after") || !strings.Contains(detail, "resource_type") {
 		t.Errorf("detail %q does not list the filters", detail)
 	}
