@@ -13,8 +13,9 @@ import (
 
 // resourceDoc is a resource of the company's own base as v2 writes it
 // (JSON:API type "resources"). The resource type (an integer of the
-// resource types catalogue) is resource_type: JSON:API forbids an attribute
-// named type. The relationship `group` is there only when the resource
+// resource types catalogue) is resource_type only: JSON:API reserves an
+// attribute named type, and unlike a composition's no seed client reads it
+// (docs/decisions.md). The relationship `group` is there only when the resource
 // belongs to a group.
 type resourceDoc struct {
 	ID            string                  `jsonapi:"primary,resources"`

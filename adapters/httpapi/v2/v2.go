@@ -12,10 +12,12 @@
 // Contract decisions that are not in the seed are written next to the code
 // that makes them; the main ones:
 //
-//   - JSON:API forbids an attribute named "type" (the official schema rejects
-//     the document), so the seed's composition `type` and resource `type` are
-//     written as `composition_type` and `resource_type`. Requests may use
-//     either name.
+//   - A composition carries the seed's attribute `type` (the class code),
+//     which real clients read although JSON:API reserves the name, and the
+//     same value as `composition_type` for JSON:API libraries; a resource's
+//     type is `resource_type`. Requests may use either name, or both when
+//     they agree.
+//   - Every relationship has links.related; reads take include= (include.go).
 //   - Item ids inside a composition's `items` are "<BANK>:<C|R>:<code>"
 //     (see itemID).
 //   - Unknown query parameters answer 400; unknown attributes in a create or
@@ -65,9 +67,11 @@ type handlers struct {
 //	POST /budgets/{id}/nodes, PATCH/DELETE /budgets/{id}/nodes/{node}
 //	GET  /budgets/{id}/reports/synthetic|analytic|abc (JSON:API or CSV), …/abc.svg
 //
-// The three lists take sort=field,-field and filter[name]=value on the
-// fields app.Service.Groups, Resources and Compositions name; an unknown
-// field or filter, or a bad filter value, is 400 with source.parameter.
+// The lists take sort=field,-field and filter[name]=value on the fields
+// app.Service.Groups, Resources and Compositions name; an unknown field or
+// filter, or a bad filter value, is 400 with source.parameter, one error
+// object per parameter. Reads of records with relationships take
+// include=user,sector,group (those the record type has).
 //
 // Every answer is a JSON:API document. Every route but /authenticate needs
 // "Authorization: Bearer <token>" (v2 takes no bare token). A panic answers
