@@ -259,6 +259,12 @@ func structureDocs(lines []app.StructureLine) []structureDoc {
 // writeNodes writes a document built by hand (a *jsonapi.OnePayload or
 // *jsonapi.ManyPayload) with status 200.
 func (h *handlers) writeNodes(w http.ResponseWriter, r *http.Request, p any) {
+	switch p := p.(type) {
+	case *jsonapi.OnePayload:
+		linkRelationships(apiBase(r), []*jsonapi.Node{p.Data})
+	case *jsonapi.ManyPayload:
+		linkRelationships(apiBase(r), p.Data)
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

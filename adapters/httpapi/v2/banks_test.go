@@ -235,7 +235,8 @@ func TestBankItemsBrowse(t *testing.T) {
 	if first["type"] != "bank_items" || first["id"] != sinapiID+":R:7153" {
 		t.Errorf("first item %v", first)
 	}
-	if rel := first["relationships"].(obj)["bank"].(obj)["data"].(obj); rel["type"] != "banks" || rel["id"] != sinapiID {
+	if rel := first["relationships"].(obj)["bank"].(obj); rel["data"].(obj)["type"] != "banks" || rel["data"].(obj)["id"] != sinapiID ||
+		rel["links"].(obj)["related"] != base+"/banks/"+sinapiID {
 		t.Errorf("bank relationship %v", rel)
 	}
 	if self := first["links"].(obj)["self"]; self != items+"/7153?kind=resource" {

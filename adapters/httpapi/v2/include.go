@@ -14,8 +14,8 @@ import (
 //
 // Every relationship costdb writes names its record in `data` and leads to
 // it by `links.related`: a user (/users/{id}), a sector, which is the
-// company's department (/sectors/{id}), or a group
-// (/my_database/groups/{id}). A read of a record or a list of records takes
+// company's department (/sectors/{id}), a group (/my_database/groups/{id}),
+// or, for a bank item, its edition (/banks/{id}). A read of a record or a list of records takes
 // include=user,sector,group (the relationships that record type has) and
 // answers a compound document: the records named, each once, in `included`.
 // Nested paths (group.user) are not supported; an include path the record
@@ -35,6 +35,7 @@ var relatedPaths = map[string]string{
 	"users":   "/users/",
 	"sectors": "/sectors/",
 	"groups":  "/my_database/groups/",
+	"banks":   "/banks/",
 }
 
 // parseInclude reads the include parameter of q: relationship names
@@ -97,7 +98,7 @@ func apiBase(r *http.Request) string {
 }
 
 // linkRelationships gives every to-one relationship of the nodes that names
-// a user, sector or group its links.related.
+// a user, sector, group or bank edition its links.related.
 func linkRelationships(base string, nodes []*jsonapi.Node) {
 	for _, n := range nodes {
 		for _, rel := range n.Relationships {
