@@ -68,12 +68,25 @@ func Status(err error) int {
 	return http.StatusInternalServerError
 }
 
-// LogError logs errors that are not the client's fault (status 500): their
-// details are logged, never shown.
+// LogError logs err as the status it answers with (Status).
 func (e *Env) LogError(r *http.Request, err error) {
-	if Status(err) >= 500 && e.Log != nil {
-		e.Log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	e.LogStatus(r, Status(err), err)
+}
+
+// LogStatus logs an error answered with status. A real fault (5xx) is
+// logged at ERROR with its details, which are never shown to the client. A
+// client error (4xx: bad input, unknown record, bad credentials, throttled)
+// is logged at INFO with its status and message: it is no fault of the
+// service, and must not raise an alarm.
+func (e *Env) LogStatus(r *http.Request, status int, err error) {
+	if e.Log == nil || err == nil {
+		return
 	}
+	if status >= 500 {
+		e.Log.Error("request failed", "method", r.Method, "path", r.URL.Path, "status", status, "err", err)
+		return
+	}
+	e.Log.Info("client error", "method", r.Method, "path", r.URL.Path, "status", status, "err", err.Error())
 }
 
 // FormatTime writes t as RFC 3339 with a numeric offset in the configured
@@ -183,7 +196,7 @@ func PrincipalFrom(ctx context.Context) domain.Principal {
 // Authenticate is middleware that requires an access token in the
 // Authorization header: "Bearer <token>", or, when allowBare is set (v1), the
 // bare token. A request without a valid token goes to onError with an
-// EUNAUTHORIZED error.
+// EUNAUTHORIZED error; onError answers and logs it.
 func (e *Env) Authenticate(allowBare bool, onError func(http.ResponseWriter, *http.Request, error)) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -203,8 +216,7 @@ func (e *Env) Authenticate(allowBare bool, onError func(http.ResponseWriter, *ht
 			}
 			p, err := e.App.Authorize(r.Context(), tok)
 			if err != nil {
-				e.LogError(r, err)
-				onError(w, r, err)
+				onError(w, r, err) // onError logs it
 				return
 			}
 			next.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), p)))
