@@ -29,7 +29,7 @@ func testMixedIDLayouts(t *testing.T, s app.Store) {
 		}
 	}
 	created := []string{oldID1, oldID2, newIDs[0], newIDs[1], newIDs[2]} // creation order
-	putOrder := []int{3, 0, 4, 2, 1}                                      // not in ID order
+	putOrder := []int{3, 0, 4, 2, 1}                                     // not in ID order
 	var groups []*domain.Group
 	var resources []*domain.Resource
 	var compositions []*domain.Composition
