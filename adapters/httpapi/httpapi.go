@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -33,6 +34,9 @@ type Env struct {
 	MaxBodyBytes int64
 	// Limiter slows repeated failed authentications; nil disables it.
 	Limiter *AuthLimiter
+	// TrustedProxies are the peers whose X-Forwarded-For names the client
+	// (ClientAddr); none by default.
+	TrustedProxies []netip.Prefix
 	Log     *slog.Logger
 }
 
@@ -323,24 +327,24 @@ func (e *Env) Recoverer(onPanic func(http.ResponseWriter, *http.Request, error))
 }
 
 // Login authenticates an e-mail and secret token for either generation,
-// slowing repeated failures per e-mail and per client address.
+// slowing repeated failures per account and client address and per client
+// address (AuthLimiter).
 func (e *Env) Login(r *http.Request, email, secret string) (*app.Session, error) {
-	keys := []string{"email:" + domain.NormalizeEmail(email), "addr:" + clientAddr(r)}
-	if err := e.Limiter.Allow(keys...); err != nil {
+	account, addr := domain.NormalizeEmail(email), e.ClientAddr(r)
+	if err := e.Limiter.Allow(account, addr); err != nil {
 		return nil, err
 	}
 	s, err := e.App.Authenticate(r.Context(), email, secret)
 	switch {
 	case domain.ErrorCode(err) == domain.EUNAUTHORIZED:
-		e.Limiter.Fail(keys...)
+		e.Limiter.Fail(account, addr)
 	case err == nil:
-		e.Limiter.Succeed(keys[0])
+		e.Limiter.Succeed(account, addr)
 	}
 	return s, err
 }
 
-// clientAddr is the client's IP address as the connection shows it. Proxy
-// headers are not trusted: a deployment behind a proxy sees the proxy.
+// clientAddr is the host part of the connection's peer address.
 func clientAddr(r *http.Request) string {
 	addr := r.RemoteAddr
 	if i := strings.LastIndexByte(addr, ':'); i > 0 {

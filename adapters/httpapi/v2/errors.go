@@ -93,6 +93,7 @@ func (h *handlers) writeErrorAt(w http.ResponseWriter, r *http.Request, err erro
 	// 400 and a forbidden create 403, though httpapi.Status knows neither.
 	st, _ := strconv.Atoi(objs[0].Status)
 	h.env.LogStatus(r, st, err)
+	httpapi.SetRetryAfter(w, err)
 	writeErrors(w, objs)
 }
 
