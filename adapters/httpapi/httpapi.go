@@ -37,7 +37,7 @@ type Env struct {
 	// TrustedProxies are the peers whose X-Forwarded-For names the client
 	// (ClientAddr); none by default.
 	TrustedProxies []netip.Prefix
-	Log     *slog.Logger
+	Log            *slog.Logger
 }
 
 // ETOOLARGE is the code of the error for a body over the cap (HTTP 413).
