@@ -34,10 +34,11 @@ type Env struct {
 	MaxBodyBytes int64
 	// Limiter slows repeated failed authentications; nil disables it.
 	Limiter *AuthLimiter
+	Log     *slog.Logger
+
 	// TrustedProxies are the peers whose X-Forwarded-For names the client
 	// (ClientAddr); none by default.
 	TrustedProxies []netip.Prefix
-	Log            *slog.Logger
 }
 
 // ETOOLARGE is the code of the error for a body over the cap (HTTP 413).
