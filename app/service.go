@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
+	"encoding/hex"
 	"sync"
 	"time"
 
@@ -51,49 +52,49 @@ func (s *Service) now() time.Time { return s.Now().Truncate(time.Microsecond) }
 
 var idGen struct {
 	sync.Mutex
-	lastMS uint64
-	last   [10]byte
+	started bool
+	lastSec uint32
+	random  [5]byte
+	counter uint32
 }
 
-const crockford = "0123456789abcdefghjkmnpqrstvwxyz"
-
-// NewID returns a new record ID: 26 URL-safe characters, a millisecond
-// timestamp followed by 80 random bits (the ULID layout), so that IDs sort in
-// creation order and never collide in practice. IDs made in the same
-// millisecond increase monotonically.
+// NewID returns a new record ID in the layout of a MongoDB ObjectId, as the
+// IDs of the API costdb mirrors look: 24 lower-case hexadecimal characters
+// encoding 12 bytes, a 4-byte big-endian count of seconds since the Unix
+// epoch, 5 random bytes chosen once per process and a 3-byte counter that
+// starts at a random value. IDs made by one process strictly increase, so
+// they sort in creation order: a clock that steps back reuses the last
+// second, and a counter that wraps within a second moves on to the next
+// second. The 26-character IDs of earlier versions (ULID layout, starting
+// "0") sort before every ID made here (starting "6" or more until 2084).
 func NewID(now time.Time) string {
 	idGen.Lock()
-	ms := uint64(now.UnixMilli())
-	if ms <= idGen.lastMS {
-		ms = idGen.lastMS
-		// Increment the random part as a big-endian number.
-		for i := len(idGen.last) - 1; i >= 0; i-- {
-			idGen.last[i]++
-			if idGen.last[i] != 0 {
-				break
-			}
-		}
-	} else {
-		if _, err := rand.Read(idGen.last[:]); err != nil {
+	if !idGen.started {
+		var seed [8]byte
+		if _, err := rand.Read(seed[:]); err != nil {
 			panic(err)
 		}
-		idGen.lastMS = ms
+		copy(idGen.random[:], seed[:5])
+		idGen.counter = uint32(seed[5])<<16 | uint32(seed[6])<<8 | uint32(seed[7])
+		idGen.started = true
 	}
-	var raw [16]byte
-	binary.BigEndian.PutUint16(raw[0:2], uint16(ms>>32))
-	binary.BigEndian.PutUint32(raw[2:6], uint32(ms))
-	copy(raw[6:], idGen.last[:])
+	sec := uint32(now.Unix())
+	if sec < idGen.lastSec {
+		sec = idGen.lastSec
+	}
+	idGen.counter = (idGen.counter + 1) & 0xffffff
+	if idGen.counter == 0 && sec == idGen.lastSec {
+		// The counter wrapped within the second: take the next one, so
+		// that the new ID still sorts after the last.
+		sec++
+	}
+	idGen.lastSec = sec
+	var raw [12]byte
+	binary.BigEndian.PutUint32(raw[0:4], sec)
+	copy(raw[4:9], idGen.random[:])
+	raw[9], raw[10], raw[11] = byte(idGen.counter>>16), byte(idGen.counter>>8), byte(idGen.counter)
 	idGen.Unlock()
-	// 128 bits → 26 base-32 characters (the first carries 3 bits).
-	var out [26]byte
-	hi := binary.BigEndian.Uint64(raw[0:8])
-	lo := binary.BigEndian.Uint64(raw[8:16])
-	for i := 25; i >= 0; i-- {
-		out[i] = crockford[lo&31]
-		lo = lo>>5 | hi<<59
-		hi >>= 5
-	}
-	return string(out[:])
+	return hex.EncodeToString(raw[:])
 }
 
 // notFound returns the ENOTFOUND error for a record of kind.

@@ -2,7 +2,10 @@ package app_test
 
 import (
 	"context"
+	"regexp"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/costdb/costdb/adapters/jwtauth"
 	"github.com/costdb/costdb/adapters/memstore"
@@ -441,17 +444,28 @@ func TestImportMergesRegimesAndIsIdempotent(t *testing.T) {
 
 func TestNewIDsAreOrderedAndURLSafe(t *testing.T) {
 	f := newFixture(t)
+	// The pattern clients of the original API validate ids with.
+	objectID := regexp.MustCompile(`^[a-f\d]{24}$`)
 	var prev string
 	for i := 0; i < 50; i++ {
-		id := app.NewID(f.svc.Now())
-		if len(id) != 26 || id <= prev {
-			t.Fatalf("id %q after %q: want 26 characters, increasing", id, prev)
+		now := f.svc.Now()
+		id := app.NewID(now)
+		if !objectID.MatchString(id) || id <= prev {
+			t.Fatalf("id %q after %q: want 24 lower-case hex characters, increasing", id, prev)
 		}
-		for _, c := range id {
-			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z') {
-				t.Fatalf("id %q has %q", id, c)
-			}
+		// The first 4 bytes are the creation time in seconds, big-endian.
+		sec, err := strconv.ParseUint(id[:8], 16, 32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := int64(sec) - now.Unix(); d < 0 || d > 1 {
+			t.Fatalf("id %q carries second %d, created at %d", id, sec, now.Unix())
 		}
 		prev = id
+	}
+	// A clock that steps back does not break the order.
+	back := app.NewID(f.svc.Now().Add(-time.Hour))
+	if back <= prev {
+		t.Errorf("id %q made with an earlier clock sorts before %q", back, prev)
 	}
 }

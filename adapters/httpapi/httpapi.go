@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -34,6 +35,10 @@ type Env struct {
 	// Limiter slows repeated failed authentications; nil disables it.
 	Limiter *AuthLimiter
 	Log     *slog.Logger
+
+	// TrustedProxies are the peers whose X-Forwarded-For names the client
+	// (ClientAddr); none by default.
+	TrustedProxies []netip.Prefix
 }
 
 // ETOOLARGE is the code of the error for a body over the cap (HTTP 413).
@@ -68,12 +73,25 @@ func Status(err error) int {
 	return http.StatusInternalServerError
 }
 
-// LogError logs errors that are not the client's fault (status 500): their
-// details are logged, never shown.
+// LogError logs err as the status it answers with (Status).
 func (e *Env) LogError(r *http.Request, err error) {
-	if Status(err) >= 500 && e.Log != nil {
-		e.Log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	e.LogStatus(r, Status(err), err)
+}
+
+// LogStatus logs an error answered with status. A real fault (5xx) is
+// logged at ERROR with its details, which are never shown to the client. A
+// client error (4xx: bad input, unknown record, bad credentials, throttled)
+// is logged at INFO with its status and message: it is no fault of the
+// service, and must not raise an alarm.
+func (e *Env) LogStatus(r *http.Request, status int, err error) {
+	if e.Log == nil || err == nil {
+		return
 	}
+	if status >= 500 {
+		e.Log.Error("request failed", "method", r.Method, "path", r.URL.Path, "status", status, "err", err)
+		return
+	}
+	e.Log.Info("client error", "method", r.Method, "path", r.URL.Path, "status", status, "err", err.Error())
 }
 
 // FormatTime writes t as RFC 3339 with a numeric offset in the configured
@@ -183,7 +201,7 @@ func PrincipalFrom(ctx context.Context) domain.Principal {
 // Authenticate is middleware that requires an access token in the
 // Authorization header: "Bearer <token>", or, when allowBare is set (v1), the
 // bare token. A request without a valid token goes to onError with an
-// EUNAUTHORIZED error.
+// EUNAUTHORIZED error; onError answers and logs it.
 func (e *Env) Authenticate(allowBare bool, onError func(http.ResponseWriter, *http.Request, error)) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -203,8 +221,7 @@ func (e *Env) Authenticate(allowBare bool, onError func(http.ResponseWriter, *ht
 			}
 			p, err := e.App.Authorize(r.Context(), tok)
 			if err != nil {
-				e.LogError(r, err)
-				onError(w, r, err)
+				onError(w, r, err) // onError logs it
 				return
 			}
 			next.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), p)))
@@ -311,24 +328,24 @@ func (e *Env) Recoverer(onPanic func(http.ResponseWriter, *http.Request, error))
 }
 
 // Login authenticates an e-mail and secret token for either generation,
-// slowing repeated failures per e-mail and per client address.
+// slowing repeated failures per account and client address and per client
+// address (AuthLimiter).
 func (e *Env) Login(r *http.Request, email, secret string) (*app.Session, error) {
-	keys := []string{"email:" + domain.NormalizeEmail(email), "addr:" + clientAddr(r)}
-	if err := e.Limiter.Allow(keys...); err != nil {
+	account, addr := domain.NormalizeEmail(email), e.ClientAddr(r)
+	if err := e.Limiter.Allow(account, addr); err != nil {
 		return nil, err
 	}
 	s, err := e.App.Authenticate(r.Context(), email, secret)
 	switch {
 	case domain.ErrorCode(err) == domain.EUNAUTHORIZED:
-		e.Limiter.Fail(keys...)
+		e.Limiter.Fail(account, addr)
 	case err == nil:
-		e.Limiter.Succeed(keys[0])
+		e.Limiter.Succeed(account, addr)
 	}
 	return s, err
 }
 
-// clientAddr is the client's IP address as the connection shows it. Proxy
-// headers are not trusted: a deployment behind a proxy sees the proxy.
+// clientAddr is the host part of the connection's peer address.
 func clientAddr(r *http.Request) string {
 	addr := r.RemoteAddr
 	if i := strings.LastIndexByte(addr, ':'); i > 0 {

@@ -11,7 +11,7 @@ import (
 )
 
 // IDs of the fixtures. Any string is an id to a store; these look like the
-// ULIDs the application makes and sort in the order of their last letter.
+// ULIDs earlier versions made and sort in the order of their last letter.
 const (
 	coA = "01HZXCO000000000000000000A"
 	coB = "01HZXCO000000000000000000B"

@@ -49,6 +49,7 @@ func Run(t *testing.T, open func(t *testing.T) app.Store) {
 		{"EmptyStore", testEmptyStore},
 		{"World", testWorld},
 		{"BadKeys", testBadKeys},
+		{"MixedIDLayouts", testMixedIDLayouts},
 		{"ReadYourWrites", testReadYourWrites},
 		{"RollbackOnError", testRollbackOnError},
 		{"RollbackOnPanic", testRollbackOnPanic},

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"strconv"
 	"strings"
@@ -43,6 +44,12 @@ type Main struct {
 	// bytes) instead of the key kept in the database.
 	SigningKeyFile string
 
+	// AuthAddressFailures is the per-address limit of the login throttle
+	// (httpapi.AuthLimiter.MaxAddressFailures).
+	AuthAddressFailures int
+	// TrustedProxies are the proxies whose X-Forwarded-For is believed.
+	TrustedProxies []netip.Prefix
+
 	Stdout, Stderr io.Writer
 
 	store    *boltstore.Store
@@ -66,6 +73,9 @@ func NewMain(stdout, stderr io.Writer) *Main {
 		ShutdownPeriod: 10 * time.Second,
 		Stdout:         stdout,
 		Stderr:         stderr,
+
+		// A proxy or NAT address may serve many users.
+		AuthAddressFailures: 100,
 	}
 }
 
@@ -81,11 +91,23 @@ func (m *Main) ParseFlags(args []string) error {
 	fs.Int64Var(&m.MaxBodyBytes, "max-body", m.MaxBodyBytes, "largest accepted request body, in bytes (env COSTDB_MAX_BODY)")
 	fs.DurationVar(&m.TokenTTL, "token-ttl", m.TokenTTL, "lifetime of access tokens (env COSTDB_TOKEN_TTL)")
 	fs.IntVar(&m.MaxItems, "max-items", m.MaxItems, "most items or banks in one add/remove request (env COSTDB_MAX_ITEMS)")
-	fs.IntVar(&m.AuthFailures, "auth-failures", m.AuthFailures, "failed authentications allowed per e-mail and per address within auth-window (env COSTDB_AUTH_FAILURES)")
-	fs.DurationVar(&m.AuthWindow, "auth-window", m.AuthWindow, "window of the failed-authentication limit (env COSTDB_AUTH_WINDOW)")
+	fs.IntVar(&m.AuthFailures, "auth-failures", m.AuthFailures, "failed authentications allowed per e-mail and client address within auth-window (env COSTDB_AUTH_FAILURES)")
+	fs.IntVar(&m.AuthAddressFailures, "auth-address-failures", m.AuthAddressFailures, "failed authentications per client address within auth-window after which the address is refused to the accounts that failed from it (env COSTDB_AUTH_ADDRESS_FAILURES)")
+	fs.DurationVar(&m.AuthWindow, "auth-window", m.AuthWindow, "window of the failed-authentication limits (env COSTDB_AUTH_WINDOW)")
+	fs.Func("trusted-proxies", "proxies (IPs or CIDR networks, comma-separated) whose X-Forwarded-For names the client; default none (env COSTDB_TRUSTED_PROXIES)", func(v string) error {
+		p, err := httpapi.ParseTrustedProxies(v)
+		if err != nil {
+			return err
+		}
+		m.TrustedProxies = p
+		return nil
+	})
 	fs.StringVar(&m.SigningKeyFile, "signing-key-file", m.SigningKeyFile, "file holding the token signing key (at least 32 bytes); default: a key kept in the database (env COSTDB_SIGNING_KEY_FILE)")
-	fs.DurationVar(&m.Timeouts.Read, "read-timeout", m.Timeouts.Read, "server read timeout (env COSTDB_READ_TIMEOUT)")
-	fs.DurationVar(&m.Timeouts.Write, "write-timeout", m.Timeouts.Write, "server write timeout (env COSTDB_WRITE_TIMEOUT)")
+	fs.DurationVar(&m.Timeouts.ReadHeader, "read-header-timeout", m.Timeouts.ReadHeader, "time to read a request's headers (env COSTDB_READ_HEADER_TIMEOUT)")
+	fs.DurationVar(&m.Timeouts.Body, "body-timeout", m.Timeouts.Body, "time to read a request's body, after which the connection is closed (env COSTDB_BODY_TIMEOUT)")
+	fs.DurationVar(&m.Timeouts.Read, "read-timeout", m.Timeouts.Read, "time to read a whole request, headers and body; 0: none, the header and body timeouts apply (env COSTDB_READ_TIMEOUT)")
+	fs.DurationVar(&m.Timeouts.Write, "write-timeout", m.Timeouts.Write, "time to answer, from the end of the request's headers (env COSTDB_WRITE_TIMEOUT)")
+	fs.DurationVar(&m.Timeouts.Idle, "idle-timeout", m.Timeouts.Idle, "time a keep-alive connection may wait for its next request (env COSTDB_IDLE_TIMEOUT)")
 	if err := applyEnv(fs); err != nil {
 		return err
 	}
@@ -148,6 +170,8 @@ func (m *Main) Open(ctx context.Context) error {
 		Limiter:      httpapi.NewAuthLimiter(m.AuthFailures, m.AuthWindow),
 		Log:          m.log,
 	}
+	env.Limiter.MaxAddressFailures = m.AuthAddressFailures
+	env.TrustedProxies = m.TrustedProxies
 	ln, err := net.Listen("tcp", m.Addr)
 	if err != nil {
 		return err

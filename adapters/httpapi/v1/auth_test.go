@@ -92,7 +92,7 @@ func TestLoginRateLimit(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		call(t, h, "POST", loginPath, "", bad, 401)
 	}
-	// Even the right secret is refused while the e-mail is locked out.
+	// Even the right secret is refused while the e-mail is throttled at this address.
 	good := jsonBody(t, map[string]string{"email": u.Email, "secret_token": u.Secret})
 	checkError(t, call(t, h, "POST", loginPath, "", good, 429))
 }

@@ -44,6 +44,7 @@ func (h *handler) failAs(w http.ResponseWriter, r *http.Request, err error, m fi
 	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="costdb"`)
 	}
+	httpapi.SetRetryAfter(w, err)
 	msg, fields := domain.ErrorMessage(err), domain.ErrorFields(err)
 	if domain.ErrorCode(err) == domain.EBADREQUEST && len(fields) == 1 {
 		// A value of the wrong JSON type: say it with the v1 field name.

@@ -89,8 +89,13 @@ func (h *handlers) writeError(w http.ResponseWriter, r *http.Request, err error)
 
 // writeErrorAt is writeError with the field pointers of err mapped by pm.
 func (h *handlers) writeErrorAt(w http.ResponseWriter, r *http.Request, err error, pm pointerMap) {
-	h.env.LogError(r, err)
-	writeErrors(w, errorObjects(err, pm))
+	objs := errorObjects(err, pm)
+	// Logged with the status the client gets: bad query parameters are
+	// 400 and a forbidden create 403, though httpapi.Status knows neither.
+	st, _ := strconv.Atoi(objs[0].Status)
+	h.env.LogStatus(r, st, err)
+	httpapi.SetRetryAfter(w, err)
+	writeErrors(w, objs)
 }
 
 // writePanic answers a recovered panic (already logged by the recoverer).
