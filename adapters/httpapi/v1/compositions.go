@@ -402,7 +402,7 @@ type itemRequest struct {
 // a bad type or the two hints when they disagree.
 func (it itemRequest) kind(ptr string) (domain.ItemKind, error) {
 	var byType, byFlag domain.ItemKind
-	switch t := strings.ToLower(strings.TrimSpace(it.Type)); t {
+	switch t := it.Type; t {
 	case "":
 	case string(domain.KindResource), string(domain.KindComposition):
 		byType = domain.ItemKind(t)
