@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/costdb/costdb/adapters/bankfiles/sample"
 	"github.com/costdb/costdb/adapters/httpapi/apitest"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
-	"github.com/costdb/costdb/adapters/bankfiles/sample"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -374,7 +374,7 @@ func TestV1ReferenceResourceFindByCode(t *testing.T) {
 		{"a sample edition", "?code=7153", 200, map[string]any{
 			"code": "7153", "description": r7153.Description, "type": num("3"), "unit": r7153.Unit, "bank": "SINAPI", "state": "MG",
 			"version": "08/2026", "edition_id": "SINAPI-MG-2026-08",
-			"locals": map[string]any{"MG": map[string]any{"pnd": num("45.88"), "pd": num("42.51"), "pndi": num("45.88"), "pdi": num("42.51")}},
+			"locals":      map[string]any{"MG": map[string]any{"pnd": num("45.88"), "pd": num("42.51"), "pndi": num("45.88"), "pdi": num("42.51")}},
 			"is_resource": true,
 		}, nil},
 		{"a composition code is not a resource", "?code=87292", 404, nil, nil},
