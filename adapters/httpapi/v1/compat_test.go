@@ -180,6 +180,7 @@ func TestV1AddItemsKindHints(t *testing.T) {
 		{"both disagreeing", `{"bank":"SINAPI","code":"9999","qty":1,"type":"resource","is_resource":false}`, 422, nil, []string{"items[0].type", "items[0].is_resource"}},
 		{"unknown type", `{"bank":"SINAPI","code":"9999","qty":1,"type":"insumo"}`, 422, nil, []string{"items[0].type"}},
 		{"hint of a kind the bank lacks", `{"bank":"SINAPI","code":"87292","qty":1,"type":"resource"}`, 422, nil, []string{"items[0].code"}},
+		{"a hint without a bank", `{"code":"9999","qty":1,"type":"resource"}`, 422, nil, []string{"items[0].bank"}},
 		{"is_resource not a boolean", `{"bank":"SINAPI","code":"9999","qty":1,"is_resource":"yes"}`, 400, nil, []string{"items[0].is_resource"}},
 	}
 	for i, tc := range tests {
@@ -507,5 +508,17 @@ func TestV1BothNamesDisagree(t *testing.T) {
 				t.Errorf("the resource changed (-before +after):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestV1CalculationMethodWrongType(t *testing.T) {
+	h, u := setup(t)
+	c := base + "/compositions/" + id(t, compositionIn(t, h, u.Token, "C-WT", "MG"))
+	for _, tc := range []struct{ body, field string }{
+		{`{"calculation_method":{"type":"2"}}`, "calculation_method.type"},
+		{`{"calculation_method":[2]}`, "calculation_method"},
+		{`{"calculation_method":true}`, "calculation_method"},
+	} {
+		checkError(t, call(t, h, "PUT", c, u.Token, tc.body, 400), tc.field)
 	}
 }

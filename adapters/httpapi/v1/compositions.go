@@ -440,6 +440,9 @@ func (h *handler) addItems(w http.ResponseWriter, r *http.Request) {
 	var v domain.Validation
 	for i, it := range in.Items {
 		kind, err := it.kind("/items/" + strconv.Itoa(i))
+		if strings.TrimSpace(it.Bank) == "" {
+			kind = "" // v1 names the bank always: a hint does not make it the own base
+		}
 		if err := v.Merge("", err); err != nil {
 			h.fail(w, r, err)
 			return
