@@ -296,8 +296,8 @@ func (s *Service) composition(tx Tx, p domain.Principal, id string) (*domain.Com
 	return c, nil
 }
 
-// ItemInput is one item to add to a composition. An empty Kind (v1 items
-// name none) is resolved from the code: where the code exists both as a
+// ItemInput is one item to add to a composition. An empty Kind (a v1 item
+// without a hint) is resolved from the code: where the code exists both as a
 // composition and as a resource, the composition wins (docs/decisions.md).
 // An empty Bank with a Kind means the company's own base.
 type ItemInput struct {

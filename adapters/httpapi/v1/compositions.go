@@ -13,9 +13,8 @@ import (
 )
 
 // compositionBody is a composition as v1 shows it; group_id is null when it
-// has no group. team_production, fic and
-// adc_labor appear only for a SICRO-model composition, whose prices also
-// carry every SICRO key.
+// has no group. team_production, fic and adc_labor appear only for a
+// SICRO-model composition, whose prices also carry every SICRO key.
 type compositionBody struct {
 	ID                string              `json:"id"`
 	CompanyID         string              `json:"company_id"`
