@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -185,11 +186,19 @@ func (s *Service) Composition(ctx context.Context, p domain.Principal, id string
 }
 
 // CompositionByCode returns the composition of the caller's company with the
-// code in the state, priced.
+// code in the state, priced. Without a state, the code's only composition:
+// when the company has the code in several states, EINVALID on /state lists
+// them; when in none, ENOTFOUND.
 func (s *Service) CompositionByCode(ctx context.Context, p domain.Principal, code, state string) (*domain.PricedComposition, error) {
 	var out *domain.PricedComposition
 	err := s.store.View(ctx, func(tx Tx) error {
-		c, err := tx.CompositionByCode(p.CompanyID, code, strings.ToUpper(state))
+		var c *domain.Composition
+		var err error
+		if strings.TrimSpace(state) == "" {
+			c, err = compositionInAnyState(tx, p, code)
+		} else {
+			c, err = tx.CompositionByCode(p.CompanyID, code, strings.ToUpper(state))
+		}
 		if err != nil {
 			return err
 		}
@@ -197,6 +206,33 @@ func (s *Service) CompositionByCode(ctx context.Context, p domain.Principal, cod
 		return err
 	})
 	return out, err
+}
+
+// compositionInAnyState finds the company's composition with the code when
+// no state is given.
+func compositionInAnyState(tx Tx, p domain.Principal, code string) (*domain.Composition, error) {
+	all, err := tx.Compositions(p.CompanyID)
+	if err != nil {
+		return nil, err
+	}
+	var found []*domain.Composition
+	for _, c := range all {
+		if c.Code == code {
+			found = append(found, c)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil, domain.Errorf(domain.ENOTFOUND, "no composition has the code %q", code)
+	case 1:
+		return found[0], nil
+	}
+	states := make([]string, len(found))
+	for i, c := range found {
+		states[i] = c.State
+	}
+	sort.Strings(states)
+	return nil, domain.FieldErrorf("/state", "is required: the code %s exists in the states %s", code, strings.Join(states, ", "))
 }
 
 // Compositions lists the compositions of the caller's company that match
@@ -260,8 +296,8 @@ func (s *Service) composition(tx Tx, p domain.Principal, id string) (*domain.Com
 	return c, nil
 }
 
-// ItemInput is one item to add to a composition. An empty Kind (v1 items
-// name none) is resolved from the code: where the code exists both as a
+// ItemInput is one item to add to a composition. An empty Kind (a v1 item
+// without a hint) is resolved from the code: where the code exists both as a
 // composition and as a resource, the composition wins (docs/decisions.md).
 // An empty Bank with a Kind means the company's own base.
 type ItemInput struct {
@@ -425,13 +461,20 @@ type BankInput struct {
 	Month  string
 	Region string
 	Report bool
+	// WithLaborCharges, when set, is the regime the client prices the bank
+	// in: true não desonerado (with full labour charges), false desonerado.
+	WithLaborCharges *bool
 }
 
 // AddBanks attaches bank editions to a composition, replacing the edition of
 // a bank already attached, and returns it priced. Each edition must have
 // been imported, and every item of a bank whose edition changes must exist
 // in the new edition; otherwise EINVALID names the problem and nothing
-// changes.
+// changes. A region named for a bank none of whose editions has a region
+// (SINAPI, SICRO) is not part of the lookup: it is kept as the entry's
+// AskedRegion and shown back. WithLaborCharges, when set, requires the
+// edition to publish that regime's prices (EINVALID on
+// /banks/i/with_labor_charges otherwise).
 func (s *Service) AddBanks(ctx context.Context, p domain.Principal, id string, banks []BankInput) (*domain.PricedComposition, error) {
 	return s.changeComposition(ctx, p, id, func(tx Tx, c *domain.Composition) error {
 		if err := s.checkCount("/banks", len(banks)); err != nil {
@@ -447,6 +490,8 @@ func (s *Service) AddBanks(ctx context.Context, p domain.Principal, id string, b
 				Month:  strings.TrimSpace(in.Month),
 				Region: strings.TrimSpace(in.Region),
 				Report: in.Report,
+				// Set when the client said which regime it prices in.
+				WithLaborCharges: in.WithLaborCharges,
 			}
 			if err := v.Merge("", ref.Validate(ptr)); err != nil {
 				return err
@@ -454,11 +499,31 @@ func (s *Service) AddBanks(ctx context.Context, p domain.Principal, id string, b
 			if ref.Validate(ptr) != nil {
 				continue
 			}
-			if _, err := tx.Edition(ref.EditionKey()); isNotFound(err) {
+			if ref.Region != "" {
+				regional, err := bankHasRegions(tx, ref.Name)
+				if err != nil {
+					return err
+				}
+				if !regional {
+					ref.AskedRegion, ref.Region = ref.Region, ""
+				}
+			}
+			ed, err := tx.Edition(ref.EditionKey())
+			if isNotFound(err) {
 				v.Add(ptr, "edition %s has not been imported", editionName(ref))
 				continue
 			} else if err != nil {
 				return err
+			}
+			if w := ref.WithLaborCharges; w != nil {
+				reg := domain.Desonerado
+				if *w {
+					reg = domain.NaoDesonerado
+				}
+				if !ed.HasRegime(reg) {
+					v.Add(ptr+"/with_labor_charges", "edition %s has no %s prices", editionName(ref), reg)
+					continue
+				}
 			}
 			for j, it := range c.Items {
 				if it.Bank != ref.Name {
@@ -480,6 +545,21 @@ func (s *Service) AddBanks(ctx context.Context, p domain.Principal, id string, b
 		}
 		return v.Err()
 	})
+}
+
+// bankHasRegions reports whether any imported edition of the bank has a
+// region.
+func bankHasRegions(tx Tx, bank string) (bool, error) {
+	eds, err := tx.Editions()
+	if err != nil {
+		return false, err
+	}
+	for _, e := range eds {
+		if e.Bank == bank && e.Region != "" {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 func (s *Service) checkCount(field string, n int) error {

@@ -52,6 +52,15 @@ type BankRef struct {
 	Month  string // MM/YYYY
 	Region string // optional region within the state
 	Report bool   // the report flag (`relatorio`)
+	// AskedRegion is a region a client named for a bank whose editions
+	// have no regions (SINAPI, SICRO): kept and shown back, never part of
+	// the edition key.
+	AskedRegion string
+	// WithLaborCharges is the regime a client said it prices the bank in
+	// (v1 `with_labor_charges`): true is with full labour charges (não
+	// desonerado), false without (desonerado), nil not said. The edition
+	// must publish that regime's prices.
+	WithLaborCharges *bool
 }
 
 // EditionKey returns the key of the edition the reference names.

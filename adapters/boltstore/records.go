@@ -79,6 +79,9 @@ type bankRefRecord struct {
 	Month  string `json:"month"`
 	Region string `json:"region"`
 	Report bool   `json:"report"`
+	// Written only when set, so older records read unchanged.
+	AskedRegion      string `json:"asked_region,omitempty"`
+	WithLaborCharges *bool  `json:"with_labor_charges,omitempty"`
 }
 
 type itemRecord struct {
@@ -335,7 +338,7 @@ func toCompositionRecord(c *domain.Composition) compositionRecord {
 	if c.Banks != nil {
 		r.Banks = make([]bankRefRecord, len(c.Banks))
 		for i, b := range c.Banks {
-			r.Banks[i] = bankRefRecord{Name: b.Name, State: b.State, Month: b.Month, Region: b.Region, Report: b.Report}
+			r.Banks[i] = bankRefRecord{Name: b.Name, State: b.State, Month: b.Month, Region: b.Region, Report: b.Report, AskedRegion: b.AskedRegion, WithLaborCharges: b.WithLaborCharges}
 		}
 	}
 	if c.Items != nil {
@@ -365,7 +368,7 @@ func (r *compositionRecord) domain(d *decoder) *domain.Composition {
 	if r.Banks != nil {
 		c.Banks = make([]domain.BankRef, len(r.Banks))
 		for i, b := range r.Banks {
-			c.Banks[i] = domain.BankRef{Name: b.Name, State: b.State, Month: b.Month, Region: b.Region, Report: b.Report}
+			c.Banks[i] = domain.BankRef{Name: b.Name, State: b.State, Month: b.Month, Region: b.Region, Report: b.Report, AskedRegion: b.AskedRegion, WithLaborCharges: b.WithLaborCharges}
 		}
 	}
 	if r.Items != nil {

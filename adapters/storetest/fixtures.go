@@ -93,6 +93,10 @@ func newResource(id, companyID, code string) *domain.Resource {
 	}
 }
 
+// yes and no are the regimes a composition's bank may record (v1
+// with_labor_charges), by address.
+var yes, no = true, false
+
 func newComposition(id, companyID, code, state string) *domain.Composition {
 	return &domain.Composition{
 		ID: id, CompanyID: companyID, UserID: usA1, DepartmentID: deA1, GroupID: grA1,
@@ -101,8 +105,8 @@ func newComposition(id, companyID, code, state string) *domain.Composition {
 		Note:           "nota",
 		TeamProduction: dec("12.5"), FIC: dec("0.0123456"), LaborAddition: dec("15.5"),
 		Banks: []domain.BankRef{
-			{Name: "SICRO3", State: "AL", Month: "01/2024", Report: true},
-			{Name: "SINAPI", State: "MG", Month: "08/2026", Region: "NORTE"},
+			{Name: "SICRO3", State: "AL", Month: "01/2024", Report: true, AskedRegion: "MACEIO", WithLaborCharges: &no},
+			{Name: "SINAPI", State: "MG", Month: "08/2026", Region: "NORTE", WithLaborCharges: &yes},
 		},
 		Items: []domain.Item{
 			{Bank: "SINAPI", Code: "00001", Kind: domain.KindResource, Quantity: dec("0.0000001")},

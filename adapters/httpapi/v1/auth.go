@@ -12,10 +12,20 @@ type loginRequest struct {
 	SecretToken string `json:"secret_token"`
 }
 
-// loginResponse is its answer.
+// loginResponse is its answer. company and department repeat, as objects,
+// what user carries: real v1 clients read the company's id from
+// company.id (or a top-level company_id) and refuse a login without it.
 type loginResponse struct {
-	AuthToken string    `json:"auth_token"`
-	User      loginUser `json:"user"`
+	AuthToken  string    `json:"auth_token"`
+	User       loginUser `json:"user"`
+	Company    loginRef  `json:"company"`
+	Department loginRef  `json:"department"`
+}
+
+// loginRef names the company or department of the login.
+type loginRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
 }
 
 type loginUser struct {
@@ -53,5 +63,7 @@ func (h *handler) login(w http.ResponseWriter, r *http.Request) {
 			DepartmentID:          s.Department.ID,
 			TokenTimeoutInSeconds: int64(s.ExpiresIn.Seconds()),
 		},
+		Company:    loginRef{ID: s.Company.ID, Name: s.Company.Name},
+		Department: loginRef{ID: s.Department.ID, Name: s.Department.Name},
 	})
 }

@@ -36,6 +36,8 @@ func TestLogin(t *testing.T) {
 			"department_id":            u.DepartmentID,
 			"token_timeout_in_seconds": num("86400"),
 		},
+		"company":    map[string]any{"id": u.CompanyID, "name": "Construtora Alfa"},
+		"department": map[string]any{"id": u.DepartmentID, "name": "Geral"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("login answer (-want +got):\n%s", diff)

@@ -12,14 +12,15 @@ import (
 	"github.com/go-chi/chi/v5"
 )
 
-// compositionBody is a composition as v1 shows it. team_production, fic and
-// adc_labor appear only for a SICRO-model composition, whose prices also
-// carry every SICRO key.
+// compositionBody is a composition as v1 shows it; group_id is null when it
+// has no group. team_production, fic and adc_labor appear only for a
+// SICRO-model composition, whose prices also carry every SICRO key.
 type compositionBody struct {
 	ID                string              `json:"id"`
 	CompanyID         string              `json:"company_id"`
 	UserID            string              `json:"user_id"`
 	DepartmentID      string              `json:"department_id"`
+	GroupID           *string             `json:"group_id"`
 	Code              string              `json:"code"`
 	SecondCode        string              `json:"second_code"`
 	Description       string              `json:"description"`
@@ -66,12 +67,23 @@ type pricesBody struct {
 	CUMO         json.Number `json:"cumo,omitempty"`
 }
 
-// bankBody is one bank edition of a composition.
+// bankBody is one bank edition of a composition: regiao is the edition's
+// region, or the region the client sent for a bank without regions;
+// with_labor_charges is shown when the client sent it.
 type bankBody struct {
-	Data      string `json:"data"`
-	Estado    string `json:"estado"`
-	Regiao    string `json:"regiao,omitempty"`
-	Relatorio bool   `json:"relatorio"`
+	Data             string `json:"data"`
+	Estado           string `json:"estado"`
+	Regiao           string `json:"regiao,omitempty"`
+	Relatorio        bool   `json:"relatorio"`
+	WithLaborCharges *bool  `json:"with_labor_charges,omitempty"`
+}
+
+func bankOf(b domain.BankRef) bankBody {
+	out := bankBody{Data: b.Month, Estado: b.State, Regiao: b.Region, Relatorio: b.Report, WithLaborCharges: b.WithLaborCharges}
+	if out.Regiao == "" {
+		out.Regiao = b.AskedRegion
+	}
+	return out
 }
 
 // itemBody is one item of a composition: coefficient is the quantity sent,
@@ -103,6 +115,10 @@ func (h *handler) composition(pc *domain.PricedComposition) compositionBody {
 		Items:             make([]itemBody, 0, len(pc.Items)),
 		CreatedAt:         h.env.FormatTime(c.CreatedAt),
 	}
+	if c.GroupID != "" {
+		g := c.GroupID
+		out.GroupID = &g
+	}
 	if c.IsSicro {
 		p := pc.Prices
 		out.TeamProduction, out.FIC, out.AdcLabor = num(c.TeamProduction), num(c.FIC), num(c.LaborAddition)
@@ -115,7 +131,7 @@ func (h *handler) composition(pc *domain.PricedComposition) compositionBody {
 		}
 	}
 	for _, b := range c.Banks {
-		out.Banks[b.Name] = bankBody{Data: b.Month, Estado: b.State, Regiao: b.Region, Relatorio: b.Report}
+		out.Banks[b.Name] = bankOf(b)
 	}
 	for _, it := range pc.Items {
 		out.Items = append(out.Items, itemBody{
@@ -147,15 +163,49 @@ type compositionCreateRequest struct {
 	TeamProduction number `json:"team_production"`
 	FIC            number `json:"fic"`
 	AdcLabor       number `json:"adc_labor"`
+	// The names a read shows, accepted back (aliases.go).
+	State             string          `json:"state"`
+	CalculationMethod calcMethodInput `json:"calculation_method"`
 }
 
-func (in compositionCreateRequest) input() app.CompositionInput {
-	return app.CompositionInput{
+// input maps the request to the app input, or EINVALID when two names of
+// one field disagree.
+func (in compositionCreateRequest) input() (app.CompositionInput, error) {
+	state, err := pickState(nonEmpty(in.Local), nonEmpty(in.State))
+	if err != nil {
+		return app.CompositionInput{}, err
+	}
+	rounding, err := pickRounding(nonZero(in.RoundingType), in.CalculationMethod)
+	if err != nil {
+		return app.CompositionInput{}, err
+	}
+	out := app.CompositionInput{
 		GroupID: in.GroupID, Code: in.Code, SecondCode: in.SecondCode, Description: in.Description,
-		Type: in.Type, Unit: in.Unit, State: in.Local, IsSicro: in.IsSicro, Labor: in.Labor,
-		Rounding: domain.RoundingMethod(in.RoundingType), Note: in.Note,
+		Type: in.Type, Unit: in.Unit, IsSicro: in.IsSicro, Labor: in.Labor,
+		Note:           in.Note,
 		TeamProduction: in.TeamProduction.D, FIC: in.FIC.D, LaborAddition: in.AdcLabor.D,
 	}
+	if state != nil {
+		out.State = *state
+	}
+	if rounding != nil {
+		out.Rounding = domain.RoundingMethod(*rounding)
+	}
+	return out, nil
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func nonZero(n int) *int {
+	if n == 0 {
+		return nil
+	}
+	return &n
 }
 
 // compositionUpdateRequest is the body of an update: the create body,
@@ -179,25 +229,57 @@ type compositionUpdateRequest struct {
 	TeamProduction number  `json:"team_production"`
 	FIC            number  `json:"fic"`
 	AdcLabor       number  `json:"adc_labor"`
+	// The names a read shows, accepted back (aliases.go).
+	State             *string         `json:"state"`
+	CalculationMethod calcMethodInput `json:"calculation_method"`
 }
 
-func (in compositionUpdateRequest) patch() app.CompositionPatch {
+// patch maps the request to the app patch, or EINVALID when two names of
+// one field disagree.
+func (in compositionUpdateRequest) patch() (app.CompositionPatch, error) {
+	state, err := pickState(in.Local, in.State)
+	if err != nil {
+		return app.CompositionPatch{}, err
+	}
+	roundingType, err := pickRounding(in.RoundingType, in.CalculationMethod)
+	if err != nil {
+		return app.CompositionPatch{}, err
+	}
 	var rounding *domain.RoundingMethod
-	if in.RoundingType != nil {
-		m := domain.RoundingMethod(*in.RoundingType)
+	if roundingType != nil {
+		m := domain.RoundingMethod(*roundingType)
 		rounding = &m
 	}
 	return app.CompositionPatch{
 		GroupID: in.GroupID, Code: in.Code, SecondCode: in.SecondCode, Description: in.Description,
-		Type: in.Type, Unit: in.Unit, State: in.Local, IsSicro: in.IsSicro, Labor: in.Labor,
+		Type: in.Type, Unit: in.Unit, State: state, IsSicro: in.IsSicro, Labor: in.Labor,
 		Rounding: rounding, Note: in.Note,
 		TeamProduction: in.TeamProduction.ptr(), FIC: in.FIC.ptr(), LaborAddition: in.AdcLabor.ptr(),
-	}
+	}, nil
 }
 
-// compositionFields names the fields of a composition create or update,
-// whose state is `local`.
-var compositionFields = renamed(map[string]string{"state": "local"})
+// fields names the fields of the update's errors as the body sent them.
+func (in compositionUpdateRequest) fields() fieldMapper {
+	return compositionFieldsAs(in.Local == nil && in.State != nil, in.RoundingType == nil && in.CalculationMethod.Set)
+}
+
+// fields names the fields of the create's errors as the body sent them.
+func (in compositionCreateRequest) fields() fieldMapper {
+	return compositionFieldsAs(in.Local == "" && in.State != "", in.RoundingType == 0 && in.CalculationMethod.Set)
+}
+
+// compositionFieldsAs names a composition's fields with the spellings the
+// request used: `state` or `local`, `calculation_method` or `rounding_type`.
+func compositionFieldsAs(sentState, sentMethod bool) fieldMapper {
+	table := map[string]string{"state": "local"}
+	if sentState {
+		delete(table, "state")
+	}
+	if sentMethod {
+		table["rounding_type"] = "calculation_method"
+	}
+	return renamed(table)
+}
 
 func (h *handler) listCompositions(w http.ResponseWriter, r *http.Request) {
 	pg, err := parsePagination(r)
@@ -219,9 +301,14 @@ func (h *handler) createComposition(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	pc, err := h.env.App.CreateComposition(r.Context(), principal(r), in.input())
+	input, err := in.input()
 	if err != nil {
-		h.failAs(w, r, err, compositionFields)
+		h.fail(w, r, err)
+		return
+	}
+	pc, err := h.env.App.CreateComposition(r.Context(), principal(r), input)
+	if err != nil {
+		h.failAs(w, r, err, in.fields())
 		return
 	}
 	h.write(w, http.StatusCreated, h.composition(pc))
@@ -236,17 +323,16 @@ func (h *handler) getComposition(w http.ResponseWriter, r *http.Request) {
 	h.write(w, http.StatusOK, h.composition(pc))
 }
 
-// findComposition answers GET /find_by_code?code=&state=: a code is unique
-// per state, so both are required.
+// findComposition answers GET /find_by_code?code=[&state=]: a code is unique
+// per state. Without state (as real clients ask), the code's composition
+// when the company has it in one state; in several, 422 on state listing
+// them; in none, 404.
 func (h *handler) findComposition(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	code, state := q.Get("code"), q.Get("state")
 	var v domain.Validation
 	if code == "" {
 		v.Add("/code", "is required")
-	}
-	if state == "" {
-		v.Add("/state", "is required")
 	}
 	if err := v.Err(); err != nil {
 		h.fail(w, r, err)
@@ -271,9 +357,14 @@ func (h *handler) updateComposition(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	pc, err := h.env.App.UpdateComposition(r.Context(), principal(r), id, in.patch())
+	patch, err := in.patch()
 	if err != nil {
-		h.failAs(w, r, err, compositionFields)
+		h.fail(w, r, err)
+		return
+	}
+	pc, err := h.env.App.UpdateComposition(r.Context(), principal(r), id, patch)
+	if err != nil {
+		h.failAs(w, r, err, in.fields())
 		return
 	}
 	h.write(w, http.StatusOK, h.composition(pc))
@@ -289,16 +380,50 @@ func (h *handler) deleteComposition(w http.ResponseWriter, r *http.Request) {
 	h.write(w, http.StatusOK, deleted)
 }
 
-// addItemsRequest is the body of add-items. v1 items name no kind: the app
-// resolves it from the code.
+// addItemsRequest is the body of add-items. An item may say what its code
+// is, as real clients do: `type` ("resource" or "composition") or
+// `is_resource` (true or false); both together must agree. Without either,
+// the app resolves the kind from the code (a code that is both a
+// composition and a resource in the bank is the composition).
 type addItemsRequest struct {
 	Items list[itemRequest] `json:"items"`
 }
 
 type itemRequest struct {
-	Bank string `json:"bank"`
-	Code string `json:"code"`
-	Qty  number `json:"qty"`
+	Bank       string `json:"bank"`
+	Code       string `json:"code"`
+	Qty        number `json:"qty"`
+	Type       string `json:"type"`
+	IsResource *bool  `json:"is_resource"`
+}
+
+// kind is the kind the item's hints name ("" for none), or EINVALID naming
+// a bad type or the two hints when they disagree.
+func (it itemRequest) kind(ptr string) (domain.ItemKind, error) {
+	var byType, byFlag domain.ItemKind
+	switch t := it.Type; t {
+	case "":
+	case string(domain.KindResource), string(domain.KindComposition):
+		byType = domain.ItemKind(t)
+	default:
+		return "", domain.FieldErrorf(ptr+"/type", "must be resource or composition")
+	}
+	if it.IsResource != nil {
+		byFlag = domain.KindComposition
+		if *it.IsResource {
+			byFlag = domain.KindResource
+		}
+	}
+	if byType != "" && byFlag != "" && byType != byFlag {
+		var v domain.Validation
+		v.Add(ptr+"/type", "is %s but is_resource says %s; send one of them, or both agreeing", byType, byFlag)
+		v.Add(ptr+"/is_resource", "says %s but type is %s; send one of them, or both agreeing", byFlag, byType)
+		return "", v.Err()
+	}
+	if byType != "" {
+		return byType, nil
+	}
+	return byFlag, nil
 }
 
 // itemFields names the fields of add-items, whose quantity is `qty`.
@@ -311,8 +436,21 @@ func (h *handler) addItems(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	items := make([]app.ItemInput, len(in.Items))
+	var v domain.Validation
 	for i, it := range in.Items {
-		items[i] = app.ItemInput{Bank: it.Bank, Code: it.Code, Quantity: it.Qty.D}
+		kind, err := it.kind("/items/" + strconv.Itoa(i))
+		if strings.TrimSpace(it.Bank) == "" {
+			kind = "" // v1 names the bank always: a hint does not make it the own base
+		}
+		if err := v.Merge("", err); err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		items[i] = app.ItemInput{Bank: it.Bank, Code: it.Code, Kind: kind, Quantity: it.Qty.D}
+	}
+	if err := v.Err(); err != nil {
+		h.failAs(w, r, err, itemFields)
+		return
 	}
 	pc, err := h.env.App.AddItems(r.Context(), principal(r), chi.URLParam(r, "id"), items)
 	if err != nil {
@@ -323,17 +461,21 @@ func (h *handler) addItems(w http.ResponseWriter, r *http.Request) {
 }
 
 // addBasesRequest is the body of add-bases: each base is a bank edition,
-// `status` its report flag (`relatorio` in the answer).
+// `status` its report flag (`relatorio` in the answer), `region` the
+// edition's region (kept and shown back but not looked up for a bank without
+// regions), `with_labor_charges` the regime the client prices it in (true
+// não desonerado, false desonerado; the edition must have those prices).
 type addBasesRequest struct {
 	Bases list[baseRequest] `json:"bases"`
 }
 
 type baseRequest struct {
-	Name    string `json:"name"`
-	Local   string `json:"local"`
-	Version string `json:"version"`
-	Status  bool   `json:"status"`
-	Region  string `json:"region"`
+	Name             string `json:"name"`
+	Local            string `json:"local"`
+	Version          string `json:"version"`
+	Status           bool   `json:"status"`
+	Region           string `json:"region"`
+	WithLaborCharges *bool  `json:"with_labor_charges"`
 }
 
 // baseFields names the fields of add-bases.
@@ -347,7 +489,7 @@ func (h *handler) addBases(w http.ResponseWriter, r *http.Request) {
 	}
 	banks := make([]app.BankInput, len(in.Bases))
 	for i, b := range in.Bases {
-		banks[i] = app.BankInput{Name: b.Name, State: b.Local, Month: b.Version, Region: b.Region, Report: b.Status}
+		banks[i] = app.BankInput{Name: b.Name, State: b.Local, Month: b.Version, Region: b.Region, Report: b.Status, WithLaborCharges: b.WithLaborCharges}
 	}
 	pc, err := h.env.App.AddBanks(r.Context(), principal(r), chi.URLParam(r, "id"), banks)
 	if err != nil {

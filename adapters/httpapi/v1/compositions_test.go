@@ -9,7 +9,7 @@ import (
 
 // compositionKeys are the keys of every v1 composition.
 var compositionKeys = []string{
-	"banks", "calculation_method", "code", "company_id", "created_at", "department_id", "description", "id",
+	"banks", "calculation_method", "code", "company_id", "created_at", "department_id", "description", "group_id", "id",
 	"is_sicro", "items", "labor", "prices", "second_code", "state", "type", "unit", "user_id",
 }
 
@@ -31,7 +31,7 @@ func TestCompositionCreate(t *testing.T) {
 			`"is_sicro":false,"labor":false,"note":"nota","group_id":"`+gid+`"}`, 201)
 	want := owned(t, u, sinapi, map[string]any{
 		"code": "ALV-01", "second_code": "89306-A", "description": "Alvenaria estrutural", "type": "PARE", "unit": "M2",
-		"state": "MG", "is_sicro": false,
+		"state": "MG", "is_sicro": false, "group_id": gid,
 		"calculation_method": map[string]any{"type": num("2"), "description": "Truncar com 2 casas decimais"},
 		"labor":              false,
 		"prices":             map[string]any{"pnd": num("0"), "pd": num("0")},
@@ -60,7 +60,7 @@ func TestCompositionCreate(t *testing.T) {
 	zero := num("0")
 	want = owned(t, u, sicro, map[string]any{
 		"code": "0307731", "second_code": "", "description": "Aparelho de apoio", "type": "", "unit": "dm³",
-		"state": "AL", "is_sicro": true,
+		"state": "AL", "is_sicro": true, "group_id": nil,
 		"calculation_method": map[string]any{"type": num("3"), "description": "Truncar com 4 casas decimais"},
 		"labor":              false,
 		"team_production":    num("2.5"), "fic": num("0.0123"), "adc_labor": num("15"),
@@ -308,8 +308,7 @@ func TestCompositionErrors(t *testing.T) {
 		{"update id differs", "PUT", c + "/" + cid, u.Token, `{"id":"x"}`, 422, []string{"id"}},
 		{"update bad state", "PUT", c + "/" + cid, u.Token, `{"local":"ZZ"}`, 422, []string{"local"}},
 		{"update wrong type", "PUT", c + "/" + cid, u.Token, `{"rounding_type":"1"}`, 400, []string{"rounding_type"}},
-		{"find_by_code without code and state", "GET", c + "/find_by_code", u.Token, "", 422, []string{"code", "state"}},
-		{"find_by_code without state", "GET", c + "/find_by_code?code=ALV-01", u.Token, "", 422, []string{"state"}},
+		{"find_by_code without code", "GET", c + "/find_by_code", u.Token, "", 422, []string{"code"}},
 		{"find_by_code in another state", "GET", c + "/find_by_code?code=ALV-01&state=SP", u.Token, "", 404, nil},
 		{"find_by_code other company's", "GET", c + "/find_by_code?code=ALV-01&state=MG", other.Token, "", 404, nil},
 		{"add-items without items", "POST", c + "/" + cid + "/add-items", u.Token, `{}`, 422, []string{"items"}},

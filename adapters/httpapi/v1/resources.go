@@ -164,14 +164,27 @@ type resourceUpdateRequest struct {
 	IsSicro     *bool       `json:"is_sicro"`
 	Status      *bool       `json:"status"`
 	Note        *string     `json:"note"`
+	// The names the update answer shows, accepted back (aliases.go).
+	Code2 *string     `json:"code_2"`
+	Local updateLocal `json:"local"`
 }
 
-func (in resourceUpdateRequest) patch() app.ResourcePatch {
-	return app.ResourcePatch{
-		GroupID: in.GroupID, Code: in.Code, SecondCode: in.SecondCode, Description: in.Description,
-		Type: in.Type, Unit: in.Unit, IsSicro: in.IsSicro, Status: in.Status, Note: in.Note,
-		Locals: in.Locals,
+// patch maps the request to the app patch, or EINVALID when two names of
+// one field disagree.
+func (in resourceUpdateRequest) patch() (app.ResourcePatch, error) {
+	second, err := pickSecondCode(in.SecondCode, in.Code2)
+	if err != nil {
+		return app.ResourcePatch{}, err
 	}
+	locals, err := pickLocals(in.Locals, in.Local.Locals)
+	if err != nil {
+		return app.ResourcePatch{}, err
+	}
+	return app.ResourcePatch{
+		GroupID: in.GroupID, Code: in.Code, SecondCode: second, Description: in.Description,
+		Type: in.Type, Unit: in.Unit, IsSicro: in.IsSicro, Status: in.Status, Note: in.Note,
+		Locals: locals,
+	}, nil
 }
 
 func (h *handler) listResources(w http.ResponseWriter, r *http.Request) {
@@ -242,7 +255,12 @@ func (h *handler) updateResource(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	res, err := h.env.App.UpdateResource(r.Context(), principal(r), id, in.patch())
+	patch, err := in.patch()
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	res, err := h.env.App.UpdateResource(r.Context(), principal(r), id, patch)
 	if err != nil {
 		h.fail(w, r, err)
 		return

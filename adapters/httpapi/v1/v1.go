@@ -31,9 +31,14 @@
 //     and the update response (code_2, local). In all of them a SICRO
 //     resource's price per state is a single number (its pnd); a single
 //     number sent for a state sets all four prices of that state.
-//   - A composition's v1 shape is exactly the seed's: group_id and note are
-//     accepted on create and update but, as in the origin system's shape, not
+//   - A composition's v1 shape is the seed's plus group_id ("" when it has
+//     none), as on resources; note is accepted on create and update but not
 //     echoed.
+//   - What real v1 clients send is the contract (docs/decisions.md, "v1
+//     leniency"): find_by_code without state, add-items hints (type,
+//     is_resource), add-bases region and with_labor_charges, the underscore
+//     spellings add_items/add_bases/remove_items, PATCH as PUT, and every
+//     name a read returns accepted back by an update.
 package v1
 
 import (
@@ -91,6 +96,8 @@ func Routes(env *httpapi.Env) http.Handler {
 		// The bank catalogue (banks.go).
 		r.Get("/banks", h.listBanks)
 		r.Get("/banks/find_by_code", h.findBankItem)
+		// A reference-bank resource by code, across the imported editions.
+		r.Get("/resources/find_by_code", h.findReferenceResource)
 		r.Route("/base/mybase", func(r chi.Router) {
 			r.Route("/groups", func(r chi.Router) {
 				r.Get("/", h.listGroups)
@@ -105,6 +112,7 @@ func Routes(env *httpapi.Env) http.Handler {
 				r.Get("/find_by_code", h.findResource)
 				r.Get("/{id}", h.getResource)
 				r.Put("/{id}", h.updateResource)
+				r.Patch("/{id}", h.updateResource) // real clients send PATCH: v1 PUT is already a partial update
 				r.Delete("/{id}", h.deleteResource)
 			})
 			r.Route("/compositions", func(r chi.Router) {
@@ -113,10 +121,15 @@ func Routes(env *httpapi.Env) http.Handler {
 				r.Get("/find_by_code", h.findComposition)
 				r.Get("/{id}", h.getComposition)
 				r.Put("/{id}", h.updateComposition)
+				r.Patch("/{id}", h.updateComposition) // as PUT, which is already a partial update
 				r.Delete("/{id}", h.deleteComposition)
 				r.Post("/{id}/add-items", h.addItems)
 				r.Post("/{id}/add-bases", h.addBases)
 				r.Delete("/{id}/remove-items", h.removeItems)
+				// The underscore spellings real clients send answer the same.
+				r.Post("/{id}/add_items", h.addItems)
+				r.Post("/{id}/add_bases", h.addBases)
+				r.Delete("/{id}/remove_items", h.removeItems)
 			})
 		})
 		// Budgets and their reports (budgets.go).

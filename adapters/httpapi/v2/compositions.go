@@ -165,6 +165,9 @@ func (h *handlers) compositionDoc(pc *domain.PricedComposition, withItems bool) 
 	}
 	for _, b := range c.Banks {
 		d.Banks[b.Name] = bankDoc{Estado: b.State, Data: b.Month, Regiao: b.Region, Relatorio: b.Report}
+		if b.Region == "" && b.AskedRegion != "" { // a region sent for a bank without regions
+			d.Banks[b.Name] = bankDoc{Estado: b.State, Data: b.Month, Regiao: b.AskedRegion, Relatorio: b.Report}
+		}
 	}
 	if !withItems {
 		d.OmittedItems = len(pc.Items)
