@@ -529,8 +529,13 @@ func (s *Service) AddBudgetNode(ctx context.Context, p domain.Principal, budgetI
 			return err
 		}
 		// The caps: a node too deep is named from the node as sent; too
-		// many lines is the budget's, a plain error.
-		if err := v.Merge("", s.budgetLimits().Check(b, pointerOf(b, nodeID), "")); err != nil {
+		// many lines is the budget's, a plain error that names no field
+		// (which Merge would drop).
+		caps := s.budgetLimits().Check(b, pointerOf(b, nodeID), "")
+		if caps != nil && len(domain.ErrorFields(caps)) == 0 {
+			return caps
+		}
+		if err := v.Merge("", caps); err != nil {
 			return err
 		}
 		return v.Err()

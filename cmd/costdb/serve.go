@@ -36,7 +36,6 @@ type Main struct {
 	MaxBodyBytes   int64
 	TokenTTL       time.Duration
 	MaxItems       int
-	// MaxBudgetLines and MaxBudgetDepth cap a budget's tree.
 	MaxBudgetLines int
 	MaxBudgetDepth int
 	AuthFailures   int
