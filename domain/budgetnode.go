@@ -65,6 +65,10 @@ type NodeReport struct {
 	Lines int
 	// Children are a stage's nodes, in order; nil for a line.
 	Children []NodeChild
+	// Ancestors are the stages that hold the node, from the top level
+	// down to its parent, with their subtotals: what else a change of the
+	// node changes in the tree, besides the budget's totals.
+	Ancestors []NodeChild
 }
 
 // NodeChild is a child of a stage in a NodeReport: its row and the lines
@@ -102,6 +106,9 @@ func (r *SyntheticReport) Node(id string) (*NodeReport, bool) {
 	out := &NodeReport{SyntheticRow: r.Rows[at], Budget: r.Budget, Totals: r.BudgetTotals, Lines: lines[at]}
 	if e.Parent >= 0 {
 		out.ParentID = outline[e.Parent].Node.ID
+	}
+	for p := e.Parent; p >= 0; p = outline[p].Parent {
+		out.Ancestors = append([]NodeChild{{SyntheticRow: r.Rows[p], Lines: lines[p]}}, out.Ancestors...)
 	}
 	for i := range outline {
 		if i < at && outline[i].Parent == e.Parent && outline[i].Depth == e.Depth {

@@ -28,6 +28,7 @@ func TestNodeReport(t *testing.T) {
 		UnitPrice, Total, WithBDI  string
 		Weight                     string
 		Children                   []child
+		Ancestors                  []child
 		BudgetTotal, BudgetWithBDI string
 	}
 	read := func(id string) *view {
@@ -41,6 +42,9 @@ func TestNodeReport(t *testing.T) {
 			BudgetTotal: n.Totals.Total.StringFixed(2), BudgetWithBDI: n.Totals.TotalWithBDI.StringFixed(2)}
 		for _, c := range n.Children {
 			v.Children = append(v.Children, child{c.NodeID, c.Number, c.Total.StringFixed(2), c.TotalWithBDI.StringFixed(2), c.Lines})
+		}
+		for _, c := range n.Ancestors {
+			v.Ancestors = append(v.Ancestors, child{c.NodeID, c.Number, c.Total.StringFixed(2), c.TotalWithBDI.StringFixed(2), c.Lines})
 		}
 		if n.Budget != pb.Budget {
 			t.Errorf("node %s: Budget is not the priced budget", id)
@@ -57,9 +61,14 @@ func TestNodeReport(t *testing.T) {
 			BudgetTotal: "545.00", BudgetWithBDI: "681.24"}},
 		{"n3", &view{ID: "n3", Number: "1.2", Kind: "stage", ParentID: "n1", Depth: 2, Position: 1, Lines: 1, UnitPrice: "0.00",
 			Total: "140.00", WithBDI: "175.00", Weight: "25.69", Children: []child{{"n4", "1.2.1", "140.00", "175.00", 1}},
+			Ancestors: []child{{"n1", "1", "415.00", "518.74", 2}}, BudgetTotal: "545.00", BudgetWithBDI: "681.24"}},
+		{"n4", &view{ID: "n4", Number: "1.2.1", Kind: "composition", ParentID: "n3", Depth: 3, Position: 0, Lines: 1, UnitPrice: "35.00",
+			Total: "140.00", WithBDI: "175.00", Weight: "25.69",
+			Ancestors:   []child{{"n1", "1", "415.00", "518.74", 2}, {"n3", "1.2", "140.00", "175.00", 1}},
 			BudgetTotal: "545.00", BudgetWithBDI: "681.24"}},
 		{"n7", &view{ID: "n7", Number: "2.2", Kind: "resource", ParentID: "n5", Depth: 2, Position: 1, Lines: 1, UnitPrice: "10.00",
-			Total: "100.00", WithBDI: "125.00", Weight: "18.35", BudgetTotal: "545.00", BudgetWithBDI: "681.24"}},
+			Total: "100.00", WithBDI: "125.00", Weight: "18.35", Ancestors: []child{{"n5", "2", "130.00", "162.50", 2}},
+			BudgetTotal: "545.00", BudgetWithBDI: "681.24"}},
 		{"n99", nil},
 	} {
 		if diff := cmp.Diff(tc.want, read(tc.id)); diff != "" {

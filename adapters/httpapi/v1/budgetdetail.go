@@ -78,7 +78,8 @@ type nodeBudget struct {
 // nodeDetail is GET /bud/budgets/{id}/nodes/{node}: the node's row, where
 // it sits (parent_id null at the top level; position from 0 among its
 // siblings; depth 1 at the top), the lines it is or holds, a stage's
-// children (empty for a line) and the budget's totals.
+// children (empty for a line), the stages that hold it (ancestors, top
+// first, with their totals) and the budget's totals.
 type nodeDetail struct {
 	ID       string  `json:"id"`
 	ParentID *string `json:"parent_id"`
@@ -86,8 +87,9 @@ type nodeDetail struct {
 	Depth    int     `json:"depth"`
 	Lines    int     `json:"lines"`
 	reportRow
-	Items  []nodeChild `json:"items"`
-	Budget nodeBudget  `json:"budget"`
+	Items     []nodeChild `json:"items"`
+	Ancestors []nodeChild `json:"ancestors"`
+	Budget    nodeBudget  `json:"budget"`
 }
 
 // getNode handles GET /bud/budgets/{id}/nodes/{node}.
@@ -98,11 +100,14 @@ func (h *handler) getNode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := nodeDetail{ID: n.NodeID, ParentID: optStr(n.ParentID), Position: n.Position, Depth: n.Depth, Lines: n.Lines,
-		reportRow: syntheticRow(n.SyntheticRow), Items: make([]nodeChild, len(n.Children)),
+		reportRow: syntheticRow(n.SyntheticRow), Items: make([]nodeChild, len(n.Children)), Ancestors: make([]nodeChild, len(n.Ancestors)),
 		Budget: nodeBudget{ID: n.Budget.ID, Code: n.Budget.Code, Lines: n.Budget.Lines(), Total: money(n.Totals.Total),
 			BDIValue: money(n.Totals.BDIValue), TotalWithBDI: money(n.Totals.TotalWithBDI), UpdatedAt: h.env.FormatTime(n.Budget.UpdatedAt)}}
 	for i, c := range n.Children {
 		out.Items[i] = nodeChild{ID: c.NodeID, Lines: c.Lines, reportRow: syntheticRow(c.SyntheticRow)}
+	}
+	for i, a := range n.Ancestors {
+		out.Ancestors[i] = nodeChild{ID: a.NodeID, Lines: a.Lines, reportRow: syntheticRow(a.SyntheticRow)}
 	}
 	h.write(w, http.StatusOK, out)
 }

@@ -126,7 +126,18 @@ func TestBudgetNodeV1(t *testing.T) {
 		t.Errorf("children (-want +got):\n%s", diff)
 	}
 
+	if a := stage["ancestors"].([]any); len(a) != 0 {
+		t.Errorf("ancestors of a top-level stage: %v", a)
+	}
 	line := call(t, h, "GET", path+"n3", tok, "", 200)
+	var above []child
+	for _, a := range line["ancestors"].([]any) {
+		m := a.(map[string]any)
+		above = append(above, child{m["id"], m["lines"], rowOf(m)})
+	}
+	if diff := cmp.Diff([]child{{"n1", num("2"), rowOf(stage)}}, above); diff != "" {
+		t.Errorf("ancestors of n3 (-want +got):\n%s", diff)
+	}
 	if line["parent_id"] != "n1" || line["position"] != num("1") || line["depth"] != num("2") || line["lines"] != num("1") ||
 		len(line["items"].([]any)) != 0 || line["price_plus_bdi"] != "167.91" || line["total_price_plus_bdi"] != "1679.10" {
 		t.Errorf("line n3: %v", line)

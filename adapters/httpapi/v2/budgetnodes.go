@@ -107,9 +107,20 @@ func (h *handlers) nodeBudgetMeta(b *domain.Budget, t domain.BudgetTotals) nodeB
 		BDIValue: httpapi.Money(t.BDIValue), TotalWithBDI: httpapi.Money(t.TotalWithBDI), UpdatedAt: h.env.FormatTime(b.UpdatedAt)}
 }
 
-// writeNodeReport answers one node: its document and meta.budget.
+// ancestors maps the stages that hold a node, top first.
+func ancestors(n *domain.NodeReport) []nodeChildDoc {
+	out := make([]nodeChildDoc, len(n.Ancestors))
+	for i, a := range n.Ancestors {
+		out[i] = nodeChild(a.SyntheticRow, a.Lines)
+	}
+	return out
+}
+
+// writeNodeReport answers one node: its document, and in meta the budget
+// and the stages that hold the node (top first) with their totals.
 func (h *handlers) writeNodeReport(w http.ResponseWriter, r *http.Request, st int, n *domain.NodeReport) {
-	h.writeDocWith(w, r, st, budgetNode(n), nil, &jsonapi.Meta{"budget": h.nodeBudgetMeta(n.Budget, n.Totals)})
+	meta := jsonapi.Meta{"budget": h.nodeBudgetMeta(n.Budget, n.Totals), "ancestors": ancestors(n)}
+	h.writeDocWith(w, r, st, budgetNode(n), nil, &meta)
 }
 
 // writeNode answers the node of a budget just changed.
@@ -138,19 +149,20 @@ func (h *handlers) getNode(w http.ResponseWriter, r *http.Request) {
 }
 
 // removedMeta is the meta of the answer to DELETE …/nodes/{node}: the node
-// removed, the stage that held it with its new figures (null at the top
-// level) and the budget's new totals. Nothing else changes but the numbers
-// of the node's later siblings (and what they hold), one less at its level.
+// removed and the stage that held it (parent_id, null at the top level),
+// the stages that held it (top first, the parent last) with their new
+// totals, and the budget's new totals. Nothing else changes but the
+// numbers of the node's later siblings (and what they hold), one less at
+// its level.
 func (h *handlers) removedMeta(pb *domain.PricedBudget, nodeID, parentID string) map[string]any {
-	var parent *nodeChildDoc
+	above := []nodeChildDoc{}
 	if n, ok := pb.Node(parentID); ok {
-		c := nodeChild(n.SyntheticRow, n.Lines)
-		parent = &c
+		above = append(ancestors(n), nodeChild(n.SyntheticRow, n.Lines))
 	}
 	return map[string]any{
-		"removed": map[string]string{"id": nodeID},
-		"parent":  parent,
-		"budget":  h.nodeBudgetMeta(pb.Budget, pb.Totals),
+		"removed":   map[string]any{"id": nodeID, "parent_id": strOrNil(parentID)},
+		"ancestors": above,
+		"budget":    h.nodeBudgetMeta(pb.Budget, pb.Totals),
 	}
 }
 

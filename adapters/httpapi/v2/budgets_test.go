@@ -418,11 +418,20 @@ func TestBudgetNodes(t *testing.T) {
 	if got := budgetTotal(doc); got != "21745.60" { // 21458.27 + 174.00 + 113.33
 		t.Errorf("total after the change %v, want 21745.60", got)
 	}
+	// meta.ancestors: the stage that holds the line, with its new subtotal
+	// (checked against the stage's own read below).
+	above := doc["meta"].(obj)["ancestors"].([]any)
+	if len(above) != 1 || above[0].(obj)["id"] != "n1" {
+		t.Fatalf("meta.ancestors %v", above)
+	}
 	stage := attrs(t, expect(t, h.Do("GET", path+"/nodes/n1", tok, ""), 200))
 	l12, l13 := figures("89306", "120.5"), figures("89478", "33.25")
 	if num(t, stage["total"]) != l.total.Add(l12.total).Add(l13.total).StringFixed(2) ||
 		num(t, stage["total_with_bdi"]) != l.totalBDI.Add(l12.totalBDI).Add(l13.totalBDI).StringFixed(2) || num(t, stage["lines"]) != "3" {
 		t.Errorf("stage n1: %v", stage)
+	}
+	if num(t, above[0].(obj)["total"]) != num(t, stage["total"]) || num(t, above[0].(obj)["total_with_bdi"]) != num(t, stage["total_with_bdi"]) {
+		t.Errorf("meta.ancestors[0] %v, stage n1 %v / %v", above[0], stage["total"], stage["total_with_bdi"])
 	}
 	var children []string
 	for _, it := range stage["items"].([]any) {
@@ -497,19 +506,24 @@ func TestBudgetNodes(t *testing.T) {
 		t.Errorf("DELETE answered data: %s", r.Body)
 	}
 	m := doc["meta"].(obj)
-	if diff := cmp.Diff(obj{"id": "n8"}, m["removed"]); diff != "" {
+	if diff := cmp.Diff(obj{"id": "n8", "parent_id": "n7"}, m["removed"]); diff != "" {
 		t.Errorf("meta.removed (-want +got):\n%s", diff)
 	}
-	parent := m["parent"].(obj)
-	if parent["id"] != "n7" || parent["number"] != "3.2" || num(t, parent["total"]) != "0.00" || num(t, parent["lines"]) != "0" {
-		t.Errorf("meta.parent %v", parent)
+	// The stages that held it: n4 (2.2: 34586 × 1000 = 2620.00) and n7, now empty.
+	var held []string
+	for _, a := range m["ancestors"].([]any) {
+		o := a.(obj)
+		held = append(held, str(o["id"])+"="+str(o["number"])+":"+num(t, o["total"])+"/"+num(t, o["lines"]))
+	}
+	if diff := cmp.Diff([]string{"n4=3:2620.00/1", "n7=3.2:0.00/0"}, held); diff != "" {
+		t.Errorf("meta.ancestors (-want +got):\n%s", diff)
 	}
 	if got := budgetTotal(doc); got != "21632.27" { // 21745.60 − 113.33
 		t.Errorf("total after the removal %s, want 21632.27", got)
 	}
 	// Remove a stage at the top level, with what it holds: no parent.
 	doc = expect(t, h.Do("DELETE", path+"/nodes/n1", tok, ""), 200)
-	if m := doc["meta"].(obj); m["parent"] != nil || num(t, m["budget"].(obj)["lines"]) != "2" {
+	if m := doc["meta"].(obj); m["removed"].(obj)["parent_id"] != nil || len(m["ancestors"].([]any)) != 0 || num(t, m["budget"].(obj)["lines"]) != "2" {
 		t.Errorf("meta after removing n1: %v", m)
 	}
 	if got := numbers(); got != "n6=1 n4=2 n5=2.1 n7=2.2" {
