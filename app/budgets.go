@@ -621,7 +621,7 @@ func patchNode(b *domain.Budget, nodeID string, patch NodePatch) error {
 
 // RemoveBudgetNode removes a node of a budget and what it holds, and
 // returns the budget priced and the ID of the stage that held the node (""
-// for the top level), whose new subtotals are PricedBudget.Node. Returns
+// for the top level), whose new subtotals are PricedBudget.NodeReport. Returns
 // ENOTFOUND for a node not in the budget.
 func (s *Service) RemoveBudgetNode(ctx context.Context, p domain.Principal, budgetID, nodeID string) (*domain.PricedBudget, string, error) {
 	var parent string
@@ -647,7 +647,7 @@ func (s *Service) BudgetNode(ctx context.Context, p domain.Principal, budgetID, 
 	if err != nil {
 		return nil, err
 	}
-	n, ok := pb.Node(nodeID)
+	n, ok := pb.NodeReport(nodeID)
 	if !ok {
 		return nil, notFound("budget node", nodeID)
 	}

@@ -126,9 +126,9 @@ func (r *SyntheticReport) Node(id string) (*NodeReport, bool) {
 	return out, true
 }
 
-// Node returns the report of one node of the priced budget (see
-// SyntheticReport.Node).
-func (pb *PricedBudget) Node(id string) (*NodeReport, bool) {
+// NodeReport returns the report of one node of the priced budget (see
+// SyntheticReport.Node). (Budget.Node, promoted, is the node itself.)
+func (pb *PricedBudget) NodeReport(id string) (*NodeReport, bool) {
 	if pb.Synthetic == nil {
 		return nil, false
 	}

@@ -32,7 +32,7 @@ func TestNodeReport(t *testing.T) {
 		BudgetTotal, BudgetWithBDI string
 	}
 	read := func(id string) *view {
-		n, ok := pb.Node(id)
+		n, ok := pb.NodeReport(id)
 		if !ok {
 			return nil
 		}
@@ -85,7 +85,7 @@ func TestNodeReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, ok := pb.Node(id)
+	n, ok := pb.NodeReport(id)
 	if !ok || n.Children == nil || len(n.Children) != 0 || n.Position != 2 || n.Number != "3" || n.Lines != 0 {
 		t.Errorf("empty stage: %+v", n)
 	}

@@ -125,7 +125,7 @@ func (h *handlers) writeNodeReport(w http.ResponseWriter, r *http.Request, st in
 
 // writeNode answers the node of a budget just changed.
 func (h *handlers) writeNode(w http.ResponseWriter, r *http.Request, st int, pb *domain.PricedBudget, nodeID string) {
-	n, ok := pb.Node(nodeID)
+	n, ok := pb.NodeReport(nodeID)
 	if !ok {
 		h.writeError(w, r, domain.Errorf(domain.EINTERNAL, "node %s not in the budget after its change", nodeID))
 		return
@@ -156,7 +156,7 @@ func (h *handlers) getNode(w http.ResponseWriter, r *http.Request) {
 // its level.
 func (h *handlers) removedMeta(pb *domain.PricedBudget, nodeID, parentID string) map[string]any {
 	above := []nodeChildDoc{}
-	if n, ok := pb.Node(parentID); ok {
+	if n, ok := pb.NodeReport(parentID); ok {
 		above = append(ancestors(n), nodeChild(n.SyntheticRow, n.Lines))
 	}
 	return map[string]any{
