@@ -102,14 +102,18 @@ func TestBudgetCapsInOneTransaction(t *testing.T) {
 	if n.Number != "1.2.2.1" || n.Depth != 4 || len(n.Ancestors) != 3 || n.Ancestors[2].NodeID != "n1" || n.Ancestors[2].Description != desc {
 		t.Errorf("after the change: %s depth %d, ancestors %+v", n.Number, n.Depth, n.Ancestors)
 	}
-	// A budget past a lowered cap stays readable; only changes of its tree
-	// are refused.
+	// A budget past a lowered cap stays readable and changeable where a
+	// change keeps within the cap: an addition is checked where it goes.
 	if _, err := capped.BudgetNode(ctx, f.a, pb.ID, "n2"); err != nil {
 		t.Errorf("reading past the cap: %v", err)
 	}
-	one := dec("1")
-	if _, _, err := capped.AddBudgetNode(ctx, f.a, pb.ID, app.NodePlace{ParentID: "n2x"}, app.NodeInput{Kind: domain.NodeResource, Bank: "SINAPI", Code: "34586", Quantity: one}); domain.ErrorCode(err) != domain.EINVALID {
-		t.Errorf("adding under an unknown stage: %v", err)
+	line := app.NodeInput{Kind: domain.NodeResource, Bank: "SINAPI", Code: "34586", Quantity: dec("1")}
+	if _, _, err := capped.AddBudgetNode(ctx, f.a, pb.ID, app.NodePlace{}, line); err != nil {
+		t.Errorf("adding a line at the top level past the lowered cap: %v", err)
+	}
+	_, _, err = capped.AddBudgetNode(ctx, f.a, pb.ID, app.NodePlace{ParentID: "n1"}, line)
+	if fields := domain.ErrorFields(err); len(fields) != 1 || fields[0].Field != "" {
+		t.Errorf("adding a line on level 4 past the cap of 3: %v", err)
 	}
 	for _, tc := range []struct{ who, node string }{{"another company", "n1"}, {"unknown node", "n99"}} {
 		p := f.a
