@@ -36,7 +36,7 @@ func (s *Service) ChangeBudgetNode(ctx context.Context, p domain.Principal, budg
 		} else {
 			to.ParentID = parentOf(b, nodeID)
 		}
-		return moveNode(b, nodeID, to)
+		return moveNode(b, nodeID, to, s.budgetLimits())
 	})
 }
 

@@ -60,3 +60,68 @@ func TestChangeBudgetNode(t *testing.T) {
 		t.Errorf("another company: %v", err)
 	}
 }
+
+// TestBudgetCapsInOneTransaction checks that a change refused by the depth
+// cap changes nothing (the description changed with it stays), that the
+// caps are the service's settings (the same budget takes the change under
+// the defaults), and BudgetNode's answers.
+func TestBudgetCapsInOneTransaction(t *testing.T) {
+	f := newSampleFixture(t)
+	createOwnBase(t, f.svc, f.a)
+	pb, err := f.svc.CreateBudget(ctx, f.a, sampleBudget(false)) // 3 levels: 2 > 2.2 > 2.2.1
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg := f.svc.Config(); cfg.MaxBudgetDepth != domain.DefaultMaxBudgetDepth || cfg.MaxBudgetLines != domain.DefaultMaxBudgetLines {
+		t.Errorf("default caps %d, %d", cfg.MaxBudgetDepth, cfg.MaxBudgetLines)
+	}
+	capped := f.svc.WithConfig(app.Config{MaxBudgetDepth: 3})
+	// Moving stage 1 (Alvenaria, 2 levels) under 2.2 would put its lines
+	// on level 4.
+	desc, into := "Alvenaria estrutural", "n6"
+	_, err = capped.ChangeBudgetNode(ctx, f.a, pb.ID, "n1", app.NodeChange{NodePatch: app.NodePatch{Description: &desc}, Move: true, ParentID: &into})
+	if fields := domain.ErrorFields(err); len(fields) != 1 || fields[0].Field != "/parent_id" {
+		t.Fatalf("a move past the depth cap: %v", err)
+	}
+	n, err := f.svc.BudgetNode(ctx, f.a, pb.ID, "n1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Description != "Alvenaria" || n.Number != "1" || n.Lines != 2 || len(n.Children) != 2 || n.ParentID != "" {
+		t.Errorf("after the refused change: %+v", n)
+	}
+	// Under the default caps the same change is made: n1 goes last in n6
+	// (after its line OUTER), under n4, now the top level's first stage.
+	if _, err := f.svc.ChangeBudgetNode(ctx, f.a, pb.ID, "n1", app.NodeChange{NodePatch: app.NodePatch{Description: &desc}, Move: true, ParentID: &into}); err != nil {
+		t.Fatal(err)
+	}
+	n, err = f.svc.BudgetNode(ctx, f.a, pb.ID, "n2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Number != "1.2.2.1" || n.Depth != 4 || len(n.Ancestors) != 3 || n.Ancestors[2].NodeID != "n1" || n.Ancestors[2].Description != desc {
+		t.Errorf("after the change: %s depth %d, ancestors %+v", n.Number, n.Depth, n.Ancestors)
+	}
+	// A budget past a lowered cap stays readable and changeable where a
+	// change keeps within the cap: an addition is checked where it goes.
+	if _, err := capped.BudgetNode(ctx, f.a, pb.ID, "n2"); err != nil {
+		t.Errorf("reading past the cap: %v", err)
+	}
+	line := app.NodeInput{Kind: domain.NodeResource, Bank: "SINAPI", Code: "34586", Quantity: dec("1")}
+	if _, _, err := capped.AddBudgetNode(ctx, f.a, pb.ID, app.NodePlace{}, line); err != nil {
+		t.Errorf("adding a line at the top level past the lowered cap: %v", err)
+	}
+	_, _, err = capped.AddBudgetNode(ctx, f.a, pb.ID, app.NodePlace{ParentID: "n1"}, line)
+	if fields := domain.ErrorFields(err); len(fields) != 1 || fields[0].Field != "" {
+		t.Errorf("adding a line on level 4 past the cap of 3: %v", err)
+	}
+	for _, tc := range []struct{ who, node string }{{"another company", "n1"}, {"unknown node", "n99"}} {
+		p := f.a
+		if tc.who == "another company" {
+			p = f.b
+		}
+		if _, err := f.svc.BudgetNode(ctx, p, pb.ID, tc.node); domain.ErrorCode(err) != domain.ENOTFOUND {
+			t.Errorf("%s: %v", tc.who, err)
+		}
+	}
+}

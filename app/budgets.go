@@ -119,7 +119,7 @@ func (s *Service) CreateBudget(ctx context.Context, p domain.Principal, in Budge
 		in.applyFields(b)
 		b.Banks, b.Items = bankRefs(in.Banks), nodes(in.Items)
 		b.AssignIDs()
-		if err := checkBudget(tx, p, b, true); err != nil {
+		if err := s.checkTree(tx, p, b, true, true); err != nil {
 			return err
 		}
 		var err error
@@ -176,7 +176,7 @@ func (s *Service) UpdateBudget(ctx context.Context, p domain.Principal, id strin
 			replaceItems(b, patch.Items)
 		}
 		relook := patch.Banks != nil || patch.Items != nil || b.State != oldState
-		if err := checkBudget(tx, p, b, relook); err != nil {
+		if err := s.checkTree(tx, p, b, relook, patch.Items != nil); err != nil {
 			return err
 		}
 		b.UpdatedAt = s.now()
@@ -227,6 +227,40 @@ func checkBudget(tx Tx, p domain.Principal, b *domain.Budget, lines bool) error 
 		}
 	}
 	return v.Err()
+}
+
+// checkTree is checkBudget and, when tree is true (a new tree), the caps on
+// the tree (BudgetLimits: depth, lines on "/items"), every problem named in
+// one EINVALID error.
+func (s *Service) checkTree(tx Tx, p domain.Principal, b *domain.Budget, lines, tree bool) error {
+	err := checkBudget(tx, p, b, lines)
+	if !tree {
+		return err
+	}
+	var v domain.Validation
+	if err := v.Merge("", err); err != nil {
+		return err
+	}
+	if err := v.Merge("", s.budgetLimits().Check(b, "", "/items")); err != nil {
+		return err
+	}
+	return v.Err()
+}
+
+// budgetLimits are the caps on budgets in force (Config).
+func (s *Service) budgetLimits() domain.BudgetLimits {
+	return domain.BudgetLimits{Depth: s.cfg.MaxBudgetDepth, Lines: s.cfg.MaxBudgetLines}
+}
+
+// pointerOf is the JSON pointer of a node of b ("/items/0/items/2"), "" for
+// none.
+func pointerOf(b *domain.Budget, nodeID string) string {
+	for _, e := range b.Outline() {
+		if e.Node.ID == nodeID {
+			return e.Pointer
+		}
+	}
+	return ""
 }
 
 // lineChecker checks that what budget lines name exists, looking each
@@ -459,8 +493,10 @@ func (s *Service) editBudget(ctx context.Context, p domain.Principal, id string,
 // returns the budget priced and the ID of the new node. Field errors are
 // named from the node as sent ("/code", "/items/0/quantity") and from the
 // place ("/parent_id", "/position"): a parent that is not a stage of the
-// budget, a position past the end, a line whose code does not exist.
-// Nothing changes on an error.
+// budget, a position past the end, a line whose code does not exist, a node
+// nested deeper than Config.MaxBudgetDepth; a budget that would hold more
+// than Config.MaxBudgetLines lines is a plain EINVALID error. Nothing
+// changes on an error.
 func (s *Service) AddBudgetNode(ctx context.Context, p domain.Principal, budgetID string, at NodePlace, in NodeInput) (*domain.PricedBudget, string, error) {
 	var nodeID string
 	out, err := s.editBudget(ctx, p, budgetID, func(tx Tx, b *domain.Budget) error {
@@ -494,6 +530,16 @@ func (s *Service) AddBudgetNode(ctx context.Context, p domain.Principal, budgetI
 		if err := walk(n, ""); err != nil {
 			return err
 		}
+		// The caps: a node too deep is named from the node as sent; too
+		// many lines is the budget's, a plain error that names no field
+		// (which Merge would drop).
+		caps := s.budgetLimits().Check(b, pointerOf(b, nodeID), "")
+		if caps != nil && len(domain.ErrorFields(caps)) == 0 {
+			return caps
+		}
+		if err := v.Merge("", caps); err != nil {
+			return err
+		}
 		return v.Err()
 	})
 	if err != nil {
@@ -505,19 +551,29 @@ func (s *Service) AddBudgetNode(ctx context.Context, p domain.Principal, budgetI
 // MoveBudgetNode moves a node of a budget (with what it holds) to another
 // place. Returns ENOTFOUND for a node not in the budget, EINVALID on
 // "/parent_id" for a parent that is not a stage of the budget or is the node
-// itself or inside it, and on "/position" for a position past the end.
+// itself or inside it or would nest it deeper than Config.MaxBudgetDepth,
+// and on "/position" for a position past the end.
 func (s *Service) MoveBudgetNode(ctx context.Context, p domain.Principal, budgetID, nodeID string, to NodePlace) (*domain.PricedBudget, error) {
 	return s.editBudget(ctx, p, budgetID, func(_ Tx, b *domain.Budget) error {
-		return moveNode(b, nodeID, to)
+		return moveNode(b, nodeID, to, s.budgetLimits())
 	})
 }
 
-func moveNode(b *domain.Budget, nodeID string, to NodePlace) error {
+// moveNode moves the node, and refuses (EINVALID on "/parent_id") a move
+// that would nest it, or what it holds, deeper than the cap.
+func moveNode(b *domain.Budget, nodeID string, to NodePlace, limits domain.BudgetLimits) error {
 	pos, err := to.pos()
 	if err != nil {
 		return err
 	}
-	return b.MoveNode(nodeID, to.ParentID, pos)
+	if err := b.MoveNode(nodeID, to.ParentID, pos); err != nil {
+		return err
+	}
+	limits.Lines = 0 // a move adds no line
+	if err := limits.Check(b, pointerOf(b, nodeID), ""); err != nil {
+		return domain.FieldErrorf("/parent_id", "the node or what it holds would be nested more than %d levels deep, lines included", limits.Depth)
+	}
+	return nil
 }
 
 // NodePatch changes one node: a stage's description, or a line's quantity;
@@ -562,18 +618,42 @@ func patchNode(b *domain.Budget, nodeID string, patch NodePatch) error {
 	}
 	alone := *n
 	alone.Items = nil
-	return b.ValidateNode(&alone, "", 1)
+	return b.ValidateNode(&alone, "")
 }
 
-// RemoveBudgetNode removes a node of a budget and what it holds. Returns
+// RemoveBudgetNode removes a node of a budget and what it holds, and
+// returns the budget priced and the ID of the stage that held the node (""
+// for the top level), whose new subtotals are PricedBudget.NodeReport. Returns
 // ENOTFOUND for a node not in the budget.
-func (s *Service) RemoveBudgetNode(ctx context.Context, p domain.Principal, budgetID, nodeID string) (*domain.PricedBudget, error) {
-	return s.editBudget(ctx, p, budgetID, func(_ Tx, b *domain.Budget) error {
+func (s *Service) RemoveBudgetNode(ctx context.Context, p domain.Principal, budgetID, nodeID string) (*domain.PricedBudget, string, error) {
+	var parent string
+	pb, err := s.editBudget(ctx, p, budgetID, func(_ Tx, b *domain.Budget) error {
 		if _, ok := b.Node(nodeID); !ok {
 			return notFound("budget node", nodeID)
 		}
+		parent = parentOf(b, nodeID)
 		return b.RemoveNode(nodeID)
 	})
+	if err != nil {
+		return nil, "", err
+	}
+	return pb, parent, nil
+}
+
+// BudgetNode returns one node of a budget of the caller's company with its
+// figures (a line's unit prices and totals, a stage's subtotals and its
+// children's rows) and the budget's totals. Returns ENOTFOUND for a budget
+// outside the company and for a node not in the budget.
+func (s *Service) BudgetNode(ctx context.Context, p domain.Principal, budgetID, nodeID string) (*domain.NodeReport, error) {
+	pb, err := s.Budget(ctx, p, budgetID)
+	if err != nil {
+		return nil, err
+	}
+	n, ok := pb.NodeReport(nodeID)
+	if !ok {
+		return nil, notFound("budget node", nodeID)
+	}
+	return n, nil
 }
 
 // report reads one budget of the caller's company and computes a report of

@@ -476,7 +476,7 @@ func TestBudgetIsolation(t *testing.T) {
 	wantCode(t, err, domain.ENOTFOUND)
 	_, err = f.svc.UpdateBudgetNode(ctx, b, pb.ID, "n1", app.NodePatch{Description: &desc})
 	wantCode(t, err, domain.ENOTFOUND)
-	_, err = f.svc.RemoveBudgetNode(ctx, b, pb.ID, "n1")
+	_, _, err = f.svc.RemoveBudgetNode(ctx, b, pb.ID, "n1")
 	wantCode(t, err, domain.ENOTFOUND)
 	got, err := f.svc.Budget(ctx, f.a, pb.ID)
 	if err != nil || got.Description != "Edifício residencial" || got.Lines() != 4 {
@@ -561,10 +561,10 @@ func TestBudgetNodeOperations(t *testing.T) {
 	wantField(t, err, "/quantity")
 	_, err = f.svc.UpdateBudgetNode(ctx, f.a, id, "n99", app.NodePatch{Quantity: &qty})
 	wantCode(t, err, domain.ENOTFOUND)
-	if _, err := f.svc.RemoveBudgetNode(ctx, f.a, id, "n3"); err != nil {
+	if _, _, err := f.svc.RemoveBudgetNode(ctx, f.a, id, "n3"); err != nil {
 		t.Fatal(err)
 	}
-	_, err = f.svc.RemoveBudgetNode(ctx, f.a, id, "n3")
+	_, _, err = f.svc.RemoveBudgetNode(ctx, f.a, id, "n3")
 	wantCode(t, err, domain.ENOTFOUND)
 	want := []string{"1 n1 Alvenaria estrutural", "1.1 n8 Nova", "1.1.1 n9 89290", "1.2 n2 89306",
 		"2 n4 Materiais e serviços próprios", "2.1 n5 34586", "3 n6 Próprias", "3.1 n7 OUTER"}
@@ -581,7 +581,7 @@ func TestBudgetNodeOperations(t *testing.T) {
 	}
 	later := pb.CreatedAt.Add(time.Hour)
 	f.svc.Now = func() time.Time { return later }
-	if _, err := f.svc.RemoveBudgetNode(ctx, f.a, id, "n5"); err != nil {
+	if _, _, err := f.svc.RemoveBudgetNode(ctx, f.a, id, "n5"); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := f.svc.Budget(ctx, f.a, id)
@@ -740,7 +740,7 @@ func TestBudgetReferences(t *testing.T) {
 	if msg := domain.ErrorMessage(err); msg != "resource OWN-R is used by budgets ORC-2026-001" {
 		t.Errorf("message %q", msg)
 	}
-	if _, err := f.svc.RemoveBudgetNode(ctx, f.a, pb.ID, "n8"); err != nil {
+	if _, _, err := f.svc.RemoveBudgetNode(ctx, f.a, pb.ID, "n8"); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.svc.DeleteResource(ctx, f.a, res.ID); err != nil {

@@ -17,6 +17,12 @@ type Config struct {
 	TokenTTL time.Duration
 	// MaxItemsPerRequest caps the items or banks one add/remove request may carry. Default 500.
 	MaxItemsPerRequest int
+	// MaxBudgetLines caps the lines of one budget. Default
+	// domain.DefaultMaxBudgetLines (100,000).
+	MaxBudgetLines int
+	// MaxBudgetDepth caps the levels of a budget's tree, lines included.
+	// Default domain.DefaultMaxBudgetDepth (10).
+	MaxBudgetDepth int
 }
 
 // Service runs the use cases over a Store. It is safe for concurrent use.
@@ -37,11 +43,25 @@ func New(store Store, tokens Tokens, cfg Config) *Service {
 	if cfg.MaxItemsPerRequest <= 0 {
 		cfg.MaxItemsPerRequest = 500
 	}
+	if cfg.MaxBudgetLines <= 0 {
+		cfg.MaxBudgetLines = domain.DefaultMaxBudgetLines
+	}
+	if cfg.MaxBudgetDepth <= 0 {
+		cfg.MaxBudgetDepth = domain.DefaultMaxBudgetDepth
+	}
 	return &Service{store: store, tokens: tokens, cfg: cfg, Now: time.Now}
 }
 
 // Config returns the settings in force.
 func (s *Service) Config() Config { return s.cfg }
+
+// WithConfig returns a Service over the same store, tokens and clock with
+// other settings (zero values take the defaults).
+func (s *Service) WithConfig(cfg Config) *Service {
+	c := New(s.store, s.tokens, cfg)
+	c.Now = s.Now
+	return c
+}
 
 // Health reports whether the store answers.
 func (s *Service) Health(ctx context.Context) error { return s.store.Ping(ctx) }

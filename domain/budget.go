@@ -61,9 +61,15 @@ func (r BudgetRounding) Cut(d decimal.Decimal) decimal.Decimal {
 	return d.Truncate(2)
 }
 
-// MaxBudgetDepth is how deep a budget's tree may go: stages inside stages
-// inside … up to this many levels, lines included.
-const MaxBudgetDepth = 10
+// The default caps on a budget's tree (BudgetLimits); the service takes
+// others from its configuration.
+const (
+	// DefaultMaxBudgetDepth is how deep a budget's tree may go by default:
+	// stages inside stages inside … up to this many levels, lines included.
+	DefaultMaxBudgetDepth = 10
+	// DefaultMaxBudgetLines is how many lines a budget may hold by default.
+	DefaultMaxBudgetLines = 100_000
+)
 
 // BudgetNode is one node of a budget's tree. A stage has a description and
 // children; a line names a composition or a resource of a bank of the budget
@@ -165,26 +171,22 @@ func (b *Budget) Validate() error {
 		seen[r.Name] = true
 	}
 	for i := range b.Items {
-		b.validateNode(&v, &b.Items[i], "/items/"+strconv.Itoa(i), 1)
+		b.validateNode(&v, &b.Items[i], "/items/"+strconv.Itoa(i))
 	}
 	return v.Err()
 }
 
 // ValidateNode checks one node and its children as a part of the budget,
 // naming bad fields from ptr (the node's pointer in the request that carries
-// it; "" when the node is the request). depth is the level the node would
-// sit at, 1 for the top.
-func (b *Budget) ValidateNode(n *BudgetNode, ptr string, depth int) error {
+// it; "" when the node is the request). The caps on depth and lines are
+// BudgetLimits', checked apart.
+func (b *Budget) ValidateNode(n *BudgetNode, ptr string) error {
 	var v Validation
-	b.validateNode(&v, n, ptr, depth)
+	b.validateNode(&v, n, ptr)
 	return v.Err()
 }
 
-func (b *Budget) validateNode(v *Validation, n *BudgetNode, ptr string, depth int) {
-	if depth > MaxBudgetDepth {
-		v.Add(ptr, "is nested more than %d levels deep", MaxBudgetDepth)
-		return
-	}
+func (b *Budget) validateNode(v *Validation, n *BudgetNode, ptr string) {
 	switch {
 	case n.Kind == NodeStage:
 		checkText(v, ptr+"/description", n.Description, true, 1000)
@@ -192,7 +194,7 @@ func (b *Budget) validateNode(v *Validation, n *BudgetNode, ptr string, depth in
 			v.Add(ptr+"/kind", "a stage has no bank, code or quantity; a line is a composition or a resource")
 		}
 		for i := range n.Items {
-			b.validateNode(v, &n.Items[i], ptr+"/items/"+strconv.Itoa(i), depth+1)
+			b.validateNode(v, &n.Items[i], ptr+"/items/"+strconv.Itoa(i))
 		}
 	case n.Kind.IsLine():
 		switch {
@@ -298,16 +300,6 @@ func (b *Budget) locate(id string) (*[]BudgetNode, int) {
 	return find(&b.Items)
 }
 
-// depthOf returns the level of the node with the ID (1 for the top), or 0.
-func (b *Budget) depthOf(id string) int {
-	for _, e := range b.Outline() {
-		if e.Node.ID == id {
-			return e.Depth
-		}
-	}
-	return 0
-}
-
 // children returns the list a new child of parentID goes into: the top level
 // for "", else the stage's items. A parent that is unknown or a line is an
 // EINVALID error on parentField.
@@ -344,17 +336,14 @@ func insert(list *[]BudgetNode, pos int, n BudgetNode, positionField string) err
 // (-1: last), and gives new IDs to its nodes (any they carried are
 // dropped). Returns the ID of n. An unknown parent, a
 // parent that is a line and a position out of range are EINVALID on
-// "/parent_id" and "/position"; so is a node that would sit too deep.
+// "/parent_id" and "/position". The caps on depth and lines are
+// BudgetLimits', checked by the caller on the result.
 func (b *Budget) AddNode(parentID string, pos int, n BudgetNode) (string, error) {
-	depth := 1
-	if parentID != "" {
-		depth = b.depthOf(parentID) + 1
-	}
 	list, err := b.children(parentID, "/parent_id")
 	if err != nil {
 		return "", err
 	}
-	if err := b.ValidateNode(&n, "", depth); err != nil {
+	if err := b.ValidateNode(&n, ""); err != nil {
 		return "", err
 	}
 	if pos < 0 {
@@ -374,7 +363,8 @@ func (b *Budget) AddNode(parentID string, pos int, n BudgetNode) (string, error)
 // new siblings (-1: last; counted once the node has left its old place).
 // Returns ENOTFOUND for an unknown node, and EINVALID on "/parent_id" for a
 // parent that is unknown, a line, the node itself or inside it, and on
-// "/position" for a position out of range.
+// "/position" for a position out of range. The cap on depth is
+// BudgetLimits', checked by the caller on the result.
 func (b *Budget) MoveNode(id, parentID string, pos int) error {
 	n, ok := b.Node(id)
 	if !ok {
@@ -385,13 +375,6 @@ func (b *Budget) MoveNode(id, parentID string, pos int) error {
 	}
 	if _, err := b.children(parentID, "/parent_id"); err != nil {
 		return err
-	}
-	depth := 1
-	if parentID != "" {
-		depth = b.depthOf(parentID) + 1
-	}
-	if depth+height(n)-1 > MaxBudgetDepth {
-		return FieldErrorf("/parent_id", "the node would be nested more than %d levels deep", MaxBudgetDepth)
 	}
 	moved := cloneNode(*n)
 	trial := b.Clone()
@@ -424,15 +407,6 @@ func contains(n *BudgetNode, id string) bool {
 		}
 	}
 	return false
-}
-
-// height is the number of levels n spans: 1 for a line or an empty stage.
-func height(n *BudgetNode) int {
-	h := 0
-	for i := range n.Items {
-		h = max(h, height(&n.Items[i]))
-	}
-	return h + 1
 }
 
 // RemoveNode removes the node with the ID and its children. Returns

@@ -177,22 +177,77 @@ func TestBudgetNodeOperations(t *testing.T) {
 	}
 }
 
-func TestBudgetDepthLimit(t *testing.T) {
-	b := validBudget()
+// TestBudgetLimits checks the caps on depth and lines: the first level too
+// deep of each branch is named, relative to the subtree checked, and the
+// operations themselves no longer refuse a deep tree (the caps are the
+// service's settings).
+func TestBudgetLimits(t *testing.T) {
+	b := validBudget() // 3 levels deep (1.2.1), 4 lines
+	for _, tc := range []struct {
+		name              string
+		limits            domain.BudgetLimits
+		under, linesField string
+		want              []domain.FieldError
+		plain             bool
+	}{
+		{"within the caps", domain.BudgetLimits{Depth: 3, Lines: 4}, "", "/items", nil, false},
+		{"no caps", domain.BudgetLimits{}, "", "/items", nil, false},
+		{"too deep", domain.BudgetLimits{Depth: 2, Lines: 4}, "", "/items",
+			[]domain.FieldError{{Field: "/items/0/items/1/items/0", Message: "is nested 3 levels deep; a budget's tree has at most 2 levels, lines included"}}, false},
+		{"too deep, every branch", domain.BudgetLimits{Depth: 1}, "", "/items", []domain.FieldError{
+			{Field: "/items/0/items/0", Message: "is nested 2 levels deep; a budget's tree has at most 1 levels, lines included"},
+			{Field: "/items/0/items/1", Message: "is nested 2 levels deep; a budget's tree has at most 1 levels, lines included"},
+			{Field: "/items/1/items/0", Message: "is nested 2 levels deep; a budget's tree has at most 1 levels, lines included"},
+		}, false},
+		{"too deep, in a subtree", domain.BudgetLimits{Depth: 1}, "/items/0", "", []domain.FieldError{
+			{Field: "/items/0", Message: "is nested 2 levels deep; a budget's tree has at most 1 levels, lines included"},
+			{Field: "/items/1", Message: "is nested 2 levels deep; a budget's tree has at most 1 levels, lines included"},
+		}, false},
+		{"the subtree's root too deep", domain.BudgetLimits{Depth: 2}, "/items/0/items/1/items/0", "", []domain.FieldError{
+			{Field: "", Message: "is nested 3 levels deep; a budget's tree has at most 2 levels, lines included"},
+		}, false},
+		{"too many lines", domain.BudgetLimits{Depth: 10, Lines: 3}, "", "/items",
+			[]domain.FieldError{{Field: "/items", Message: "the budget would hold 4 lines; a budget holds at most 3"}}, false},
+		{"too many lines, plain", domain.BudgetLimits{Depth: 10, Lines: 3}, "/items/2", "", nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.limits.Check(b, tc.under, tc.linesField)
+			if tc.want == nil && !tc.plain {
+				if err != nil {
+					t.Fatalf("err %v, want nil", err)
+				}
+				return
+			}
+			if domain.ErrorCode(err) != domain.EINVALID {
+				t.Fatalf("err %v, want EINVALID", err)
+			}
+			if diff := cmp.Diff(tc.want, domain.ErrorFields(err)); diff != "" {
+				t.Errorf("fields (-want +got):\n%s", diff)
+			}
+			if tc.plain && domain.ErrorMessage(err) != "the budget would hold 4 lines; a budget holds at most 3" {
+				t.Errorf("message %q", domain.ErrorMessage(err))
+			}
+		})
+	}
+	// The operations build any depth; Check is what refuses it.
 	parent := ""
-	for i := 0; i < domain.MaxBudgetDepth; i++ {
+	for i := 0; i < domain.DefaultMaxBudgetDepth; i++ {
 		id, err := b.AddNode(parent, -1, stage("nível"))
 		if err != nil {
 			t.Fatalf("level %d: %v", i+1, err)
 		}
 		parent = id
 	}
-	if _, err := b.AddNode(parent, -1, stage("fundo demais")); domain.ErrorCode(err) != domain.EINVALID {
-		t.Errorf("a node past the depth limit: err %v, want EINVALID", err)
+	if err := domain.DefaultBudgetLimits().Check(b, "", "/items"); err != nil {
+		t.Errorf("%d levels: %v", domain.DefaultMaxBudgetDepth, err)
 	}
-	// Moving a stage with children under the deepest one is refused too.
-	if err := b.MoveNode("n1", parent, -1); domain.ErrorCode(err) != domain.EINVALID {
-		t.Errorf("a move past the depth limit: err %v, want EINVALID", err)
+	if err := b.MoveNode("n1", parent, -1); err != nil {
+		t.Fatal(err)
+	}
+	err := domain.DefaultBudgetLimits().Check(b, "", "/items")
+	if fields := domain.ErrorFields(err); len(fields) != 1 || !strings.HasSuffix(fields[0].Field, "/items/0") ||
+		strings.Count(fields[0].Field, "/items") != domain.DefaultMaxBudgetDepth+1 {
+		t.Errorf("after a move past the cap: %v", err)
 	}
 }
 

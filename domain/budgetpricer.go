@@ -129,6 +129,9 @@ func (bp *BudgetPricer) resolveLine(li *lineInfo, state string, n *BudgetNode) e
 type PricedBudget struct {
 	*Budget
 	Totals BudgetTotals
+	// Synthetic is the synthetic report the footer comes from, for the
+	// figures of one node (Node).
+	Synthetic *SyntheticReport
 }
 
 // Price returns the budget with its footer (total, BDI value, total with BDI).
@@ -137,7 +140,7 @@ func (bp *BudgetPricer) Price(b *Budget) (*PricedBudget, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &PricedBudget{Budget: b, Totals: r.BudgetTotals}, nil
+	return &PricedBudget{Budget: b, Totals: r.BudgetTotals, Synthetic: r}, nil
 }
 
 // memoSource is a PriceSource that asks its source once per question and

@@ -292,3 +292,31 @@ func TestSigningKeyFromFile(t *testing.T) {
 	}
 	m.Close()
 }
+
+// TestBudgetCapSettings checks the budget caps' defaults, that the flags and
+// the environment set them, and that the service runs with them.
+func TestBudgetCapSettings(t *testing.T) {
+	m := NewMain(io.Discard, io.Discard)
+	if m.MaxBudgetLines != 100_000 || m.MaxBudgetDepth != 10 {
+		t.Errorf("defaults: lines %d, depth %d; want 100000 and 10", m.MaxBudgetLines, m.MaxBudgetDepth)
+	}
+	t.Setenv("COSTDB_MAX_BUDGET_LINES", "250")
+	db := filepath.Join(t.TempDir(), "c.db")
+	if err := m.ParseFlags([]string{"--addr", "127.0.0.1:0", "--db", db, "--max-budget-depth", "4"}); err != nil {
+		t.Fatal(err)
+	}
+	if m.MaxBudgetLines != 250 || m.MaxBudgetDepth != 4 {
+		t.Errorf("parsed: lines %d, depth %d; want 250 and 4", m.MaxBudgetLines, m.MaxBudgetDepth)
+	}
+	if err := m.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if cfg := m.svc.Config(); cfg.MaxBudgetLines != 250 || cfg.MaxBudgetDepth != 4 {
+		t.Errorf("service settings: lines %d, depth %d; want 250 and 4", cfg.MaxBudgetLines, cfg.MaxBudgetDepth)
+	}
+	t.Setenv("COSTDB_MAX_BUDGET_DEPTH", "deep")
+	if err := NewMain(io.Discard, io.Discard).ParseFlags(nil); err == nil {
+		t.Error("a bad COSTDB_MAX_BUDGET_DEPTH was accepted")
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"github.com/costdb/costdb/adapters/httpapi/server"
 	"github.com/costdb/costdb/adapters/jwtauth"
 	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/domain"
 )
 
 // errUsage reports bad flags; the flag package has printed why.
@@ -36,6 +37,8 @@ type Main struct {
 	MaxBodyBytes   int64
 	TokenTTL       time.Duration
 	MaxItems       int
+	MaxBudgetLines int
+	MaxBudgetDepth int
 	AuthFailures   int
 	AuthWindow     time.Duration
 	Timeouts       server.Timeouts
@@ -53,6 +56,7 @@ type Main struct {
 	Stdout, Stderr io.Writer
 
 	store    *boltstore.Store
+	svc      *app.Service
 	listener net.Listener
 	server   *http.Server
 	log      *slog.Logger
@@ -67,6 +71,8 @@ func NewMain(stdout, stderr io.Writer) *Main {
 		MaxBodyBytes:   1 << 20,
 		TokenTTL:       24 * time.Hour,
 		MaxItems:       500,
+		MaxBudgetLines: domain.DefaultMaxBudgetLines,
+		MaxBudgetDepth: domain.DefaultMaxBudgetDepth,
 		AuthFailures:   10,
 		AuthWindow:     time.Minute,
 		Timeouts:       server.DefaultTimeouts,
@@ -91,6 +97,8 @@ func (m *Main) ParseFlags(args []string) error {
 	fs.Int64Var(&m.MaxBodyBytes, "max-body", m.MaxBodyBytes, "largest accepted request body, in bytes (env COSTDB_MAX_BODY)")
 	fs.DurationVar(&m.TokenTTL, "token-ttl", m.TokenTTL, "lifetime of access tokens (env COSTDB_TOKEN_TTL)")
 	fs.IntVar(&m.MaxItems, "max-items", m.MaxItems, "most items or banks in one add/remove request (env COSTDB_MAX_ITEMS)")
+	fs.IntVar(&m.MaxBudgetLines, "max-budget-lines", m.MaxBudgetLines, "most lines in one budget (env COSTDB_MAX_BUDGET_LINES)")
+	fs.IntVar(&m.MaxBudgetDepth, "max-budget-depth", m.MaxBudgetDepth, "most levels of a budget's tree, lines included (env COSTDB_MAX_BUDGET_DEPTH)")
 	fs.IntVar(&m.AuthFailures, "auth-failures", m.AuthFailures, "failed authentications allowed per e-mail and client address within auth-window (env COSTDB_AUTH_FAILURES)")
 	fs.IntVar(&m.AuthAddressFailures, "auth-address-failures", m.AuthAddressFailures, "failed authentications per client address within auth-window after which the address is refused to the accounts that failed from it (env COSTDB_AUTH_ADDRESS_FAILURES)")
 	fs.DurationVar(&m.AuthWindow, "auth-window", m.AuthWindow, "window of the failed-authentication limits (env COSTDB_AUTH_WINDOW)")
@@ -154,10 +162,13 @@ func (m *Main) Open(ctx context.Context) error {
 			return fmt.Errorf("signing key: %v", err)
 		}
 	}
-	svc, err := newServiceWithKey(ctx, st, app.Config{TokenTTL: m.TokenTTL, MaxItemsPerRequest: m.MaxItems}, key)
+	cfg := app.Config{TokenTTL: m.TokenTTL, MaxItemsPerRequest: m.MaxItems}
+	cfg.MaxBudgetLines, cfg.MaxBudgetDepth = m.MaxBudgetLines, m.MaxBudgetDepth
+	svc, err := newServiceWithKey(ctx, st, cfg, key)
 	if err != nil {
 		return err
 	}
+	m.svc = svc
 	if m.Demo {
 		if err := m.loadDemo(ctx, svc); err != nil {
 			return err

@@ -14,8 +14,8 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Budgets in v1 (real v1 paths): the list, and the synthetic and analytic
-// reports. As the origin system's v1 does for budgets, every amount,
+// Budgets in v1 (real v1 paths): the list, the detail (budgetdetail.go),
+// and the synthetic and analytic reports. As the origin system's v1 does for budgets, every amount,
 // percentage and quantity under /bud is a decimal string: money with two
 // places ("22072.37"), quantities and coefficients with every digit kept
 // ("120.5"). Budgets are written through v2 (v1 has no authoring).

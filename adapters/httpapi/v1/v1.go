@@ -134,6 +134,8 @@ func Routes(env *httpapi.Env) http.Handler {
 		})
 		// Budgets and their reports (budgets.go).
 		r.Get("/bud/budgets/list", h.listBudgets)
+		r.Get("/bud/budgets/{id}", h.getBudget)
+		r.Get("/bud/budgets/{id}/nodes/{node}", h.getNode)
 		r.Get("/bud/budgets/{id}/synthetic", h.syntheticReport)
 		r.Get("/bud/budgets/{id}/analytical_with_unit_price", h.analyticReport)
 	})

@@ -11,7 +11,6 @@ import (
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 	"github.com/go-chi/chi/v5"
-	"github.com/google/jsonapi"
 	"github.com/shopspring/decimal"
 )
 
@@ -20,10 +19,12 @@ import (
 // written is useless. A budget is the JSON:API type "budgets"; its tree of
 // stages and lines is its attribute `items`, each node carrying its id
 // (stable for the node's life) and its number (by position: 1, 1.1, 1.1.2).
-// Nodes are not resources of their own: their ids are unique within one
-// budget only. The node operations (POST …/nodes, PATCH and DELETE
-// …/nodes/{node}) change the budget and answer it whole, as add_items does
-// for a composition, so that the client sees the new totals and numbers.
+// A node is also a resource of its own, type "budget-nodes", id "<budget
+// id>:<node id>" (node ids are unique within one budget only), at
+// …/budgets/{id}/nodes/{node}: the node with its figures (budgetnodes.go).
+// The node operations (POST …/nodes, PATCH and DELETE …/nodes/{node})
+// answer that node, not the whole budget, with the budget's new totals in
+// meta, so that the answer does not grow with the budget.
 
 // budgetDoc is a budget as v2 writes it. Money is written with at least two
 // places (1234.50).
@@ -387,8 +388,9 @@ type nodeAddBody struct {
 	Position *int             `json:"position"`
 }
 
-// addNode handles POST /budgets/{id}/nodes: 201 with the budget, and
-// meta.node naming the node added (its id and number).
+// addNode handles POST /budgets/{id}/nodes: 201 with the node added (and
+// what it holds) and its figures, the budget's new totals in meta, and the
+// node's Location.
 func (h *handlers) addNode(w http.ResponseWriter, r *http.Request) {
 	if _, err := query(r); err != nil {
 		h.writeError(w, r, err)
@@ -405,17 +407,8 @@ func (h *handlers) addNode(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	h.writeDocWith(w, r, http.StatusCreated, h.budgetDoc(pb, true), nil, nodeMeta(pb, nodeID))
-}
-
-// nodeMeta names a node of the budget: its id and its number now.
-func nodeMeta(pb *domain.PricedBudget, nodeID string) *jsonapi.Meta {
-	for _, e := range pb.Outline() {
-		if e.Node.ID == nodeID {
-			return &jsonapi.Meta{"node": map[string]string{"id": nodeID, "number": e.Number}}
-		}
-	}
-	return nil
+	w.Header().Set("Location", created(r, nodeID))
+	h.writeNode(w, r, http.StatusCreated, pb, nodeID)
 }
 
 // nodePatchBody is the body of PATCH /budgets/{id}/nodes/{node}: a
@@ -431,9 +424,9 @@ type nodePatchBody struct {
 	Position    optional[*int]            `json:"position"`
 }
 
-// updateNode handles PATCH /budgets/{id}/nodes/{node}: 200 with the budget
-// and meta.node naming the node (its id and number now). The change and
-// the move happen together or not at all.
+// updateNode handles PATCH /budgets/{id}/nodes/{node}: 200 with the node
+// as it now is (its figures, number and place) and the budget's new totals
+// in meta. The change and the move happen together or not at all.
 func (h *handlers) updateNode(w http.ResponseWriter, r *http.Request) {
 	if _, err := query(r); err != nil {
 		h.writeError(w, r, err)
@@ -466,20 +459,21 @@ func (h *handlers) updateNode(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	h.writeDocWith(w, r, http.StatusOK, h.budgetDoc(pb, true), nil, nodeMeta(pb, nodeID))
+	h.writeNode(w, r, http.StatusOK, pb, nodeID)
 }
 
-// removeNode handles DELETE /budgets/{id}/nodes/{node}: 200 with the budget
-// as it now is (the node and what it held gone, the rest renumbered).
+// removeNode handles DELETE /budgets/{id}/nodes/{node}: 200 with a
+// meta-only document (budgetnodes.go: removedMeta).
 func (h *handlers) removeNode(w http.ResponseWriter, r *http.Request) {
 	if _, err := query(r); err != nil {
 		h.writeError(w, r, err)
 		return
 	}
-	pb, err := h.env.App.RemoveBudgetNode(r.Context(), principal(r), chi.URLParam(r, "id"), chi.URLParam(r, "node"))
+	nodeID := chi.URLParam(r, "node")
+	pb, parent, err := h.env.App.RemoveBudgetNode(r.Context(), principal(r), chi.URLParam(r, "id"), nodeID)
 	if err != nil {
 		h.writeError(w, r, err)
 		return
 	}
-	h.writeDoc(w, r, http.StatusOK, h.budgetDoc(pb, true))
+	h.writeMeta(w, r, http.StatusOK, h.removedMeta(pb, nodeID, parent))
 }

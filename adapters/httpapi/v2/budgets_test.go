@@ -1,6 +1,7 @@
 package v2_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -346,66 +347,131 @@ func TestBudgetNodes(t *testing.T) {
 	f := newBudgetFixture(t)
 	h, tok, path := f.h, f.u.Token, budgets+"/"+f.id
 
-	// Add a line first in stage n1: it becomes 1.1 and the others move down.
-	r := h.Do("POST", path+"/nodes", tok, `{"parent_id":"n1","position":0,"kind":"resource","bank":"SINAPI","code":"34649","quantity":100}`)
-	doc := expect(t, r, 201)
-	if diff := cmp.Diff(obj{"node": obj{"id": "n6", "number": "1.1"}}, doc["meta"]); diff != "" {
-		t.Errorf("meta (-want +got):\n%s", diff)
-	}
-	nodes := flatten(t, attrs(t, doc)["items"])
-	numbers := func(ns []node) string {
+	// numbers lists "id=number" of every node, from the budget's detail.
+	numbers := func() string {
+		t.Helper()
 		var out []string
-		for _, n := range ns {
+		for _, n := range flatten(t, attrs(t, expect(t, h.Do("GET", path, tok, ""), 200))["items"]) {
 			out = append(out, n.ID+"="+n.Number)
 		}
 		return strings.Join(out, " ")
 	}
-	if got := numbers(nodes); got != "n1=1 n6=1.1 n2=1.2 n3=1.3 n4=2 n5=2.1" {
-		t.Errorf("after the add: %s", got)
-	}
-	// 3.48 × 100 = 348.00 more.
-	if num(t, attrs(t, doc)["total"]) != "21806.27" {
-		t.Errorf("total after the add %v, want 21806.27", attrs(t, doc)["total"])
-	}
-	// A stage with a line, at the top level, last.
-	doc = expect(t, h.Do("POST", path+"/nodes", tok, `{"kind":"stage","description":"Próprias","items":[{"kind":"composition","bank":"SINAPI","code":"89306","quantity":1}]}`), 201)
-	if diff := cmp.Diff(obj{"node": obj{"id": "n7", "number": "3"}}, doc["meta"]); diff != "" {
-		t.Errorf("meta (-want +got):\n%s", diff)
+	budgetTotal := func(doc obj) string {
+		t.Helper()
+		return num(t, doc["meta"].(obj)["budget"].(obj)["total"])
 	}
 
-	// Change a quantity: 34649 × 50 = 174.00.
-	doc = expect(t, h.Do("PATCH", path+"/nodes/n6", tok, `{"quantity":"50"}`), 200)
-	if num(t, attrs(t, doc)["total"]) != "21745.60" { // 21458.27 + 174.00 + 113.33
-		t.Errorf("total after the change %v, want 21745.60", attrs(t, doc)["total"])
+	// Add a line first in stage n1: it becomes 1.1 and the others move down.
+	// The answer is the node, with its figures: 3.48 × 100 = 348.00, with
+	// BDI 4.35 × 100 = 435.00.
+	r := h.Do("POST", path+"/nodes", tok, `{"parent_id":"n1","position":0,"kind":"resource","bank":"SINAPI","code":"34649","quantity":100}`)
+	doc := expect(t, r, 201)
+	if loc := r.Header.Get("Location"); loc != path+"/nodes/n6" {
+		t.Errorf("Location %q, want %q", loc, path+"/nodes/n6")
 	}
-	// Move it to the top level, first, and rename a stage in the same request? No:
-	// a line has no description of its own, so that request changes nothing.
+	if d := data(t, doc); d["type"] != "budget-nodes" || d["id"] != f.id+":n6" {
+		t.Errorf("data type %v id %v", d["type"], d["id"])
+	}
+	l := figures("34649", "100")
+	want := obj{"node_id": "n6", "number": "1.1", "depth": json.Number("2"), "parent_id": "n1", "position": json.Number("0"),
+		"kind": "resource", "description": "CANALETA ESTRUTURAL CERAMICA DE 14 X 19 X 29 CM (L X A X C) E 6,0 MPA",
+		"bank": "SINAPI", "base_version": "08/2026", "code": "34649", "unit": "UN", "quantity": json.Number("100"),
+		"unit_price": json.Number(l.price.StringFixed(2)), "unit_price_with_bdi": json.Number(l.priceBDI.StringFixed(2)),
+		"total": json.Number(l.total.StringFixed(2)), "total_with_bdi": json.Number(l.totalBDI.StringFixed(2)),
+		"weight": json.Number(l.total.Shift(2).DivRound(d("21806.27"), 2).StringFixed(2)), "missing": false,
+		"lines": json.Number("1"), "items": nil}
+	if diff := cmp.Diff(want, attrs(t, doc)); diff != "" {
+		t.Errorf("the node added (-want +got):\n%s", diff)
+	}
+	meta := doc["meta"].(obj)["budget"].(obj)
+	if meta["id"] != f.id || meta["code"] != "ORC-001" || num(t, meta["lines"]) != "4" || budgetTotal(doc) != "21806.27" {
+		t.Errorf("meta.budget %v", meta) // 21458.27 + 348.00
+	}
+	if got := numbers(); got != "n1=1 n6=1.1 n2=1.2 n3=1.3 n4=2 n5=2.1" {
+		t.Errorf("after the add: %s", got)
+	}
+	// GET of the node answers the same document.
+	if diff := cmp.Diff(doc, expect(t, h.Do("GET", path+"/nodes/n6", tok, ""), 200)); diff != "" {
+		t.Errorf("GET differs from the add answer (-add +get):\n%s", diff)
+	}
+
+	// A stage with a line, at the top level, last: the stage's subtotals and
+	// its child with its figures.
+	doc = expect(t, h.Do("POST", path+"/nodes", tok, `{"kind":"stage","description":"Próprias","items":[{"kind":"composition","bank":"SINAPI","code":"89306","quantity":1}]}`), 201)
+	a := attrs(t, doc)
+	c := figures("89306", "1")
+	if a["node_id"] != "n7" || a["number"] != "3" || a["parent_id"] != nil || num(t, a["position"]) != "2" || a["kind"] != "stage" ||
+		a["bank"] != nil || a["quantity"] != nil || a["unit_price"] != nil || num(t, a["lines"]) != "1" ||
+		num(t, a["total"]) != c.total.StringFixed(2) || num(t, a["total_with_bdi"]) != c.totalBDI.StringFixed(2) {
+		t.Errorf("the stage added: %v", a)
+	}
+	if items := a["items"].([]any); len(items) != 1 || items[0].(obj)["id"] != "n8" || items[0].(obj)["number"] != "3.1" ||
+		num(t, items[0].(obj)["total"]) != c.total.StringFixed(2) || items[0].(obj)["code"] != "89306" {
+		t.Errorf("the stage's children: %v", a["items"])
+	}
+
+	// Change a quantity: 34649 × 50 = 174.00; the stage that holds it adds up
+	// its three lines.
+	doc = expect(t, h.Do("PATCH", path+"/nodes/n6", tok, `{"quantity":50}`), 200)
+	l = figures("34649", "50")
+	if a := attrs(t, doc); num(t, a["quantity"]) != "50" || num(t, a["total"]) != "174.00" || num(t, a["total_with_bdi"]) != l.totalBDI.StringFixed(2) {
+		t.Errorf("after the change: %v", a)
+	}
+	if got := budgetTotal(doc); got != "21745.60" { // 21458.27 + 174.00 + 113.33
+		t.Errorf("total after the change %v, want 21745.60", got)
+	}
+	// meta.ancestors: the stage that holds the line, with its new subtotal
+	// (checked against the stage's own read below).
+	above := doc["meta"].(obj)["ancestors"].([]any)
+	if len(above) != 1 || above[0].(obj)["id"] != "n1" {
+		t.Fatalf("meta.ancestors %v", above)
+	}
+	stage := attrs(t, expect(t, h.Do("GET", path+"/nodes/n1", tok, ""), 200))
+	l12, l13 := figures("89306", "120.5"), figures("89478", "33.25")
+	if num(t, stage["total"]) != l.total.Add(l12.total).Add(l13.total).StringFixed(2) ||
+		num(t, stage["total_with_bdi"]) != l.totalBDI.Add(l12.totalBDI).Add(l13.totalBDI).StringFixed(2) || num(t, stage["lines"]) != "3" {
+		t.Errorf("stage n1: %v", stage)
+	}
+	if num(t, above[0].(obj)["total"]) != num(t, stage["total"]) || num(t, above[0].(obj)["total_with_bdi"]) != num(t, stage["total_with_bdi"]) {
+		t.Errorf("meta.ancestors[0] %v, stage n1 %v / %v", above[0], stage["total"], stage["total_with_bdi"])
+	}
+	var children []string
+	for _, it := range stage["items"].([]any) {
+		o := it.(obj)
+		children = append(children, str(o["id"])+"="+str(o["number"])+":"+num(t, o["total"]))
+	}
+	if diff := cmp.Diff([]string{"n6=1.1:174.00", "n2=1.2:" + l12.total.StringFixed(2), "n3=1.3:" + l13.total.StringFixed(2)}, children); diff != "" {
+		t.Errorf("children of n1 (-want +got):\n%s", diff)
+	}
+
+	// A line has no description of its own, so this request changes nothing.
 	errs := errorsOf(t, h.Do("PATCH", path+"/nodes/n6", tok, `{"description":"x","parent_id":null,"position":0}`), 422)
 	if diff := cmp.Diff([]apiError{{Status: "422", Code: "invalid", Pointer: "/description"}}, errs); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
-	if got := numbers(flatten(t, attrs(t, expect(t, h.Do("GET", path, tok, ""), 200))["items"])); got != "n1=1 n6=1.1 n2=1.2 n3=1.3 n4=2 n5=2.1 n7=3 n8=3.1" {
+	if got := numbers(); got != "n1=1 n6=1.1 n2=1.2 n3=1.3 n4=2 n5=2.1 n7=3 n8=3.1" {
 		t.Errorf("the refused request moved the node: %s", got)
 	}
 	doc = expect(t, h.Do("PATCH", path+"/nodes/n6", tok, `{"parent_id":null,"position":0}`), 200)
-	if got := numbers(flatten(t, attrs(t, doc)["items"])); got != "n6=1 n1=2 n2=2.1 n3=2.2 n4=3 n5=3.1 n7=4 n8=4.1" {
-		t.Errorf("after the move: %s", got)
+	if a := attrs(t, doc); a["number"] != "1" || a["parent_id"] != nil || num(t, a["position"]) != "0" || num(t, a["depth"]) != "1" {
+		t.Errorf("the node moved: %v", a)
 	}
-	if diff := cmp.Diff(obj{"node": obj{"id": "n6", "number": "1"}}, doc["meta"]); diff != "" {
-		t.Errorf("meta (-want +got):\n%s", diff)
+	if got := numbers(); got != "n6=1 n1=2 n2=2.1 n3=2.2 n4=3 n5=3.1 n7=4 n8=4.1" {
+		t.Errorf("after the move: %s", got)
 	}
 	// Position only: within the stage it is in.
 	doc = expect(t, h.Do("PATCH", path+"/nodes/n3", tok, `{"position":0}`), 200)
-	if got := numbers(flatten(t, attrs(t, doc)["items"])); got != "n6=1 n1=2 n3=2.1 n2=2.2 n4=3 n5=3.1 n7=4 n8=4.1" {
-		t.Errorf("after the move within the stage: %s", got)
+	if a := attrs(t, doc); a["number"] != "2.1" || a["parent_id"] != "n1" {
+		t.Errorf("after the move within the stage: %v", a)
 	}
 	// Rename a stage and move it into another, together.
 	doc = expect(t, h.Do("PATCH", path+"/nodes/n7", tok, `{"description":"Serviços próprios","parent_id":"n4"}`), 200)
-	if got := numbers(flatten(t, attrs(t, doc)["items"])); got != "n6=1 n1=2 n3=2.1 n2=2.2 n4=3 n5=3.1 n7=3.2 n8=3.2.1" {
-		t.Errorf("after the move into a stage: %s", got)
+	if a := attrs(t, doc); a["description"] != "Serviços próprios" || a["number"] != "3.2" || a["parent_id"] != "n4" ||
+		num(t, a["position"]) != "1" || len(a["items"].([]any)) != 1 || a["items"].([]any)[0].(obj)["number"] != "3.2.1" {
+		t.Errorf("the stage moved: %v", a)
 	}
-	if n := flatten(t, attrs(t, doc)["items"])[6]; n.Description != "Serviços próprios" {
-		t.Errorf("stage n7: %+v", n)
+	if got := numbers(); got != "n6=1 n1=2 n3=2.1 n2=2.2 n4=3 n5=3.1 n7=3.2 n8=3.2.1" {
+		t.Errorf("after the move into a stage: %s", got)
 	}
 
 	for _, tc := range []struct {
@@ -422,7 +488,9 @@ func TestBudgetNodes(t *testing.T) {
 		{"misspelt member", "PATCH", "/nodes/n2", `{"qty":2}`, 422, []apiError{{Status: "422", Code: "invalid", Pointer: "/qty"}}},
 		{"wrong JSON type", "PATCH", "/nodes/n2", `{"position":"first"}`, 400, []apiError{{Status: "400", Code: "bad_request", Pointer: "/position"}}},
 		{"unknown node", "PATCH", "/nodes/n99", `{"quantity":2}`, 404, []apiError{{Status: "404", Code: "not_found"}}},
+		{"unknown node, get", "GET", "/nodes/n99", "", 404, []apiError{{Status: "404", Code: "not_found"}}},
 		{"unknown node, delete", "DELETE", "/nodes/n99", "", 404, []apiError{{Status: "404", Code: "not_found"}}},
+		{"unknown parameter", "GET", "/nodes/n1?include=items", "", 400, []apiError{{Status: "400", Code: "bad_request", Parameter: "include"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if diff := cmp.Diff(tc.want, errorsOf(t, h.Do(tc.method, path+tc.path, tok, tc.body), tc.status)); diff != "" {
@@ -431,14 +499,43 @@ func TestBudgetNodes(t *testing.T) {
 		})
 	}
 
-	// Remove a stage with what it holds.
-	doc = expect(t, h.Do("DELETE", path+"/nodes/n1", tok, ""), 200)
-	if got := numbers(flatten(t, attrs(t, doc)["items"])); got != "n6=1 n4=2 n5=2.1 n7=2.2 n8=2.2.1" {
-		t.Errorf("after the removal: %s", got)
+	// Remove a line inside a stage: the answer is meta only, with the stage
+	// that held it and the budget, both with their new totals. The budget now
+	// holds 89306 × 120.5, 89478 × 33.25, 34649 × 50, 34586 × 1000 and 89306 × 1.
+	r = h.Do("DELETE", path+"/nodes/n8", tok, "")
+	doc = expect(t, r, 200)
+	if _, ok := doc["data"]; ok {
+		t.Errorf("DELETE answered data: %s", r.Body)
 	}
+	m := doc["meta"].(obj)
+	if diff := cmp.Diff(obj{"id": "n8", "parent_id": "n7"}, m["removed"]); diff != "" {
+		t.Errorf("meta.removed (-want +got):\n%s", diff)
+	}
+	// The stages that held it: n4 (2.2: 34586 × 1000 = 2620.00) and n7, now empty.
+	var held []string
+	for _, a := range m["ancestors"].([]any) {
+		o := a.(obj)
+		held = append(held, str(o["id"])+"="+str(o["number"])+":"+num(t, o["total"])+"/"+num(t, o["lines"]))
+	}
+	if diff := cmp.Diff([]string{"n4=3:2620.00/1", "n7=3.2:0.00/0"}, held); diff != "" {
+		t.Errorf("meta.ancestors (-want +got):\n%s", diff)
+	}
+	if got := budgetTotal(doc); got != "21632.27" { // 21745.60 − 113.33
+		t.Errorf("total after the removal %s, want 21632.27", got)
+	}
+	// Remove a stage at the top level, with what it holds: no parent.
+	doc = expect(t, h.Do("DELETE", path+"/nodes/n1", tok, ""), 200)
+	if m := doc["meta"].(obj); m["removed"].(obj)["parent_id"] != nil || len(m["ancestors"].([]any)) != 0 || num(t, m["budget"].(obj)["lines"]) != "2" {
+		t.Errorf("meta after removing n1: %v", m)
+	}
+	if got := numbers(); got != "n6=1 n4=2 n5=2.1 n7=2.2" {
+		t.Errorf("after the removals: %s", got)
+	}
+	errorsOf(t, h.Do("GET", path+"/nodes/n2", tok, ""), 404) // removed with its stage
 
 	// Another company: 404 on every node operation.
 	errorsOf(t, h.Do("POST", path+"/nodes", f.other.Token, `{"kind":"stage","description":"x"}`), 404)
+	errorsOf(t, h.Do("GET", path+"/nodes/n4", f.other.Token, ""), 404)
 	errorsOf(t, h.Do("PATCH", path+"/nodes/n4", f.other.Token, `{"description":"x"}`), 404)
 	errorsOf(t, h.Do("DELETE", path+"/nodes/n4", f.other.Token, ""), 404)
 }

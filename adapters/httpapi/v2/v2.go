@@ -64,7 +64,7 @@ type handlers struct {
 //	GET, POST, GET/PATCH/DELETE {id}   /my_database/resources (and find_by_code?code=)
 //	GET, POST, GET/PATCH/DELETE {id}   /my_database/groups
 //	GET, POST, GET/PATCH/DELETE {id}   /budgets (budgets.go: list, create, detail…)
-//	POST /budgets/{id}/nodes, PATCH/DELETE /budgets/{id}/nodes/{node}
+//	POST /budgets/{id}/nodes, GET/PATCH/DELETE /budgets/{id}/nodes/{node}
 //	GET  /budgets/{id}/reports/synthetic|analytic|abc (JSON:API or CSV), …/abc.svg
 //
 // The lists take sort=field,-field and filter[name]=value on the fields
@@ -135,6 +135,7 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Patch(bud+"/{id}", h.updateBudget)
 		r.Delete(bud+"/{id}", h.deleteBudget)
 		r.Post(bud+"/{id}/nodes", h.addNode)
+		r.Get(bud+"/{id}/nodes/{node}", h.getNode)
 		r.Patch(bud+"/{id}/nodes/{node}", h.updateNode)
 		r.Delete(bud+"/{id}/nodes/{node}", h.removeNode)
 		r.Get(bud+"/{id}/reports/synthetic", h.syntheticReport)
