@@ -164,7 +164,7 @@ func (s *Service) UpdateBudget(ctx context.Context, p domain.Principal, id strin
 		set(&in.BDI, patch.BDI)
 		set(&in.BDIMode, patch.BDIMode)
 		set(&in.Rounding, patch.Rounding)
-		oldState := b.State
+		oldState, oldDesonerado := b.State, b.Desonerado
 		in.applyFields(b)
 		if patch.Banks != nil {
 			b.Banks = bankRefs(patch.Banks)
@@ -173,7 +173,7 @@ func (s *Service) UpdateBudget(ctx context.Context, p domain.Principal, id strin
 			b.Items = nodes(patch.Items)
 			b.AssignIDs()
 		}
-		relook := patch.Banks != nil || patch.Items != nil || b.State != oldState
+		relook := patch.Banks != nil || patch.Items != nil || b.State != oldState || b.Desonerado != oldDesonerado
 		if err := checkBudget(tx, p, b, relook); err != nil {
 			return err
 		}
@@ -186,8 +186,9 @@ func (s *Service) UpdateBudget(ctx context.Context, p domain.Principal, id strin
 
 // checkBudget checks a budget before it is saved: its fields and tree
 // (domain.Budget.Validate), its banks (imported editions), its code (unique
-// in the company) and, when lines is true, that what every line names
-// exists. Every problem is named in one EINVALID error.
+// in the company) and, when lines is true (a new budget, or new banks,
+// tree, state or regime), that every edition has the budget's regime and
+// that what every line names exists. Every problem is named in one EINVALID error.
 func checkBudget(tx Tx, p domain.Principal, b *domain.Budget, lines bool) error {
 	var v domain.Validation
 	if err := v.Merge("", b.Validate()); err != nil {
@@ -198,14 +199,22 @@ func checkBudget(tx Tx, p domain.Principal, b *domain.Budget, lines bool) error 
 		if ref.Validate("") != nil {
 			continue // named by Validate
 		}
-		_, err := tx.Edition(ref.EditionKey())
+		ed, err := tx.Edition(ref.EditionKey())
 		switch {
 		case isNotFound(err):
-			v.Add("/banks/"+strconv.Itoa(i), "edition %s has not been imported", editionName(ref))
+			msg, err := editionAbsent(tx, ref)
+			if err != nil {
+				return err
+			}
+			v.Add("/banks/"+strconv.Itoa(i), "%s", msg)
 		case err != nil:
 			return err
 		default:
 			imported[ref.Name] = true
+			// A budget is priced in one regime: its editions must have it.
+			if lacks := lackingRegimes(ed, b.Regime()); lacks != "" && lines {
+				v.Add("/banks/"+strconv.Itoa(i), "edition %s lacks the %s prices this budget is priced in (desonerado %t)", editionName(ref), lacks, b.Desonerado)
+			}
 		}
 	}
 	if b.Code != "" {

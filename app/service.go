@@ -16,6 +16,8 @@ type Config struct {
 	TokenTTL time.Duration
 	// MaxItemsPerRequest caps the items or banks one add/remove request may carry. Default 500.
 	MaxItemsPerRequest int
+	// MaxItemsPerComposition caps the items one composition may hold. Default 2000.
+	MaxItemsPerComposition int
 }
 
 // Service runs the use cases over a Store. It is safe for concurrent use.
@@ -35,6 +37,9 @@ func New(store Store, tokens Tokens, cfg Config) *Service {
 	}
 	if cfg.MaxItemsPerRequest <= 0 {
 		cfg.MaxItemsPerRequest = 500
+	}
+	if cfg.MaxItemsPerComposition <= 0 {
+		cfg.MaxItemsPerComposition = 2000
 	}
 	return &Service{store: store, tokens: tokens, cfg: cfg, Now: time.Now}
 }

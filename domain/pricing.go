@@ -31,7 +31,25 @@ type PricedItem struct {
 	IdlePrice    UnitPrice // equipment only: idle hourly cost
 	Total        UnitPrice // line total, cut by the composition's rounding method
 	Section      string    // SICRO model: A, B, C, D, E (fixed time and transport) or O (other)
-	Missing      bool      // what the item names no longer exists: priced at zero
+	// Missing says the item has no price: what it names no longer exists,
+	// its bank is not attached, or an own resource has no price in the
+	// composition's state. It adds nothing to the composition's price, which
+	// is then incomplete (PricedComposition.Missing), and the API shows its
+	// prices as null, never as 0.
+	Missing bool
+	Reason  string // why the item is missing
+	// subMissing are the missing items of an own composition item, listed
+	// again by the composition that holds it.
+	subMissing []MissingPrice
+}
+
+// MissingPrice names something a priced read could not price: a line of a
+// composition, or of a composition inside it, or of a budget.
+type MissingPrice struct {
+	Bank   string   // MYBASE for the own base
+	Code   string   //
+	Kind   ItemKind // resource or composition
+	Reason string   // why, naming the edition or state it lacks
 }
 
 // Prices are the price figures of a composition. The SINAPI model fills only
@@ -60,7 +78,14 @@ type PricedComposition struct {
 	*Composition
 	Items  []PricedItem
 	Prices Prices
+	// Missing lists every item without a price, its own and those of the own
+	// compositions among its items (their reasons say through which one).
+	// When it is not empty the prices leave those items out: incomplete.
+	Missing []MissingPrice
 }
+
+// Incomplete reports whether some item could not be priced.
+func (pc *PricedComposition) Incomplete() bool { return len(pc.Missing) > 0 }
 
 // Pricer prices compositions from a PriceSource. Own compositions nested in
 // each other are priced once each (results are kept for the Pricer's life,
@@ -102,6 +127,15 @@ func (p *Pricer) Price(c *Composition) (*PricedComposition, error) {
 	} else {
 		pc = priceSinapi(c, items)
 	}
+	for _, it := range items {
+		if it.Missing {
+			pc.Missing = append(pc.Missing, MissingPrice{Bank: it.Bank, Code: it.Code, Kind: it.Kind, Reason: it.Reason})
+		}
+		for _, m := range it.subMissing {
+			m.Reason = "in own composition " + it.Code + " (" + c.State + "): " + m.Reason
+			pc.Missing = append(pc.Missing, m)
+		}
+	}
 	if c.ID != "" {
 		p.done[c.ID] = pc
 	}
@@ -111,9 +145,10 @@ func (p *Pricer) Price(c *Composition) (*PricedComposition, error) {
 // resolve finds what the item refers to and fills its description and unit prices.
 func (p *Pricer) resolve(c *Composition, it Item) (PricedItem, error) {
 	pi := PricedItem{Item: it}
+	var reason string
 	missing := func(err error) (PricedItem, error) {
 		if ErrorCode(err) == ENOTFOUND {
-			pi.Missing = true
+			pi.Missing, pi.Reason = true, reason
 			return pi, nil
 		}
 		return pi, err
@@ -123,12 +158,17 @@ func (p *Pricer) resolve(c *Composition, it Item) (PricedItem, error) {
 		case KindResource:
 			r, err := p.src.OwnResource(it.Code)
 			if err != nil {
+				reason = "own resource " + it.Code + " no longer exists"
 				return missing(err)
 			}
 			fillOwnResource(&pi, r, c.State)
+			if _, ok := r.Locals[c.State]; !ok {
+				pi.Missing, pi.Reason = true, "own resource "+it.Code+" has no price for "+c.State
+			}
 		default:
 			sub, err := p.src.OwnComposition(it.Code, c.State)
 			if err != nil {
+				reason = "no own composition " + it.Code + " exists in " + c.State
 				return missing(err)
 			}
 			spc, err := p.Price(sub)
@@ -137,14 +177,16 @@ func (p *Pricer) resolve(c *Composition, it Item) (PricedItem, error) {
 			}
 			pi.Description, pi.Unit, pi.Type = sub.Description, sub.Unit, sub.Type
 			pi.UnitPrice = spc.Prices.Unit()
+			pi.subMissing = spc.Missing
 		}
 		return pi, nil
 	}
 	ref, ok := c.Bank(it.Bank)
 	if !ok {
-		pi.Missing = true
+		pi.Missing, pi.Reason = true, "bank "+it.Bank+" is not attached to the composition"
 		return pi, nil
 	}
+	reason = string(it.Kind) + " " + it.Code + " does not exist in " + ref.Label()
 	switch it.Kind {
 	case KindResource:
 		r, err := p.src.BankResource(ref, it.Code)

@@ -35,6 +35,7 @@ type Main struct {
 	MaxBodyBytes   int64
 	TokenTTL       time.Duration
 	MaxItems       int
+	MaxCompItems   int
 	AuthFailures   int
 	AuthWindow     time.Duration
 	Timeouts       server.Timeouts
@@ -60,6 +61,7 @@ func NewMain(stdout, stderr io.Writer) *Main {
 		MaxBodyBytes:   1 << 20,
 		TokenTTL:       24 * time.Hour,
 		MaxItems:       500,
+		MaxCompItems:   2000,
 		AuthFailures:   10,
 		AuthWindow:     time.Minute,
 		Timeouts:       server.DefaultTimeouts,
@@ -81,6 +83,7 @@ func (m *Main) ParseFlags(args []string) error {
 	fs.Int64Var(&m.MaxBodyBytes, "max-body", m.MaxBodyBytes, "largest accepted request body, in bytes (env COSTDB_MAX_BODY)")
 	fs.DurationVar(&m.TokenTTL, "token-ttl", m.TokenTTL, "lifetime of access tokens (env COSTDB_TOKEN_TTL)")
 	fs.IntVar(&m.MaxItems, "max-items", m.MaxItems, "most items or banks in one add/remove request (env COSTDB_MAX_ITEMS)")
+	fs.IntVar(&m.MaxCompItems, "max-composition-items", m.MaxCompItems, "most items one composition may hold (env COSTDB_MAX_COMPOSITION_ITEMS)")
 	fs.IntVar(&m.AuthFailures, "auth-failures", m.AuthFailures, "failed authentications allowed per e-mail and per address within auth-window (env COSTDB_AUTH_FAILURES)")
 	fs.DurationVar(&m.AuthWindow, "auth-window", m.AuthWindow, "window of the failed-authentication limit (env COSTDB_AUTH_WINDOW)")
 	fs.StringVar(&m.SigningKeyFile, "signing-key-file", m.SigningKeyFile, "file holding the token signing key (at least 32 bytes); default: a key kept in the database (env COSTDB_SIGNING_KEY_FILE)")
@@ -132,7 +135,7 @@ func (m *Main) Open(ctx context.Context) error {
 			return fmt.Errorf("signing key: %v", err)
 		}
 	}
-	svc, err := newServiceWithKey(ctx, st, app.Config{TokenTTL: m.TokenTTL, MaxItemsPerRequest: m.MaxItems}, key)
+	svc, err := newServiceWithKey(ctx, st, app.Config{TokenTTL: m.TokenTTL, MaxItemsPerRequest: m.MaxItems, MaxItemsPerComposition: m.MaxCompItems}, key)
 	if err != nil {
 		return err
 	}
