@@ -220,7 +220,8 @@ type StructureLine struct {
 	// UnitPrice is the item's unit price in the edition (a resource's
 	// productive price, a composition's published cost).
 	UnitPrice domain.UnitPrice
-	// Missing says the edition has no such item (priced at zero).
+	// Missing says the edition has no such item: UnitPrice is zero and the
+	// API shows it as null.
 	Missing bool
 }
 

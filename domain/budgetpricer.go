@@ -43,9 +43,9 @@ type lineInfo struct {
 	resourceType int
 	price        UnitPrice
 	missing      bool
-	reason       string         // why it is missing
-	sub          []MissingPrice // an own composition's missing items: its price is incomplete
-	own          *Composition   // an own composition line
+	reason       string           // why it is missing
+	sub          []MissingPrice   // an own composition's missing items: its price is incomplete
+	own          *Composition     // an own composition line
 	bank         *BankComposition // a bank composition line
 }
 

@@ -117,15 +117,16 @@ type bankItemBody struct {
 // item's fields without line totals. An item the edition lacks has an empty
 // description and zero prices.
 type bankStructureBody struct {
-	Banco       string      `json:"banco"`
-	Code        string      `json:"code"`
-	Description string      `json:"description"`
-	Type        string      `json:"type"`
-	Unit        string      `json:"unit"`
-	UnitaryPND  json.Number `json:"unitary_pnd"`
-	UnitaryPD   json.Number `json:"unitary_pd"`
-	Coefficient json.Number `json:"coefficient"`
-	IsResource  bool        `json:"is_resource"`
+	Banco       string       `json:"banco"`
+	Code        string       `json:"code"`
+	Description string       `json:"description"`
+	Type        string       `json:"type"`
+	Unit        string       `json:"unit"`
+	UnitaryPND  *json.Number `json:"unitary_pnd"` // null when the edition lacks the item
+	UnitaryPD   *json.Number `json:"unitary_pd"`
+	Coefficient json.Number  `json:"coefficient"`
+	IsResource  bool         `json:"is_resource"`
+	Missing     bool         `json:"missing,omitempty"` // the edition lacks the item
 }
 
 func bankItem(it *app.BankItem) bankItemBody {
@@ -145,8 +146,8 @@ func bankItem(it *app.BankItem) bankItemBody {
 	for i, l := range it.Structure {
 		items[i] = bankStructureBody{
 			Banco: it.Edition.Name, Code: l.Code, Description: l.Description, Type: l.TypeText(), Unit: l.Unit,
-			UnitaryPND: num(l.UnitPrice.PND), UnitaryPD: num(l.UnitPrice.PD), Coefficient: num(l.Coefficient),
-			IsResource: l.Kind == domain.KindResource,
+			UnitaryPND: httpapi.NumOrNull(l.UnitPrice.PND, l.Missing), UnitaryPD: httpapi.NumOrNull(l.UnitPrice.PD, l.Missing),
+			Coefficient: num(l.Coefficient), IsResource: l.Kind == domain.KindResource, Missing: l.Missing,
 		}
 	}
 	out.Items = &items

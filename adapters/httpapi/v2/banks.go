@@ -192,16 +192,16 @@ type compositionPricesDoc struct {
 
 // structureDoc is one item of a published composition structure.
 type structureDoc struct {
-	Position    int         `json:"position"`
-	Kind        string      `json:"kind"`
-	Code        string      `json:"code"`
-	Description string      `json:"description"`
-	Type        string      `json:"type"`
-	Unit        string      `json:"unit"`
-	Coefficient json.Number `json:"coefficient"`
-	UnitaryPND  json.Number `json:"unitary_pnd"`
-	UnitaryPD   json.Number `json:"unitary_pd"`
-	Missing     bool        `json:"missing"`
+	Position    int          `json:"position"`
+	Kind        string       `json:"kind"`
+	Code        string       `json:"code"`
+	Description string       `json:"description"`
+	Type        string       `json:"type"`
+	Unit        string       `json:"unit"`
+	Coefficient json.Number  `json:"coefficient"`
+	UnitaryPND  *json.Number `json:"unitary_pnd"` // null when missing
+	UnitaryPD   *json.Number `json:"unitary_pd"`
+	Missing     bool         `json:"missing"`
 }
 
 // bankItemID is the id of a bank item: "<bank id>:<C|R>:<code>".
@@ -250,7 +250,7 @@ func structureDocs(lines []app.StructureLine) []structureDoc {
 		out[i] = structureDoc{
 			Position: i + 1, Kind: string(l.Kind), Code: l.Code, Description: l.Description,
 			Type: l.TypeText(), Unit: l.Unit, Coefficient: httpapi.Num(l.Coefficient),
-			UnitaryPND: httpapi.Num(l.UnitPrice.PND), UnitaryPD: httpapi.Num(l.UnitPrice.PD), Missing: l.Missing,
+			UnitaryPND: httpapi.NumOrNull(l.UnitPrice.PND, l.Missing), UnitaryPD: httpapi.NumOrNull(l.UnitPrice.PD, l.Missing), Missing: l.Missing,
 		}
 	}
 	return out
