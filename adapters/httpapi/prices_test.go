@@ -474,3 +474,41 @@ func TestItemLinesAtTwoDecimals(t *testing.T) {
 		})
 	}
 }
+
+// TestBankItemsCarryTheirType: an item from a bank shows the bank's class
+// in the vocabulary of own items: a resource its resource type as text, a
+// composition its SINAPI class, in both generations.
+func TestBankItemsCarryTheirType(t *testing.T) {
+	h := apitest.New(t)
+	u := h.AddUser("Construtora Alfa", "ana@alfa.example")
+	tok := u.Token
+	_, err := h.App.ImportEditions(context.Background(), []app.EditionData{{
+		Edition: domain.Edition{Bank: "SINAPI", State: "SP", Month: "08/2026", Regimes: []domain.Regime{domain.NaoDesonerado, domain.Desonerado}},
+		Resources: []*domain.BankResource{{Code: "88597", Description: "DESENHISTA", Unit: "H", Type: domain.TypeLabor,
+			Prices: domain.PriceLine{PND: domain.Dec("30"), PD: domain.Dec("28"), PNDI: domain.Dec("30"), PDI: domain.Dec("28")}}},
+		Compositions: []*domain.BankComposition{{Code: "89306", Description: "ALVENARIA", Unit: "M2", Class: "PARE",
+			Cost: domain.UnitPrice{PND: domain.Dec("112.2"), PD: domain.Dec("108.58")}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cid := pzObj(t, pzCall(t, h, tok, "POST", pzV1+"/compositions", `{"code":"CMP-1","description":"X","unit":"M2","local":"SP"}`, 201))["id"].(string)
+	pzCall(t, h, tok, "POST", pzV1+"/compositions/"+cid+"/add-bases", `{"bases":[{"name":"SINAPI","local":"SP","version":"08/2026"}]}`, 200)
+	v1 := pzObj(t, pzCall(t, h, tok, "POST", pzV1+"/compositions/"+cid+"/add-items",
+		`{"items":[{"bank":"SINAPI","code":"89306","qty":1},{"bank":"SINAPI","code":"88597","qty":2}]}`, 200))
+	got := map[string]any{}
+	for _, it := range v1["items"].([]any) {
+		m := pzObj(t, it)
+		got[m["code"].(string)] = m["type"]
+	}
+	want := map[string]any{"89306": "PARE", "88597": "3"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("v1 item types (-want +got):\n%s", diff)
+	}
+	v2 := pzObj(t, pzObj(t, pzObj(t, pzCall(t, h, tok, "GET", pzV2+"/compositions/"+cid, "", 200))["data"])["attributes"])
+	items := pzObj(t, v2["items"])
+	got2 := map[string]any{"89306": pzObj(t, items["SINAPI:C:89306"])["type"], "88597": pzObj(t, items["SINAPI:R:88597"])["type"]}
+	if diff := cmp.Diff(want, got2); diff != "" {
+		t.Errorf("v2 item types (-want +got):\n%s", diff)
+	}
+}
