@@ -296,13 +296,24 @@ func (lc *lineChecker) lookup(n *domain.BudgetNode) (string, error) {
 		}
 	default:
 		ref, _ := lc.b.Bank(n.Bank)
+		priced := true
 		if n.Kind == domain.NodeComposition {
-			_, err = lc.src.BankComposition(ref, n.Code)
+			var c *domain.BankComposition
+			if c, err = lc.src.BankComposition(ref, n.Code); err == nil {
+				priced = c.Priced(lc.b.Regime())
+			}
 		} else {
-			_, err = lc.src.BankResource(ref, n.Code)
+			var r *domain.BankResource
+			if r, err = lc.src.BankResource(ref, n.Code); err == nil {
+				priced = r.Priced(lc.b.Regime())
+			}
 		}
 		if isNotFound(err) {
 			return string(n.Kind) + " " + n.Code + " does not exist in " + editionName(ref), nil
+		}
+		if err == nil && !priced {
+			return string(n.Kind) + " " + n.Code + " has no " + regimeName(lc.b.Regime()) + " price in " + editionName(ref) +
+				", the regime this budget is priced in", nil
 		}
 	}
 	return "", err

@@ -44,6 +44,8 @@ type lineInfo struct {
 	price        UnitPrice
 	missing      bool
 	reason       string           // why it is missing
+	lacks        [2]bool          // regimes a bank record has no price in (by Regime)
+	lackReason   string           // why, naming them
 	sub          []MissingPrice   // an own composition's missing items: its price is incomplete
 	own          *Composition     // an own composition line
 	bank         *BankComposition // a bank composition line
@@ -124,6 +126,7 @@ func (bp *BudgetPricer) resolveLine(li *lineInfo, state string, n *BudgetNode) e
 		}
 		li.description, li.unit, li.resourceType = r.Description, r.Unit, r.Type
 		li.price = UnitPrice{PND: r.Prices.PND, PD: r.Prices.PD}
+		li.lacks, li.lackReason = lacking(r.Priced, "resource "+n.Code, li.ref)
 	default:
 		c, err := bp.src.BankComposition(li.ref, n.Code)
 		if err != nil {
@@ -131,8 +134,20 @@ func (bp *BudgetPricer) resolveLine(li *lineInfo, state string, n *BudgetNode) e
 		}
 		li.description, li.unit, li.bank = c.Description, c.Unit, c
 		li.price = c.Cost
+		li.lacks, li.lackReason = lacking(c.Priced, "composition "+n.Code, li.ref)
 	}
 	return nil
+}
+
+// missingIn reports whether the line has no price in regime reg, and why.
+func (li *lineInfo) missingIn(reg Regime) (bool, string) {
+	if li.missing {
+		return true, li.reason
+	}
+	if li.lacks[reg] {
+		return true, li.lackReason
+	}
+	return false, ""
 }
 
 // PricedBudget is a budget with its footer.

@@ -80,10 +80,12 @@ func (bp *BudgetPricer) Synthetic(b *Budget) (*SyntheticReport, error) {
 			return nil, err
 		}
 		r.Bank, r.Month, r.Code, r.Unit, r.Quantity = n.Bank, li.ref.Month, n.Code, li.unit, n.Quantity
-		r.Description, r.Missing = li.description, li.missing
-		if li.missing {
+		var reason string
+		r.Description = li.description
+		r.Missing, reason = li.missingIn(reg)
+		if r.Missing {
 			out = append(out, BudgetMissing{NodeID: n.ID, Number: e.Number,
-				MissingPrice: MissingPrice{Bank: n.Bank, Code: n.Code, Kind: ItemKind(n.Kind), Reason: li.reason}})
+				MissingPrice: MissingPrice{Bank: n.Bank, Code: n.Code, Kind: ItemKind(n.Kind), Reason: reason}})
 		}
 		for _, m := range li.sub {
 			m.Reason = "in own composition " + n.Code + " (" + b.State + "): " + m.Reason
@@ -340,7 +342,7 @@ func (bp *BudgetPricer) ownItems(c *Composition, reg Regime) ([]AnalyticItem, er
 		ai := AnalyticItem{
 			Kind: it.Kind, Bank: it.Bank, Code: it.Code, Description: it.Description, Unit: it.Unit,
 			ResourceType: it.ResourceType, Coefficient: it.Quantity,
-			UnitPrice: it.UnitPrice.In(reg), Partial: it.Total.In(reg), Missing: it.Missing, Reason: it.Reason,
+			UnitPrice: it.UnitPrice.In(reg), Partial: it.Total.In(reg), Missing: !it.Priced(reg), Reason: it.Reason,
 		}
 		if c.IsSicro {
 			ai.Section = it.Section
@@ -402,6 +404,9 @@ func (bp *BudgetPricer) bankItems(ref BankRef, code string, reg Regime) ([]Analy
 				return nil, err
 			default:
 				ai.Description, ai.Unit, ai.UnitPrice = sub.Description, sub.Unit, sub.Cost.In(reg)
+				if !sub.Priced(reg) {
+					ai.Missing, ai.Reason = true, "composition "+si.Code+" has no "+regimeLabel(reg)+" price in "+ref.Label()
+				}
 				if ai.Items, err = bp.bankItems(ref, si.Code, reg); err != nil {
 					return nil, err
 				}
@@ -416,6 +421,9 @@ func (bp *BudgetPricer) bankItems(ref BankRef, code string, reg Regime) ([]Analy
 			default:
 				ai.Description, ai.Unit, ai.ResourceType = r.Description, r.Unit, r.Type
 				ai.UnitPrice = r.Prices.Productive(reg)
+				if !r.Priced(reg) {
+					ai.Missing, ai.Reason = true, "resource "+si.Code+" has no "+regimeLabel(reg)+" price in "+ref.Label()
+				}
 			}
 		}
 		ai.Partial = Truncate2.Apply(si.Coefficient.Mul(ai.UnitPrice))

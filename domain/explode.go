@@ -38,7 +38,9 @@ type leaf struct {
 	resourceType int
 	price        UnitPrice
 	missing      bool
-	reason       string // why it is missing
+	reason       string  // why it is missing
+	lacks        [2]bool // regimes a bank record has no price in (by Regime)
+	lackReason   string  // why, naming them
 	category     CostCategory
 }
 
@@ -140,6 +142,7 @@ func (bp *BudgetPricer) bankResourceLeaf(ref BankRef, code string, idle bool) (*
 		} else {
 			l.price = UnitPrice{PND: r.Prices.PND, PD: r.Prices.PD}
 		}
+		l.lacks, l.lackReason = lacking(r.Priced, "resource "+code, ref)
 		return l
 	}), nil
 }
@@ -157,6 +160,7 @@ func (bp *BudgetPricer) compositionLeaf(ref BankRef, editionKey, code string, c 
 			return l
 		}
 		l.description, l.unit, l.price = c.Description, c.Unit, c.Cost
+		l.lacks, l.lackReason = lacking(c.Priced, "composition "+code, ref)
 		return l
 	})
 }
@@ -373,11 +377,15 @@ func (bp *BudgetPricer) Explode(b *Budget) ([]ABCInput, error) {
 func (lq leafQty) input(reg Regime, rounding BudgetRounding) ABCInput {
 	l := lq.leaf
 	price := l.price.In(reg)
+	reason := l.reason
+	if !l.missing && l.lacks[reg] {
+		reason = l.lackReason
+	}
 	return ABCInput{
 		Ref: l.ref, Code: l.code, Kind: l.kind, Idle: l.idle,
 		Description: l.description, Unit: l.unit, ResourceType: l.resourceType,
 		Category: l.category,
 		Quantity: lq.qty, UnitPrice: price, Total: rounding.Cut(lq.qty.Mul(price)),
-		Missing: l.missing, Reason: l.reason,
+		Missing: l.missing || l.lacks[reg], Reason: reason,
 	}
 }

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/shopspring/decimal"
 )
@@ -38,9 +39,41 @@ type PricedItem struct {
 	// prices as null, never as 0.
 	Missing bool
 	Reason  string // why the item is missing
+	// Unpriced says, per regime (indexed by Regime), which prices the item
+	// lacks: both for an item whose record is gone, one for a bank record
+	// published in one regime only (Priced).
+	Unpriced [2]bool
 	// subMissing are the missing items of an own composition item, listed
 	// again by the composition that holds it.
 	subMissing []MissingPrice
+}
+
+// Priced reports whether the item has a price in regime r.
+func (pi *PricedItem) Priced(r Regime) bool { return !pi.Unpriced[r] }
+
+// lacking returns which regimes a bank record lacks, and a reason naming
+// them ("" when it has both).
+func lacking(priced func(Regime) bool, what string, ref BankRef) ([2]bool, string) {
+	var lacks [2]bool
+	var names []string
+	for _, g := range []Regime{NaoDesonerado, Desonerado} {
+		if !priced(g) {
+			lacks[g] = true
+			names = append(names, regimeLabel(g))
+		}
+	}
+	if names == nil {
+		return lacks, ""
+	}
+	return lacks, what + " has no " + strings.Join(names, " and ") + " price in " + ref.Label()
+}
+
+// regimeLabel names a regime for a message.
+func regimeLabel(g Regime) string {
+	if g == Desonerado {
+		return "desonerado"
+	}
+	return "não desonerado"
 }
 
 // MissingPrice names something a priced read could not price: a line of a
@@ -118,6 +151,9 @@ func (p *Pricer) Price(c *Composition) (*PricedComposition, error) {
 		pi, err := p.resolve(c, it)
 		if err != nil {
 			return nil, err
+		}
+		if pi.Missing && pi.Unpriced == [2]bool{} {
+			pi.Unpriced = [2]bool{true, true}
 		}
 		items[i] = pi
 	}
@@ -197,6 +233,7 @@ func (p *Pricer) resolve(c *Composition, it Item) (PricedItem, error) {
 		pi.Type = strconv.Itoa(r.Type)
 		pi.UnitPrice = UnitPrice{PND: r.Prices.PND, PD: r.Prices.PD}
 		pi.IdlePrice = UnitPrice{PND: r.Prices.PNDI, PD: r.Prices.PDI}
+		pi.Unpriced, pi.Reason = lacking(r.Priced, "resource "+it.Code, ref)
 	default:
 		bc, err := p.src.BankComposition(ref, it.Code)
 		if err != nil {
@@ -204,7 +241,9 @@ func (p *Pricer) resolve(c *Composition, it Item) (PricedItem, error) {
 		}
 		pi.Description, pi.Unit, pi.Type = bc.Description, bc.Unit, bc.Class
 		pi.UnitPrice = bc.Cost
+		pi.Unpriced, pi.Reason = lacking(bc.Priced, "composition "+it.Code, ref)
 	}
+	pi.Missing = pi.Reason != ""
 	return pi, nil
 }
 

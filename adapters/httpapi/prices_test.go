@@ -512,3 +512,60 @@ func TestBankItemsCarryTheirType(t *testing.T) {
 		t.Errorf("v2 item types (-want +got):\n%s", diff)
 	}
 }
+
+// TestRecordOfOneRegime: SICRO's synthetic composition report gives no
+// desonerado cost, so a SICRO bank composition has none, although its
+// edition (from the equipment and labour reports) has both regimes. That
+// price is null everywhere, never 0: in the bank item reads, in a
+// composition that uses it (flagged incomplete), and a desonerado budget
+// cannot use it (422).
+func TestRecordOfOneRegime(t *testing.T) {
+	h := apitest.New(t)
+	u := h.AddUser("Construtora Alfa", "ana@alfa.example")
+	tok := u.Token
+	const reason = "composition 0407818 has no desonerado price in SICRO3 AL 01/2024"
+
+	v1item := pzObj(t, pzCall(t, h, tok, "GET", "/api/v1/banks/find_by_code?bank=SICRO3&state=AL&version=01/2024&code=0407818", "", 200))
+	if v1item["unitary_pd"] != nil || v1item["unitary_pnd"] != json.Number("11.88") {
+		t.Errorf("v1 bank item: %v", v1item)
+	}
+	v2item := pzObj(t, pzObj(t, pzObj(t, pzCall(t, h, tok, "GET", "/api/public/v2/banks/SICRO3-AL-2024-01/items/0407818", "", 200))["data"])["attributes"])
+	if diff := cmp.Diff(map[string]any{"pnd": json.Number("11.88"), "pd": nil}, v2item["prices"]); diff != "" {
+		t.Errorf("v2 bank item prices (-want +got):\n%s", diff)
+	}
+
+	cid := pzObj(t, pzCall(t, h, tok, "POST", pzV1+"/compositions",
+		`{"code":"DNIT-1","description":"X","unit":"m3","local":"AL","is_sicro":true,"team_production":1}`, 201))["id"].(string)
+	pzCall(t, h, tok, "POST", pzV1+"/compositions/"+cid+"/add-bases", `{"bases":[{"name":"SICRO3","local":"AL","version":"01/2024"}]}`, 200)
+	v1 := pzObj(t, pzCall(t, h, tok, "POST", pzV1+"/compositions/"+cid+"/add-items",
+		`{"items":[{"bank":"SICRO3","code":"0407818","qty":2},{"bank":"SICRO3","code":"M0004","qty":1}]}`, 200))
+	pzCheckIncomplete(t, "v1", v1, "0407818")
+	if got := pzObj(t, v1["missing"].([]any)[0])["reason"]; got != reason {
+		t.Errorf("v1 reason %q, want %q", got, reason)
+	}
+	it := pzObj(t, v1["items"].([]any)[0])
+	if it["unitary_pd"] != nil || it["pd"] != nil || it["unitary_pnd"] != json.Number("11.88") || it["pnd"] != json.Number("23.76") || it["missing"] != true {
+		t.Errorf("v1 item of one regime: %v", it)
+	}
+	pzNoUnexplainedZero(t, "v1 SICRO composition", v1, "")
+	v2 := pzObj(t, pzObj(t, pzObj(t, pzCall(t, h, tok, "GET", pzV2+"/compositions/"+cid, "", 200))["data"])["attributes"])
+	pzCheckIncomplete(t, "v2", v2, "0407818")
+	if it := pzObj(t, pzObj(t, v2["items"])["SICRO3:C:0407818"]); it["pd"] != nil || it["pnd"] != json.Number("23.76") {
+		t.Errorf("v2 item of one regime: %v", it)
+	}
+
+	budget := func(desonerado bool) string {
+		return fmt.Sprintf(`{"code":"ORC-%t","description":"Obra","location":"AL","desonerado":%t,
+			"banks":[{"name":"SICRO3","location":"AL","version":"01/2024"}],
+			"items":[{"kind":"composition","bank":"SICRO3","code":"0407818","quantity":10}]}`, desonerado, desonerado)
+	}
+	r := h.Do("POST", "/api/public/v2/budgets", tok, budget(true))
+	if r.Status != 422 || !strings.Contains(string(r.Body), "composition 0407818 has no desonerado price in SICRO3 AL 01/2024") ||
+		!strings.Contains(string(r.Body), `"/items/0/code"`) {
+		t.Errorf("desonerado budget with a não-desonerado-only line: %d\n%s", r.Status, r.Body)
+	}
+	b := pzObj(t, pzObj(t, pzObj(t, pzCall(t, h, tok, "POST", "/api/public/v2/budgets", budget(false), 201))["data"])["attributes"])
+	if b["total"] != json.Number("118.80") || b["incomplete"] != nil {
+		t.Errorf("não desonerado budget: %v", b)
+	}
+}

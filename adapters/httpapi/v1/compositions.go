@@ -127,10 +127,10 @@ func (h *handler) composition(pc *domain.PricedComposition) compositionBody {
 	for _, it := range pc.Items {
 		out.Items = append(out.Items, itemBody{
 			Banco: it.Bank, Code: it.Code, Description: it.Description, Type: it.Type, Unit: it.Unit,
-			UnitaryPND: orNull(it.UnitPrice.PND, it.Missing), UnitaryPD: orNull(it.UnitPrice.PD, it.Missing),
+			UnitaryPND: orNull(it.UnitPrice.PND, !it.Priced(domain.NaoDesonerado)), UnitaryPD: orNull(it.UnitPrice.PD, !it.Priced(domain.Desonerado)),
 			Coefficient: num(it.Quantity),
-			PND:         orNull(c.Rounding.ShowLine(it.Total.PND), it.Missing),
-			PD:          orNull(c.Rounding.ShowLine(it.Total.PD), it.Missing),
+			PND:         orNull(c.Rounding.ShowLine(it.Total.PND), !it.Priced(domain.NaoDesonerado)),
+			PD:          orNull(c.Rounding.ShowLine(it.Total.PD), !it.Priced(domain.Desonerado)),
 			IsResource:  it.Kind == domain.KindResource,
 			Missing:     it.Missing,
 		})
