@@ -205,7 +205,8 @@ func (bp *BudgetPricer) ABC(b *Budget, limits ABCLimits) (*ABCReport, error) {
 		r.Total = r.Total.Add(row.Total)
 		r.Summary.add(row.Category, row.Total)
 		if row.Missing {
-			r.Missing = append(r.Missing, MissingPrice{Bank: row.Ref.Name, Code: row.Code, Kind: row.Kind, Reason: row.Reason})
+			r.Missing = append(r.Missing, MissingPrice{Bank: row.Ref.Name, Code: row.Code, Kind: row.Kind, Reason: row.Reason,
+				Unpriced: [2]bool{true, true}})
 		}
 	}
 	return r, nil

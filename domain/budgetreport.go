@@ -88,6 +88,9 @@ func (bp *BudgetPricer) Synthetic(b *Budget) (*SyntheticReport, error) {
 				MissingPrice: MissingPrice{Bank: n.Bank, Code: n.Code, Kind: ItemKind(n.Kind), Reason: reason}})
 		}
 		for _, m := range li.sub {
+			if !m.Unpriced[reg] {
+				continue // priced in the budget's regime
+			}
 			m.Reason = "in own composition " + n.Code + " (" + b.State + "): " + m.Reason
 			out = append(out, BudgetMissing{NodeID: n.ID, Number: e.Number, MissingPrice: m})
 		}

@@ -83,6 +83,9 @@ type MissingPrice struct {
 	Code   string   //
 	Kind   ItemKind // resource or composition
 	Reason string   // why, naming the edition or state it lacks
+	// Unpriced says which regimes (indexed by Regime) lack the price: both
+	// for a record gone, one for a record published in one regime only.
+	Unpriced [2]bool
 }
 
 // Prices are the price figures of a composition. The SINAPI model fills only
@@ -165,7 +168,7 @@ func (p *Pricer) Price(c *Composition) (*PricedComposition, error) {
 	}
 	for _, it := range items {
 		if it.Missing {
-			pc.Missing = append(pc.Missing, MissingPrice{Bank: it.Bank, Code: it.Code, Kind: it.Kind, Reason: it.Reason})
+			pc.Missing = append(pc.Missing, MissingPrice{Bank: it.Bank, Code: it.Code, Kind: it.Kind, Reason: it.Reason, Unpriced: it.Unpriced})
 		}
 		for _, m := range it.subMissing {
 			m.Reason = "in own composition " + it.Code + " (" + c.State + "): " + m.Reason

@@ -402,6 +402,9 @@ func TestPriceMissing(t *testing.T) {
 		{Bank: "MYBASE", Code: "GONE", Kind: domain.KindResource, Reason: "own resource GONE no longer exists"},
 		{Bank: "MYBASE", Code: "GONE", Kind: domain.KindComposition, Reason: "no own composition GONE exists in MG"},
 	}
+	for i := range wantMissing {
+		wantMissing[i].Unpriced = [2]bool{true, true} // gone: no price in either regime
+	}
 	if diff := cmp.Diff(wantMissing, pc.Missing); diff != "" || !pc.Incomplete() {
 		t.Errorf("Missing list (-want +got):\n%s", diff)
 	}
@@ -421,7 +424,8 @@ func TestPriceMissing(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(tp.Missing) != 6 || tp.Missing[0].Reason != "in own composition SUB (MG): resource 99999 does not exist in SINAPI MG 08/2026" ||
-		tp.Missing[5] != (domain.MissingPrice{Bank: "MYBASE", Code: "R", Kind: domain.KindResource, Reason: "own resource R has no price for MG"}) {
+		tp.Missing[5] != (domain.MissingPrice{Bank: "MYBASE", Code: "R", Kind: domain.KindResource, Reason: "own resource R has no price for MG",
+			Unpriced: [2]bool{true, true}}) {
 		t.Errorf("nested missing list: %+v", tp.Missing)
 	}
 	if tp.Items[0].Missing || !tp.Items[1].Missing || !tp.Items[1].Total.PND.IsZero() {

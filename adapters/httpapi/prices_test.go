@@ -568,4 +568,19 @@ func TestRecordOfOneRegime(t *testing.T) {
 	if b["total"] != json.Number("118.80") || b["incomplete"] != nil {
 		t.Errorf("não desonerado budget: %v", b)
 	}
+
+	// An own composition holding it is priced in não desonerado and
+	// incomplete in desonerado: a budget says so in its own regime only.
+	own := func(desonerado bool) map[string]any {
+		return pzObj(t, pzObj(t, pzObj(t, pzCall(t, h, tok, "POST", "/api/public/v2/budgets", fmt.Sprintf(`{"code":"OWN-%t","description":"Obra",
+			"location":"AL","desonerado":%t,"items":[{"kind":"composition","bank":"MYBASE","code":"DNIT-1","quantity":1}]}`, desonerado, desonerado), 201))["data"])["attributes"])
+	}
+	if nd := own(false); nd["incomplete"] != nil || nd["missing"] != nil {
+		t.Errorf("não desonerado budget over the own composition is flagged: %v", nd)
+	}
+	d := own(true)
+	pzCheckIncomplete(t, "desonerado budget over the own composition", d, "0407818")
+	if got := pzObj(t, d["missing"].([]any)[0])["reason"]; got != "in own composition DNIT-1 (AL): "+reason {
+		t.Errorf("reason %q", got)
+	}
 }
