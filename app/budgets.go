@@ -188,7 +188,8 @@ func (s *Service) UpdateBudget(ctx context.Context, p domain.Principal, id strin
 // (domain.Budget.Validate), its banks (imported editions), its code (unique
 // in the company) and, when lines is true (a new budget, or new banks,
 // tree, state or regime), that every edition has the budget's regime and
-// that what every line names exists. Every problem is named in one EINVALID error.
+// that what every line names exists (priced in that regime). Every problem
+// is named in one EINVALID error.
 func checkBudget(tx Tx, p domain.Principal, b *domain.Budget, lines bool) error {
 	var v domain.Validation
 	if err := v.Merge("", b.Validate()); err != nil {
@@ -213,7 +214,7 @@ func checkBudget(tx Tx, p domain.Principal, b *domain.Budget, lines bool) error 
 			imported[ref.Name] = true
 			// A budget is priced in one regime: its editions must have it.
 			if lacks := lackingRegimes(ed, b.Regime()); lacks != "" && lines {
-				v.Add("/banks/"+strconv.Itoa(i), "edition %s lacks the %s prices this budget is priced in (desonerado %t)", editionName(ref), lacks, b.Desonerado)
+				v.Add("/banks/"+strconv.Itoa(i), "edition %s lacks the %s prices this budget is priced in", editionName(ref), lacks)
 			}
 		}
 	}

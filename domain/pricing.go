@@ -32,11 +32,12 @@ type PricedItem struct {
 	IdlePrice    UnitPrice // equipment only: idle hourly cost
 	Total        UnitPrice // line total, cut by the composition's rounding method
 	Section      string    // SICRO model: A, B, C, D, E (fixed time and transport) or O (other)
-	// Missing says the item has no price: what it names no longer exists,
-	// its bank is not attached, or an own resource has no price in the
-	// composition's state. It adds nothing to the composition's price, which
-	// is then incomplete (PricedComposition.Missing), and the API shows its
-	// prices as null, never as 0.
+	// Missing says the item lacks a price: what it names no longer exists,
+	// its bank is not attached, an own resource has no price in the
+	// composition's state, or a bank record was published without one
+	// regime (Unpriced says which). What it lacks adds nothing to the
+	// composition's price, which is then incomplete
+	// (PricedComposition.Missing), and the API shows it as null, never 0.
 	Missing bool
 	Reason  string // why the item is missing
 	// Unpriced says, per regime (indexed by Regime), which prices the item
