@@ -36,7 +36,7 @@ func New(store Store, tokens Tokens, cfg Config) *Service {
 	if cfg.MaxItemsPerRequest <= 0 {
 		cfg.MaxItemsPerRequest = 500
 	}
-	return &Service{store: store, tokens: tokens, cfg: cfg, Now: time.Now}
+	return &Service{store: rejectingStore{store}, tokens: tokens, cfg: cfg, Now: time.Now}
 }
 
 // Config returns the settings in force.

@@ -219,6 +219,7 @@ func (h *handler) createComposition(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	r = r.WithContext(httpapi.RejectNumbers(r.Context(), in, ""))
 	pc, err := h.env.App.CreateComposition(r.Context(), principal(r), in.input())
 	if err != nil {
 		h.failAs(w, r, err, compositionFields)
@@ -267,6 +268,7 @@ func (h *handler) updateComposition(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	r = r.WithContext(httpapi.RejectNumbers(r.Context(), in, ""))
 	if err := checkBodyID(in.ID, id); err != nil {
 		h.fail(w, r, err)
 		return
@@ -310,6 +312,7 @@ func (h *handler) addItems(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	r = r.WithContext(httpapi.RejectNumbers(r.Context(), in, ""))
 	items := make([]app.ItemInput, len(in.Items))
 	for i, it := range in.Items {
 		items[i] = app.ItemInput{Bank: it.Bank, Code: it.Code, Quantity: it.Qty.D}

@@ -170,7 +170,7 @@ func (in resourceUpdateRequest) patch() app.ResourcePatch {
 	return app.ResourcePatch{
 		GroupID: in.GroupID, Code: in.Code, SecondCode: in.SecondCode, Description: in.Description,
 		Type: in.Type, Unit: in.Unit, IsSicro: in.IsSicro, Status: in.Status, Note: in.Note,
-		Locals: in.Locals,
+		Locals: in.Locals.lines(),
 	}
 }
 
@@ -194,6 +194,7 @@ func (h *handler) createResource(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	r = r.WithContext(httpapi.RejectNumbers(r.Context(), in, ""))
 	res, err := h.env.App.CreateResource(r.Context(), principal(r), in.input())
 	if err != nil {
 		h.failAs(w, r, err, createResourceFields)
@@ -238,6 +239,7 @@ func (h *handler) updateResource(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	r = r.WithContext(httpapi.RejectNumbers(r.Context(), in, ""))
 	if err := checkBodyID(in.ID, id); err != nil {
 		h.fail(w, r, err)
 		return

@@ -1,0 +1,243 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"reflect"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/domain"
+	"github.com/shopspring/decimal"
+)
+
+// Numbers in request bodies. Both generations read every numeric member
+// with ParseNumber: the value must be a finite decimal within the bounds of
+// domain.NumberBoundsProblem and not negative (no number costdb reads has a
+// meaning below zero). v2 is strict (JSON numbers only); v1 is lenient and
+// also takes numeric text in a JSON string ("2.5"), as the API it mirrors
+// does and its real clients send. Anything else answers 422 with the
+// member's pointer, never 400, and never stops the decoding of the rest of
+// the body: the problems are gathered (NumberErrors) and reported together
+// with the use case's own validation errors (app.WithRejected).
+
+// MustBeNumber is the message for a value that is not a number.
+const MustBeNumber = "must be a number"
+
+// numericText is the text v1 takes as a number inside a JSON string: JSON's
+// number grammar, leading zeros allowed. "2,5", "NaN", "Infinity", "0x10",
+// "1_000" and "" are not numbers.
+var numericText = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// ParseNumber reads one JSON value that must be a number: a JSON number,
+// or, when lenient, a JSON string holding numeric text. It returns the
+// value, or a problem ("" when none) to report on the member.
+func ParseNumber(raw []byte, lenient bool) (decimal.Decimal, string) {
+	raw = bytes.TrimSpace(raw)
+	text := string(raw)
+	if len(raw) > 0 && raw[0] == '"' {
+		if !lenient {
+			return decimal.Zero, MustBeNumber
+		}
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return decimal.Zero, MustBeNumber
+		}
+		text = strings.TrimSpace(s)
+	}
+	if !numericText.MatchString(text) {
+		return decimal.Zero, MustBeNumber
+	}
+	if p := textBounds(text); p != "" {
+		return decimal.Zero, p
+	}
+	d, err := decimal.NewFromString(text)
+	if err != nil {
+		return decimal.Zero, MustBeNumber
+	}
+	return d, ""
+}
+
+// textBounds checks numeric text against the bounds before it becomes a
+// decimal, so that 1e999999999 costs nothing: it counts the significant
+// digits on each side of the point from the text itself.
+func textBounds(text string) string {
+	neg := strings.HasPrefix(text, "-")
+	s := strings.ToLower(strings.TrimPrefix(text, "-"))
+	mant, expText, _ := strings.Cut(s, "e")
+	intPart, frac, _ := strings.Cut(mant, ".")
+	digits := intPart + frac
+	point := len(intPart)
+	for len(digits) > 0 && digits[0] == '0' {
+		digits, point = digits[1:], point-1
+	}
+	digits = strings.TrimRight(digits, "0")
+	if digits == "" {
+		return "" // zero, whatever its exponent or sign
+	}
+	if neg {
+		return "must not be negative"
+	}
+	exp, err := strconv.Atoi(expText)
+	const far = 1 << 20
+	if expText == "" {
+		exp = 0
+	} else if err != nil || exp > far || exp < -far {
+		exp = far
+		if strings.HasPrefix(expText, "-") {
+			exp = -far
+		}
+	}
+	point += exp
+	intDigits, fracDigits := max(point, 0), max(len(digits)-point, 0)
+	switch {
+	case intDigits > domain.MaxIntegerDigits:
+		return "must have at most " + strconv.Itoa(domain.MaxIntegerDigits) + " digits before the decimal point"
+	case fracDigits > domain.MaxDecimalPlaces:
+		return "must have at most " + strconv.Itoa(domain.MaxDecimalPlaces) + " decimal places"
+	}
+	return ""
+}
+
+// Number is a numeric member of a request body, read by ParseNumber. Set
+// tells a value from an absent member or null; Problem is what was wrong
+// with the value (then D is zero and Set false). Decoding never fails.
+type Number struct {
+	D       decimal.Decimal
+	Set     bool
+	Problem string
+}
+
+func (n *Number) decode(b []byte, lenient bool) {
+	if string(bytes.TrimSpace(b)) == "null" {
+		*n = Number{}
+		return
+	}
+	d, p := ParseNumber(b, lenient)
+	*n = Number{D: d, Set: p == "", Problem: p}
+}
+
+// Ptr returns the number as a patch field: nil when absent, null or bad.
+func (n Number) Ptr() *decimal.Decimal {
+	if !n.Set {
+		return nil
+	}
+	return &n.D
+}
+
+// NumberProblem implements the interface NumberErrors looks for.
+func (n Number) NumberProblem() string { return n.Problem }
+
+// StrictNumber is a Number that must be a JSON number (v2).
+type StrictNumber struct{ Number }
+
+// UnmarshalJSON implements json.Unmarshaler; it never fails.
+func (n *StrictNumber) UnmarshalJSON(b []byte) error { n.decode(b, false); return nil }
+
+// LenientNumber is a Number that may also be numeric text (v1).
+type LenientNumber struct{ Number }
+
+// UnmarshalJSON implements json.Unmarshaler; it never fails.
+func (n *LenientNumber) UnmarshalJSON(b []byte) error { n.decode(b, true); return nil }
+
+// numberProblem is a decoded number that may carry a problem.
+type numberProblem interface{ NumberProblem() string }
+
+// NumberErrorer is a type that names its own number problems, for shapes
+// NumberErrors cannot walk by itself (a member that is a number or an
+// object).
+type NumberErrorer interface {
+	NumberErrors(ptr string) []domain.FieldError
+}
+
+// NumberErrors walks a decoded request value and returns the problem of
+// every Number in it, each named by a JSON pointer from ptr built of the
+// json names of struct fields (embedded structs add no segment), slice
+// indexes and map keys.
+func NumberErrors(v any, ptr string) []domain.FieldError {
+	var out []domain.FieldError
+	walkNumbers(reflect.ValueOf(v), ptr, &out)
+	return out
+}
+
+var (
+	numberProblemType = reflect.TypeOf((*numberProblem)(nil)).Elem()
+	numberErrorerType = reflect.TypeOf((*NumberErrorer)(nil)).Elem()
+)
+
+func walkNumbers(v reflect.Value, ptr string, out *[]domain.FieldError) {
+	if !v.IsValid() {
+		return
+	}
+	t := v.Type()
+	if t.Implements(numberErrorerType) && (t.Kind() != reflect.Pointer || !v.IsNil()) {
+		*out = append(*out, v.Interface().(NumberErrorer).NumberErrors(ptr)...)
+		return
+	}
+	if t.Implements(numberProblemType) && (t.Kind() != reflect.Pointer || !v.IsNil()) {
+		if p := v.Interface().(numberProblem).NumberProblem(); p != "" {
+			*out = append(*out, domain.FieldError{Field: ptr, Message: p})
+		}
+		return
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			walkNumbers(v.Elem(), ptr, out)
+		}
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			switch {
+			case name == "-":
+				continue
+			case f.Anonymous && name == "":
+				walkNumbers(v.Field(i), ptr, out)
+				continue
+			case name == "":
+				name = f.Name
+			}
+			walkNumbers(v.Field(i), ptr+"/"+escapePointer(name), out)
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			walkNumbers(v.Index(i), ptr+"/"+strconv.Itoa(i), out)
+		}
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String {
+			return
+		}
+		keys := v.MapKeys()
+		names := make([]string, len(keys))
+		for i, k := range keys {
+			names[i] = k.String()
+		}
+		idx := make(map[string]reflect.Value, len(keys))
+		for _, k := range keys {
+			idx[k.String()] = v.MapIndex(k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			walkNumbers(idx[k], ptr+"/"+escapePointer(k), out)
+		}
+	}
+}
+
+func escapePointer(s string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+// RejectNumbers returns ctx carrying the number problems of the decoded
+// body v (named from ptr), so that the use case reports them with its own
+// validation errors and writes nothing (app.WithRejected).
+func RejectNumbers(ctx context.Context, v any, ptr string) context.Context {
+	return app.WithRejected(ctx, NumberErrors(v, ptr))
+}
