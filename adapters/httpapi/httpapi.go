@@ -103,8 +103,9 @@ func WriteJSON(w http.ResponseWriter, mediaType string, status int, v any) {
 }
 
 // DecodeJSON reads the request body into v. A body over the cap is
-// ETOOLARGE; an empty body, malformed JSON, trailing data or a value of the
-// wrong JSON type is EBADREQUEST, with the position or field named.
+// ETOOLARGE; an empty body, a null body, malformed JSON, trailing data or a
+// value of the wrong JSON type is EBADREQUEST, with the position or field
+// named.
 func DecodeJSON(r *http.Request, v any) error {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
@@ -116,6 +117,11 @@ func DecodeJSON(r *http.Request, v any) error {
 	}
 	if len(strings.TrimSpace(string(body))) == 0 {
 		return domain.Errorf(domain.EBADREQUEST, "the request body is empty; a JSON object is expected")
+	}
+	if strings.TrimSpace(string(body)) == "null" {
+		// encoding/json takes null as "nothing to set": every body is an
+		// object, so null is as wrong as [] or 42.
+		return domain.Errorf(domain.EBADREQUEST, "the request body must be a JSON object, not null")
 	}
 	dec := json.NewDecoder(strings.NewReader(string(body)))
 	if err := dec.Decode(v); err != nil {

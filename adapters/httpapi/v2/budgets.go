@@ -12,7 +12,6 @@ import (
 	"github.com/costdb/costdb/domain"
 	"github.com/go-chi/chi/v5"
 	"github.com/google/jsonapi"
-	"github.com/shopspring/decimal"
 )
 
 // Budgets (docs/budgets.md) are a documented extension of v2: the seed
@@ -148,13 +147,13 @@ type nodeIn struct {
 	Description string          `json:"description"`
 	Bank        string          `json:"bank"`
 	Code        string          `json:"code"`
-	Quantity    decimal.Decimal `json:"quantity"`
-	Items       []nodeIn        `json:"items"`
+	Quantity    number   `json:"quantity"`
+	Items       []nodeIn `json:"items"`
 }
 
 func (n nodeIn) input() app.NodeInput {
 	return app.NodeInput{Kind: domain.NodeKind(n.Kind), Description: n.Description, Bank: n.Bank, Code: n.Code,
-		Quantity: n.Quantity, Items: nodeInputs(n.Items)}
+		Quantity: n.Quantity.D, Items: nodeInputs(n.Items)}
 }
 
 func nodeInputs(ns []nodeIn) []app.NodeInput {
@@ -193,7 +192,7 @@ func budgetPatch(b *attrBody) app.BudgetPatch {
 		Client:      read[string](b, aClient),
 		State:       read[string](b, aLocation),
 		Desonerado:  read[bool](b, aDesonerado),
-		BDI:         read[decimal.Decimal](b, aBDI),
+		BDI:         readNumber(b, aBDI),
 	}
 	if m := read[string](b, aBDIMode); m != nil {
 		mode := domain.BDIMode(*m)
@@ -206,7 +205,7 @@ func budgetPatch(b *attrBody) app.BudgetPatch {
 	if banks := read[[]budgetBankIn](b, aBudBanks); banks != nil {
 		pt.Banks = bankInputs(*banks)
 	}
-	if items := read[[]nodeIn](b, aBudItems); items != nil {
+	if items := readNumbers[[]nodeIn](b, aBudItems); items != nil {
 		pt.Items = nodeInputs(*items)
 		if pt.Items == nil {
 			pt.Items = []app.NodeInput{}
@@ -257,7 +256,7 @@ func (h *handlers) createBudget(w http.ResponseWriter, r *http.Request) {
 		State: deref(pt.State), Desonerado: deref(pt.Desonerado), BDI: deref(pt.BDI),
 		BDIMode: deref(pt.BDIMode), Rounding: deref(pt.Rounding), Banks: pt.Banks, Items: pt.Items,
 	}
-	pb, err := h.env.App.CreateBudget(r.Context(), principal(r), in)
+	pb, err := h.env.App.CreateBudget(b.context(r), principal(r), in)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return
@@ -299,7 +298,7 @@ func (h *handlers) updateBudget(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	pb, err := h.env.App.UpdateBudget(r.Context(), principal(r), id, pt)
+	pb, err := h.env.App.UpdateBudget(b.context(r), principal(r), id, pt)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return
@@ -336,6 +335,12 @@ func (o *optional[T]) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	return json.Unmarshal(b, &o.Value)
+}
+
+// NumberErrors implements httpapi.NumberErrorer: the problems of the
+// numbers in the value, named from ptr.
+func (o optional[T]) NumberErrors(ptr string) []domain.FieldError {
+	return httpapi.NumberErrors(o.Value, ptr)
 }
 
 // decodeMembers reads a plain JSON object body into v. Members of the
@@ -395,7 +400,7 @@ func (h *handlers) addNode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	at := app.NodePlace{ParentID: body.ParentID.Value, Position: body.Position}
-	pb, nodeID, err := h.env.App.AddBudgetNode(r.Context(), principal(r), chi.URLParam(r, "id"), at, body.nodeIn.input())
+	pb, nodeID, err := h.env.App.AddBudgetNode(httpapi.RejectNumbers(r.Context(), body, ""), principal(r), chi.URLParam(r, "id"), at, body.nodeIn.input())
 	if err != nil {
 		h.writeError(w, r, err)
 		return
@@ -421,9 +426,9 @@ func nodeMeta(pb *domain.PricedBudget, nodeID string) *jsonapi.Meta {
 // now, or the end.
 type nodePatchBody struct {
 	Description *string                   `json:"description"`
-	Quantity    optional[decimal.Decimal] `json:"quantity"`
-	ParentID    optional[*string]         `json:"parent_id"`
-	Position    optional[*int]            `json:"position"`
+	Quantity    optional[number]  `json:"quantity"`
+	ParentID    optional[*string] `json:"parent_id"`
+	Position    optional[*int]    `json:"position"`
 }
 
 // updateNode handles PATCH /budgets/{id}/nodes/{node}: 200 with the budget
@@ -441,7 +446,7 @@ func (h *handlers) updateNode(w http.ResponseWriter, r *http.Request) {
 	}
 	ch := app.NodeChange{NodePatch: app.NodePatch{Description: body.Description}}
 	if body.Quantity.Set {
-		q := body.Quantity.Value
+		q := body.Quantity.Value.D
 		ch.Quantity = &q
 	}
 	if body.ParentID.Set || body.Position.Set {
@@ -456,7 +461,7 @@ func (h *handlers) updateNode(w http.ResponseWriter, r *http.Request) {
 		ch.Position = body.Position.Value
 	}
 	nodeID := chi.URLParam(r, "node")
-	pb, err := h.env.App.ChangeBudgetNode(r.Context(), principal(r), chi.URLParam(r, "id"), nodeID, ch)
+	pb, err := h.env.App.ChangeBudgetNode(httpapi.RejectNumbers(r.Context(), body, ""), principal(r), chi.URLParam(r, "id"), nodeID, ch)
 	if err != nil {
 		h.writeError(w, r, err)
 		return

@@ -171,9 +171,9 @@ func TestCreateBudgetErrors(t *testing.T) {
 		{"bad fields", `{"code":"X","description":"","location":"ZZ","bdi":-1,"bdi_mode":"sometimes","rounding":"up",
 			"banks":[{"name":"SINAPI","location":"MG","version":"8/2026"}],
 			"items":[{"kind":"resource","bank":"SICRO3","code":"1","quantity":0},{"kind":"floor"}]}`, 422, []apiError{
+			{Status: "422", Code: "invalid", Pointer: "/bdi"},
 			{Status: "422", Code: "invalid", Pointer: "/description"},
 			{Status: "422", Code: "invalid", Pointer: "/location"},
-			{Status: "422", Code: "invalid", Pointer: "/bdi"},
 			{Status: "422", Code: "invalid", Pointer: "/bdi_mode"},
 			{Status: "422", Code: "invalid", Pointer: "/rounding"},
 			{Status: "422", Code: "invalid", Pointer: "/banks/0/version"},
@@ -185,8 +185,10 @@ func TestCreateBudgetErrors(t *testing.T) {
 			[]apiError{{Status: "422", Code: "invalid", Pointer: "/banks/0"}}},
 		{"unknown attribute", `{"code":"X","description":"x","location":"MG","qty":1}`, 422,
 			[]apiError{{Status: "422", Code: "invalid", Pointer: "/qty"}}},
-		{"wrong JSON type", `{"code":"X","description":"x","location":"MG","bdi":true}`, 400,
-			[]apiError{{Status: "400", Code: "bad_request", Pointer: "/bdi"}}},
+		{"wrong JSON type", `{"code":"X","description":"x","location":"MG","desonerado":"yes"}`, 400,
+			[]apiError{{Status: "400", Code: "bad_request", Pointer: "/desonerado"}}},
+		{"not a number", `{"code":"X","description":"x","location":"MG","bdi":true}`, 422,
+			[]apiError{{Status: "422", Code: "invalid", Pointer: "/bdi"}}},
 		{"not JSON", `{"code":`, 400, []apiError{{Status: "400", Code: "bad_request"}}},
 	}
 	for _, tc := range cases {
@@ -372,7 +374,7 @@ func TestBudgetNodes(t *testing.T) {
 	}
 
 	// Change a quantity: 34649 × 50 = 174.00.
-	doc = expect(t, h.Do("PATCH", path+"/nodes/n6", tok, `{"quantity":"50"}`), 200)
+	doc = expect(t, h.Do("PATCH", path+"/nodes/n6", tok, `{"quantity":50}`), 200)
 	if num(t, attrs(t, doc)["total"]) != "21745.60" { // 21458.27 + 174.00 + 113.33
 		t.Errorf("total after the change %v, want 21745.60", attrs(t, doc)["total"])
 	}

@@ -2,13 +2,16 @@ package v2
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"sort"
 	"strings"
 
 	"github.com/costdb/costdb/adapters/httpapi"
+	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
+	"github.com/shopspring/decimal"
 )
 
 // attr is one attribute a create or update body may carry.
@@ -40,6 +43,41 @@ type attrBody struct {
 	names map[string]string
 	bad   domain.Validation // wrong JSON types (400)
 	wrong domain.Validation // unknown or contradictory members (422)
+	// rejected are the bad numbers (422), named by app field pointers
+	// ("/adc_labor", "/items/0/quantity"): the use case lists them with
+	// its own field errors (app.WithRejected).
+	rejected []domain.FieldError
+}
+
+// number is a numeric member of a v2 body: a JSON number only (a quoted
+// number is 422 "must be a number"), within the bounds (httpapi.ParseNumber).
+type number = httpapi.StrictNumber
+
+// readNumber reads the numeric attribute a: nil when absent, null or bad
+// (a bad one is kept in rejected).
+func readNumber(b *attrBody, a attr) *decimal.Decimal {
+	n := read[number](b, a)
+	if n == nil {
+		return nil
+	}
+	b.rejected = append(b.rejected, httpapi.NumberErrors(*n, "/"+a.app)...)
+	return n.Ptr()
+}
+
+// readNumbers reads the attribute a into a new T, keeping the problems of
+// the numbers inside it.
+func readNumbers[T any](b *attrBody, a attr) *T {
+	v := read[T](b, a)
+	if v != nil {
+		b.rejected = append(b.rejected, httpapi.NumberErrors(*v, "/"+a.app)...)
+	}
+	return v
+}
+
+// context is the request's context carrying the body's bad numbers, for
+// the use case to report with its own errors.
+func (b *attrBody) context(r *http.Request) context.Context {
+	return app.WithRejected(r.Context(), b.rejected)
 }
 
 // resourceObject is the primary data of a JSON:API request document.
@@ -169,6 +207,12 @@ func readGroup(b *attrBody) *string {
 // in readOnly (what v2 writes but never reads, such as created_at) are
 // ignored, so that a client may send back a document it was given.
 func (b *attrBody) finish(readOnly ...string) error {
+	if len(b.bad.Fields) > 0 {
+		// One answer lists every bad member: the bad numbers too.
+		for _, f := range b.rejected {
+			b.bad.Add(b.pointers(f.Field), "%s", f.Message)
+		}
+	}
 	if err := b.bad.Err(); err != nil {
 		e := err.(*domain.Error)
 		e.Code, e.Message = domain.EBADREQUEST, "the request body has members of the wrong JSON type"
@@ -186,6 +230,11 @@ func (b *attrBody) finish(readOnly ...string) error {
 	for _, n := range sortedKeys(b.rels) {
 		if n != "group" && n != "user" && n != "sector" {
 			b.wrong.Add("/data/relationships/"+n, "is not a relationship costdb knows")
+		}
+	}
+	if len(b.wrong.Fields) > 0 {
+		for _, f := range b.rejected {
+			b.wrong.Add(b.pointers(f.Field), "%s", f.Message)
 		}
 	}
 	return b.wrong.Err()
