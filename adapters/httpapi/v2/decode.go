@@ -242,6 +242,9 @@ func (b *attrBody) finish(readOnly ...string) error {
 
 // pointers maps the app's field pointers to the request document.
 func (b *attrBody) pointers(p string) string {
+	if p == "" {
+		return "" // the record as a whole
+	}
 	field, rest := p, ""
 	if i := strings.IndexByte(p[min(1, len(p)):], '/'); i >= 0 {
 		field, rest = p[:i+1], p[i+1:]

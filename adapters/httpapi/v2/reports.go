@@ -14,7 +14,6 @@ import (
 	"github.com/costdb/costdb/domain"
 	"github.com/go-chi/chi/v5"
 	"github.com/google/jsonapi"
-	"github.com/shopspring/decimal"
 )
 
 // The three reports of a budget (docs/budgets.md) are collections of rows:
@@ -358,9 +357,11 @@ func abcLimits(q url.Values) (domain.ABCLimits, error) {
 	if !found {
 		return domain.ABCLimits{}, bad
 	}
-	da, errA := decimal.NewFromString(strings.TrimSpace(a))
-	db, errB := decimal.NewFromString(strings.TrimSpace(b))
-	if errA != nil || errB != nil {
+	// Read as every number of a request is (httpapi.ParseNumber): a
+	// decimal within the bounds, so that the answer never echoes a longer one.
+	da, errA := httpapi.ParseNumber([]byte(strings.TrimSpace(a)), false)
+	db, errB := httpapi.ParseNumber([]byte(strings.TrimSpace(b)), false)
+	if errA != "" || errB != "" {
 		return domain.ABCLimits{}, bad
 	}
 	l := domain.ABCLimits{A: da, B: db}
