@@ -143,10 +143,10 @@ var budgetReadOnly = []string{"lines", "omitted_nodes", "total", "bdi_value", "t
 // nodeIn is a node of a budget as a request sends it. A line's description,
 // and a node's id and number (which a fetched budget carries), are not read.
 type nodeIn struct {
-	Kind        string          `json:"kind"`
-	Description string          `json:"description"`
-	Bank        string          `json:"bank"`
-	Code        string          `json:"code"`
+	Kind        string   `json:"kind"`
+	Description string   `json:"description"`
+	Bank        string   `json:"bank"`
+	Code        string   `json:"code"`
 	Quantity    number   `json:"quantity"`
 	Items       []nodeIn `json:"items"`
 }
@@ -425,7 +425,7 @@ func nodeMeta(pb *domain.PricedBudget, nodeID string) *jsonapi.Meta {
 // position moves the node; the one left out means the stage the node is in
 // now, or the end.
 type nodePatchBody struct {
-	Description *string                   `json:"description"`
+	Description *string           `json:"description"`
 	Quantity    optional[number]  `json:"quantity"`
 	ParentID    optional[*string] `json:"parent_id"`
 	Position    optional[*int]    `json:"position"`

@@ -387,8 +387,8 @@ func (h *handlers) addBanks(w http.ResponseWriter, r *http.Request) {
 // names a resource, false a composition; left out, the app resolves the
 // kind from the code.
 type itemIn struct {
-	Bank        string              `json:"bank"`
-	Code        string              `json:"code"`
+	Bank        string `json:"bank"`
+	Code        string `json:"code"`
 	Quantity    number `json:"quantity"`
 	Resource    *bool  `json:"resource"`
 	Utilization number `json:"utilization"`
