@@ -57,6 +57,9 @@ func ParseNumber(raw []byte, lenient bool) (decimal.Decimal, string) {
 	}
 	d, err := decimal.NewFromString(text)
 	if err != nil {
+		if strings.Trim(strings.SplitN(strings.ToLower(text), "e", 2)[0], "-0.") == "" {
+			return decimal.Zero, "" // zero with an exponent out of decimal's range
+		}
 		return decimal.Zero, MustBeNumber
 	}
 	return d, ""
@@ -240,4 +243,39 @@ func escapePointer(s string) string {
 // validation errors and writes nothing (app.WithRejected).
 func RejectNumbers(ctx context.Context, v any, ptr string) context.Context {
 	return app.WithRejected(ctx, NumberErrors(v, ptr))
+}
+
+// AnswerNumbersProblem scans a JSON answer for a number token with more
+// than domain.MaxIntegerDigits digits before the point or more than
+// domain.MaxDecimalPlaces after it, and says what is wrong ("" when every
+// number is within the bounds). Writes that would make a record's computed
+// figures exceed the bounds are refused; this is the last guard for a
+// record pushed over by a later change of something it uses (a resource's
+// price, a nested composition), whose answer must not carry the number.
+func AnswerNumbersProblem(body []byte) string {
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case c == '"':
+			for i++; i < len(body) && body[i] != '"'; i++ {
+				if body[i] == '\\' {
+					i++
+				}
+			}
+		case c == '-' || (c >= '0' && c <= '9'):
+			j := i
+			for j < len(body) && isNumberByte(body[j]) {
+				j++
+			}
+			if p := textBounds(strings.TrimPrefix(string(body[i:j]), "-")); p != "" {
+				return "a computed figure of the record " + p + ": lower a quantity or a price it uses"
+			}
+			i = j - 1
+		}
+	}
+	return ""
+}
+
+func isNumberByte(c byte) bool {
+	return c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' || (c >= '0' && c <= '9')
 }

@@ -240,3 +240,27 @@ func TestComputedTotalsBounded(t *testing.T) {
 	// Within the bounds: taken.
 	call(t, h, "POST", base+"/compositions/"+cid+"/add-items", u.Token, `{"items":[{"bank":"MYBASE","code":"0001","qty":1}]}`, 200)
 }
+
+// TestFiguresPushedOverBounds checks the last guard: a composition whose
+// computed figures a later change of a resource it uses pushes over 15
+// integer digits answers 409 rather than show the number, until a quantity
+// is lowered.
+func TestFiguresPushedOverBounds(t *testing.T) {
+	h, u := setup(t)
+	rid := id(t, createResource(t, h, u.Token, "0001", `,"pnd":1,"pd":1`))
+	cid := id(t, createComposition(t, h, u.Token, "ALV-01"))
+	call(t, h, "POST", base+"/compositions/"+cid+"/add-items", u.Token, `{"items":[{"bank":"MYBASE","code":"0001","qty":999999999999999}]}`, 200)
+	call(t, h, "PUT", base+"/resources/"+rid, u.Token, `{"locals":{"MG":{"pnd":2,"pd":2,"pndi":2,"pdi":2}}}`, 200)
+	for _, p := range []string{"/compositions/" + cid, "/compositions", "/compositions/find_by_code?code=ALV-01&state=MG"} {
+		got := call(t, h, "GET", base+p, u.Token, "", 409)
+		checkError(t, got, "base")
+		if msg, _ := got["message"].(string); !strings.Contains(msg, "15 digits") {
+			t.Errorf("GET %s: message %q does not say why", p, msg)
+		}
+	}
+	c := call(t, h, "POST", base+"/compositions/"+cid+"/add-items", u.Token, `{"items":[{"bank":"MYBASE","code":"0001","qty":"3"}]}`, 200)
+	if diff := cmp.Diff(map[string]any{"pnd": num("6"), "pd": num("6")}, c["prices"]); diff != "" {
+		t.Errorf("prices after lowering the quantity (-want +got):\n%s", diff)
+	}
+	call(t, h, "GET", base+"/compositions/"+cid, u.Token, "", 200)
+}

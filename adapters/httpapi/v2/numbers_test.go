@@ -2,9 +2,11 @@ package v2_test
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/adapters/httpapi/apitest"
 	"github.com/google/go-cmp/cmp"
 )
@@ -273,5 +275,67 @@ func TestComputedTotalsBounded(t *testing.T) {
 	}
 	if diff := cmp.Diff(before, f.snapshot(t)); diff != "" {
 		t.Errorf("refused writes changed something (-before +after):\n%s", diff)
+	}
+}
+
+// TestFiguresPushedOverBounds checks the last guard: a composition and a
+// budget whose computed figures a later change of a resource they use
+// pushes over 15 integer digits answer 409 rather than show the number.
+func TestFiguresPushedOverBounds(t *testing.T) {
+	f := newNumbersFixture(t)
+	expect(t, f.h.Do("PATCH", resources+"/"+f.rid, f.u.Token, `{"locals":{"MG":{"pnd":1,"pd":1,"pndi":1,"pdi":1}}}`), 200)
+	cid := sinapiComposition(t, f.h, f.u.Token, "OWN-1")
+	expect(t, f.h.Do("POST", compositions+"/"+cid+"/add_items", f.u.Token,
+		`{"items":[{"bank":"MYBASE","code":"0001","quantity":999999999999999,"resource":true}]}`), 200)
+	bid := str(data(t, create(t, f.h, budgets, f.u.Token, `{"code":"B-2","description":"d","location":"MG",
+		"items":[{"kind":"composition","bank":"MYBASE","code":"OWN-1","quantity":1}]}`))["id"])
+	expect(t, f.h.Do("PATCH", resources+"/"+f.rid, f.u.Token, `{"locals":{"MG":{"pnd":2,"pd":2,"pndi":2,"pdi":2}}}`), 200)
+	for _, p := range []string{compositions + "/" + cid, compositions, budgets + "/" + bid, budgets,
+		budgets + "/" + bid + "/reports/synthetic", budgets + "/" + bid + "/reports/analytic", budgets + "/" + bid + "/reports/abc"} {
+		got := errorsOf(t, f.h.Do("GET", p, f.u.Token, ""), 409)
+		if diff := cmp.Diff([]apiError{{Status: "409", Code: "conflict"}}, got); diff != "" {
+			t.Errorf("GET %s (-want +got):\n%s", p, diff)
+		}
+	}
+	expect(t, f.h.Do("POST", compositions+"/"+cid+"/add_items", f.u.Token,
+		`{"items":[{"bank":"MYBASE","code":"0001","quantity":3,"resource":true}]}`), 200)
+	a := attrs(t, expect(t, f.h.Do("GET", budgets+"/"+bid, f.u.Token, ""), 200))
+	if num(t, a["total"]) != "6.00" {
+		t.Errorf("total after lowering the quantity %v, want 6.00", a["total"])
+	}
+}
+
+// TestNumbersInAnswers checks the answers of budgets at the edges (totals
+// of 15 integer digits, a budget of zero total, quantities of 7 places
+// multiplied down the tree): no JSON answer holds a number out of bounds,
+// and no chart holds NaN, Inf or a run of more than 15 digits.
+func TestNumbersInAnswers(t *testing.T) {
+	f := newNumbersFixture(t)
+	huge := str(data(t, create(t, f.h, budgets, f.u.Token, `{"code":"HUGE","description":"d","location":"MG",
+		"banks":[{"name":"SINAPI","location":"MG","version":"08/2026"}],
+		"items":[{"kind":"composition","bank":"SINAPI","code":"89306","quantity":8000000000000},
+		         {"kind":"composition","bank":"SINAPI","code":"89478","quantity":0.0000001}]}`))["id"])
+	empty := str(data(t, create(t, f.h, budgets, f.u.Token, `{"code":"EMPTY","description":"d","location":"MG"}`))["id"])
+	long := regexp.MustCompile(`[0-9]{16,}|NaN|Inf`)
+	for _, id := range []string{huge, empty, f.budgetID} {
+		for _, rep := range []string{"", "/reports/synthetic", "/reports/analytic", "/reports/abc", "/reports/abc?abcLimits=33.3333333333,66.6666666667"} {
+			r := f.h.Do("GET", budgets+"/"+id+rep, f.u.Token, "")
+			if r.Status != 200 {
+				t.Fatalf("GET %s: %d\n%s", rep, r.Status, r.Body)
+			}
+			if p := httpapi.AnswerNumbersProblem(r.Body); p != "" {
+				t.Errorf("GET budget %s%s: %s\n%s", id, rep, p, r.Body)
+			}
+		}
+		r := f.h.Do("GET", budgets+"/"+id+"/reports/abc.svg", f.u.Token, "")
+		if r.Status != 200 {
+			t.Fatalf("abc.svg: %d\n%s", r.Status, r.Body)
+		}
+		if m := long.Find(r.Body); m != nil {
+			t.Errorf("abc.svg of %s holds %q", id, m)
+		}
+	}
+	if got := errorsOf(t, f.h.Do("GET", budgets+"/"+huge+"/reports/abc?abcLimits=50.00000000001,80", f.u.Token, ""), 400); len(got) != 1 || got[0].Parameter != "abcLimits" {
+		t.Errorf("abcLimits with 11 places: %v", got)
 	}
 }
