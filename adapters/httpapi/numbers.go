@@ -279,3 +279,61 @@ func AnswerNumbersProblem(body []byte) string {
 func isNumberByte(c byte) bool {
 	return c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' || (c >= '0' && c <= '9')
 }
+
+var decimalType = reflect.TypeOf(decimal.Decimal{})
+
+// FiguresProblem walks a computed value (a report, for an answer that is
+// not JSON: CSV, SVG) and says what is wrong when a decimal in it has more
+// than domain.MaxIntegerDigits digits before the point ("" when none): the
+// guard AnswerNumbersProblem is for JSON answers.
+func FiguresProblem(v any) string {
+	seen := map[uintptr]bool{}
+	var walk func(reflect.Value) bool
+	walk = func(v reflect.Value) bool {
+		if !v.IsValid() {
+			return false
+		}
+		if v.Type() == decimalType {
+			d := v.Interface().(decimal.Decimal)
+			return d.Abs().GreaterThanOrEqual(maxFigure)
+		}
+		switch v.Kind() {
+		case reflect.Pointer:
+			if v.IsNil() || seen[v.Pointer()] {
+				return false
+			}
+			seen[v.Pointer()] = true
+			return walk(v.Elem())
+		case reflect.Interface:
+			return !v.IsNil() && walk(v.Elem())
+		case reflect.Struct:
+			for i := 0; i < v.NumField(); i++ {
+				if v.Type().Field(i).IsExported() && walk(v.Field(i)) {
+					return true
+				}
+			}
+		case reflect.Slice, reflect.Array:
+			for i := 0; i < v.Len(); i++ {
+				if walk(v.Index(i)) {
+					return true
+				}
+			}
+		case reflect.Map:
+			it := v.MapRange()
+			for it.Next() {
+				if walk(it.Value()) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if walk(reflect.ValueOf(v)) {
+		return "a computed figure of the record must have at most " + strconv.Itoa(domain.MaxIntegerDigits) +
+			" digits before the decimal point: lower a quantity or a price it uses"
+	}
+	return ""
+}
+
+// maxFigure is the smallest number with too many integer digits.
+var maxFigure = decimal.New(1, domain.MaxIntegerDigits)

@@ -121,6 +121,10 @@ func (h *handler) listBudgets(w http.ResponseWriter, r *http.Request) {
 		h.failAs(w, r, err, renamed(map[string]string{"sort": "order_name", "filter[search]": "search"}))
 		return
 	}
+	if p := httpapi.FiguresProblem(list); p != "" {
+		h.fail(w, r, domain.Errorf(domain.ECONFLICT, "%s", p))
+		return
+	}
 	out := budgetList{Budgets: make([]budgetRecord, 0, len(list)), Total: total, CurrentPage: pg.page, PerPage: pg.perPage}
 	for _, pb := range list {
 		out.Budgets = append(out.Budgets, h.budgetRecord(pb))
@@ -217,6 +221,11 @@ func (h *handler) syntheticReport(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	if p := httpapi.FiguresProblem(rep); p != "" {
+		// A string holding a number out of bounds is as wrong as a number.
+		h.fail(w, r, domain.Errorf(domain.ECONFLICT, "%s", p))
+		return
+	}
 	if csv {
 		h.writeCSV(w, r, reports.Filename(rep.Budget, "sintetico", "csv"), func(b *bytes.Buffer) error { return reports.SyntheticCSV(b, rep) })
 		return
@@ -301,6 +310,11 @@ func (h *handler) analyticReport(w http.ResponseWriter, r *http.Request) {
 	rep, err := h.env.App.AnalyticReport(r.Context(), principal(r), chi.URLParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
+		return
+	}
+	if p := httpapi.FiguresProblem(rep); p != "" {
+		// A string holding a number out of bounds is as wrong as a number.
+		h.fail(w, r, domain.Errorf(domain.ECONFLICT, "%s", p))
 		return
 	}
 	if csv {

@@ -297,6 +297,14 @@ func TestFiguresPushedOverBounds(t *testing.T) {
 			t.Errorf("GET %s (-want +got):\n%s", p, diff)
 		}
 	}
+	// The exports and the chart, and the v1 budget reads, say it too.
+	for _, p := range []string{budgets + "/" + bid + "/reports/synthetic?format=csv", budgets + "/" + bid + "/reports/analytic?format=csv",
+		budgets + "/" + bid + "/reports/abc?format=csv", budgets + "/" + bid + "/reports/abc.svg",
+		"/api/v1/bud/budgets/list", "/api/v1/bud/budgets/" + bid + "/synthetic", "/api/v1/bud/budgets/" + bid + "/analytical_with_unit_price"} {
+		if r := f.h.Do("GET", p, f.u.Token, ""); r.Status != 409 || !strings.Contains(string(r.Body), "15 digits") {
+			t.Errorf("GET %s: %d\n%s", p, r.Status, r.Body)
+		}
+	}
 	expect(t, f.h.Do("POST", compositions+"/"+cid+"/add_items", f.u.Token,
 		`{"items":[{"bank":"MYBASE","code":"0001","quantity":3,"resource":true}]}`), 200)
 	a := attrs(t, expect(t, f.h.Do("GET", budgets+"/"+bid, f.u.Token, ""), 200))
