@@ -303,6 +303,12 @@ type itemRequest struct {
 	Qty  number `json:"qty"`
 }
 
+// NumberErrors implements httpapi.NumberErrorer: the quantity is named as
+// the use case names it ("/items/2/quantity"; itemFields shows it as qty).
+func (it itemRequest) NumberErrors(ptr string) []domain.FieldError {
+	return httpapi.NumberErrors(it.Qty, ptr+"/quantity")
+}
+
 // itemFields names the fields of add-items, whose quantity is `qty`.
 var itemFields = renamed(map[string]string{"quantity": "qty"})
 

@@ -27,6 +27,19 @@ var badNumbers = []string{
 	`12345678901234567.5`, // 17 integer digits
 }
 
+// badNumberMessage is what the answer to a bad value must say.
+func badNumberMessage(v string) string {
+	switch v {
+	case `-1`, `"-3"`:
+		return "must not be negative"
+	case `1e400`, `"1e400"`, `1234567890123456`, `12345678901234567.5`:
+		return "must have at most 15 digits before the decimal point"
+	case `1e-11`, `0.00000000001`:
+		return "must have at most 10 decimal places"
+	}
+	return "must be a number"
+}
+
 // numericMember is one numeric member of a v1 write body: VAL in body is
 // replaced by the value tried, CODE by a fresh code.
 type numericMember struct {
@@ -90,6 +103,9 @@ func TestBadNumbers(t *testing.T) {
 			t.Run(m.name+" "+v, func(t *testing.T) {
 				got := call(t, h, m.method, m.path, u.Token, body, 422)
 				checkError(t, got, m.field)
+				if diff := cmp.Diff(map[string]any{m.field: []any{badNumberMessage(v)}}, got["errors"]); diff != "" {
+					t.Errorf("errors (-want +got):\n%s", diff)
+				}
 			})
 		}
 	}

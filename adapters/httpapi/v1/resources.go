@@ -135,6 +135,21 @@ func (in resourceCreateRequest) input() app.ResourceInput {
 	}
 }
 
+// NumberErrors implements httpapi.NumberErrorer: the prices are named as
+// the use case names them ("/locals/MG/pnd"; createResourceFields shows
+// them as pnd).
+func (in resourceCreateRequest) NumberErrors(ptr string) []domain.FieldError {
+	at := ptr + "/locals/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(in.Local)
+	var out []domain.FieldError
+	for _, p := range []struct {
+		name string
+		n    number
+	}{{"pnd", in.PND}, {"pd", in.PD}, {"pndi", in.PNDI}, {"pdi", in.PDI}} {
+		out = append(out, httpapi.NumberErrors(p.n, at+"/"+p.name)...)
+	}
+	return out
+}
+
 // createResourceFields names the fields of a create: the prices of the one
 // state sit at the top level, and a bad state is the `local` field.
 func createResourceFields(ptr string) []string {

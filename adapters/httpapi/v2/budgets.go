@@ -364,6 +364,10 @@ func decodeMembers(r *http.Request, v any, known ...string) error {
 			bad.Add("/"+k, "is not a member costdb knows here (members: %s)", strings.Join(known, ", "))
 		}
 	}
+	if len(bad.Fields) > 0 {
+		// One answer lists every bad member: the bad numbers too.
+		bad.Fields = append(bad.Fields, httpapi.NumberErrors(v, "")...)
+	}
 	return bad.Err()
 }
 
@@ -385,6 +389,12 @@ type nodeAddBody struct {
 	nodeIn
 	ParentID optional[string] `json:"parent_id"`
 	Position *int             `json:"position"`
+}
+
+// NumberErrors implements httpapi.NumberErrorer: the numbers of the node
+// (an embedded unexported struct, which a reflective walk cannot read).
+func (b nodeAddBody) NumberErrors(ptr string) []domain.FieldError {
+	return httpapi.NumberErrors(b.nodeIn, ptr)
 }
 
 // addNode handles POST /budgets/{id}/nodes: 201 with the budget, and

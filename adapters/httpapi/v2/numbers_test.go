@@ -30,6 +30,19 @@ var badNumbers = []string{
 	`12345678901234567.5`, // 17 integer digits
 }
 
+// badNumberMessage is what the answer to a bad value must say.
+func badNumberMessage(v string) string {
+	switch v {
+	case `-1`, `"-3"`:
+		return "must not be negative"
+	case `1e400`, `"1e400"`, `1234567890123456`, `12345678901234567.5`:
+		return "must have at most 15 digits before the decimal point"
+	case `1e-11`, `0.00000000001`:
+		return "must have at most 10 decimal places"
+	}
+	return "must be a number"
+}
+
 // numericMember is one numeric member of a v2 write body: VAL in body is
 // replaced by the value tried, CODE by a fresh code; pointer is where the
 // error must point.
@@ -141,7 +154,11 @@ func TestBadNumbers(t *testing.T) {
 			n++
 			body := strings.NewReplacer("VAL", v, "CODE", fmt.Sprintf("N%d", n)).Replace(m.body)
 			t.Run(m.name+" "+v, func(t *testing.T) {
-				got := errorsOf(t, f.h.Do(m.method, m.path, f.u.Token, body), 422)
+				r := f.h.Do(m.method, m.path, f.u.Token, body)
+				if want := `"detail":"` + badNumberMessage(v) + `"`; !strings.Contains(string(r.Body), want) {
+					t.Errorf("the answer does not say %s:\n%s", want, r.Body)
+				}
+				got := errorsOf(t, r, 422)
 				if diff := cmp.Diff([]apiError{{Status: "422", Code: "invalid", Pointer: m.pointer}}, got); diff != "" {
 					t.Errorf("errors (-want +got):\n%s", diff)
 				}
@@ -203,6 +220,10 @@ func TestSeveralBadFields(t *testing.T) {
 				"items":[{"kind":"composition","bank":"SINAPI","code":"89306","quantity":1e-11},{"kind":"floor"}]}`),
 			attr("/data/attributes/bdi", "/data/attributes/items/0/quantity",
 				"/data/attributes/code", "/data/attributes/description", "/data/attributes/location", "/data/attributes/items/1/kind")},
+		{"node add with an unknown member", "POST", budgets + "/" + f.budgetID + "/nodes",
+			`{"kind":"composition","bank":"SINAPI","code":"89306","qty":1,"quantity":"1"}`, attr("/qty", "/quantity")},
+		{"node change with an unknown member", "PATCH", budgets + "/" + f.budgetID + "/nodes/n2",
+			`{"qty":1,"quantity":-1}`, attr("/qty", "/quantity")},
 		{"budget update", "PATCH", budgets + "/" + f.budgetID,
 			doc("budgets", f.budgetID, `{"description":"","bdi":-5}`),
 			attr("/data/attributes/bdi", "/data/attributes/description")},
