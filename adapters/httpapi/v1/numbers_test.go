@@ -131,6 +131,14 @@ func TestQuotedNumbers(t *testing.T) {
 		t.Errorf("update with quoted prices (-want +got):\n%s", diff)
 	}
 
+	// A SICRO resource's single price per state, as text.
+	sr := call(t, h, "POST", base+"/resources", u.Token,
+		`{"code":"0002","description":"Pedreiro","type":1,"unit":"H","local":"AL","pnd":"20","is_sicro":true,"status":true}`, 201)
+	sr = call(t, h, "PUT", base+"/resources/"+id(t, sr), u.Token, `{"locals":{"AL":"21.5","SE":"19"}}`, 200)
+	if diff := cmp.Diff(map[string]any{"AL": num("21.5"), "SE": num("19")}, sr["local"]); diff != "" {
+		t.Errorf("SICRO resource prices as text (-want +got):\n%s", diff)
+	}
+
 	// A SINAPI-model composition as the client sends it: team_production "0".
 	c := call(t, h, "POST", base+"/compositions", u.Token,
 		`{"code":"ALV-01","description":"Alvenaria","type":"PARE","unit":"M2","local":"MG","is_sicro":false,"team_production":"0","fic":"0","adc_labor":"0"}`, 201)
