@@ -53,15 +53,18 @@ type attrBody struct {
 // number is 422 "must be a number"), within the bounds (httpapi.ParseNumber).
 type number = httpapi.StrictNumber
 
-// readNumber reads the numeric attribute a: nil when absent, null or bad
-// (a bad one is kept in rejected).
+// readNumber reads the numeric attribute a: nil when absent or bad (a bad
+// one is kept in rejected), zero when null, as read does.
 func readNumber(b *attrBody, a attr) *decimal.Decimal {
 	n := read[number](b, a)
 	if n == nil {
 		return nil
 	}
-	b.rejected = append(b.rejected, httpapi.NumberErrors(*n, "/"+a.app)...)
-	return n.Ptr()
+	if n.Problem != "" {
+		b.rejected = append(b.rejected, httpapi.NumberErrors(*n, "/"+a.app)...)
+		return nil
+	}
+	return &n.D
 }
 
 // readNumbers reads the attribute a into a new T, keeping the problems of
