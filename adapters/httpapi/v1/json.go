@@ -23,26 +23,6 @@ type number struct{ httpapi.LenientNumber }
 // ptr returns the number as a patch field: nil when absent or bad.
 func (n number) ptr() *decimal.Decimal { return n.Ptr() }
 
-// jsonValueKind names the kind of a JSON value for an error message.
-func jsonValueKind(b []byte) string {
-	if len(b) == 0 {
-		return "nothing"
-	}
-	switch b[0] {
-	case '"':
-		return "string"
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case 't', 'f':
-		return "bool"
-	case 'n':
-		return "null"
-	}
-	return "number"
-}
-
 // priceObject is a state's four prices as v1 writes and reads them.
 type priceObject struct {
 	PND  number `json:"pnd"`
