@@ -288,3 +288,14 @@ func TestFiguresPushedOverBounds(t *testing.T) {
 	}
 	call(t, h, "GET", base+"/compositions/"+cid, u.Token, "", 200)
 }
+
+// TestPageNumberBounded checks that a page number is read as every number
+// is, at most 15 digits, since current_page echoes it.
+func TestPageNumberBounded(t *testing.T) {
+	h, u := setup(t)
+	got := call(t, h, "GET", base+"/groups?page=999999999999999", u.Token, "", 200)
+	if got["current_page"] != num("999999999999999") {
+		t.Errorf("current_page %v", got["current_page"])
+	}
+	checkError(t, call(t, h, "GET", base+"/groups?page=1000000000000000", u.Token, "", 400), "page")
+}
