@@ -368,3 +368,16 @@ func TestNumbersInAnswers(t *testing.T) {
 		t.Errorf("abcLimits with 11 places: %v", got)
 	}
 }
+
+// TestNumberSyntaxStays400 checks that malformed JSON in a number is still
+// 400 naming the byte offset, not 422.
+func TestNumberSyntaxStays400(t *testing.T) {
+	f := newNumbersFixture(t)
+	for _, body := range []string{`{"bdi":NaN}`, `{"bdi":Infinity}`, `{"bdi":-}`, `{"bdi":01}`, `{"bdi":1.}`} {
+		r := f.h.Do("PATCH", budgets+"/"+f.budgetID, f.u.Token, body)
+		got := errorsOf(t, r, 400)
+		if len(got) != 1 || !strings.Contains(string(r.Body), "at byte") {
+			t.Errorf("%s: %v\n%s", body, got, r.Body)
+		}
+	}
+}
