@@ -337,3 +337,55 @@ func FiguresProblem(v any) string {
 
 // maxFigure is the smallest number with too many integer digits.
 var maxFigure = decimal.New(1, domain.MaxIntegerDigits)
+
+// MustBeWholeNumber is the message for a number with a fraction where a
+// whole number (a catalogue code, a method) is expected.
+const MustBeWholeNumber = "must be a whole number"
+
+// Integer is a whole-number member of a request body (a resource type, a
+// calculation method), read by ParseNumber as every number is and then
+// required to be whole. Set and Problem are as for Number.
+type Integer struct {
+	N       int
+	Set     bool
+	Problem string
+}
+
+func (n *Integer) decode(b []byte, lenient bool) {
+	if string(bytes.TrimSpace(b)) == "null" {
+		*n = Integer{}
+		return
+	}
+	d, p := ParseNumber(b, lenient)
+	if p == "" && !d.IsInteger() {
+		p = MustBeWholeNumber
+	}
+	if p != "" {
+		*n = Integer{Problem: p}
+		return
+	}
+	*n = Integer{N: int(d.IntPart()), Set: true}
+}
+
+// Ptr returns the integer as a patch field: nil when absent, null or bad.
+func (n Integer) Ptr() *int {
+	if !n.Set {
+		return nil
+	}
+	return &n.N
+}
+
+// NumberProblem implements the interface NumberErrors looks for.
+func (n Integer) NumberProblem() string { return n.Problem }
+
+// StrictInteger is an Integer that must be a JSON number (v2).
+type StrictInteger struct{ Integer }
+
+// UnmarshalJSON implements json.Unmarshaler; it never fails.
+func (n *StrictInteger) UnmarshalJSON(b []byte) error { n.decode(b, false); return nil }
+
+// LenientInteger is an Integer that may also be numeric text (v1).
+type LenientInteger struct{ Integer }
+
+// UnmarshalJSON implements json.Unmarshaler; it never fails.
+func (n *LenientInteger) UnmarshalJSON(b []byte) error { n.decode(b, true); return nil }

@@ -142,7 +142,7 @@ type compositionCreateRequest struct {
 	Local          string `json:"local"`
 	IsSicro        bool   `json:"is_sicro"`
 	Labor          bool   `json:"labor"`
-	RoundingType   int    `json:"rounding_type"`
+	RoundingType   whole  `json:"rounding_type"`
 	Note           string `json:"note"`
 	TeamProduction number `json:"team_production"`
 	FIC            number `json:"fic"`
@@ -153,7 +153,7 @@ func (in compositionCreateRequest) input() app.CompositionInput {
 	return app.CompositionInput{
 		GroupID: in.GroupID, Code: in.Code, SecondCode: in.SecondCode, Description: in.Description,
 		Type: in.Type, Unit: in.Unit, State: in.Local, IsSicro: in.IsSicro, Labor: in.Labor,
-		Rounding: domain.RoundingMethod(in.RoundingType), Note: in.Note,
+		Rounding: domain.RoundingMethod(in.RoundingType.N), Note: in.Note,
 		TeamProduction: in.TeamProduction.D, FIC: in.FIC.D, LaborAddition: in.AdcLabor.D,
 	}
 }
@@ -174,7 +174,7 @@ type compositionUpdateRequest struct {
 	Local          *string `json:"local"`
 	IsSicro        *bool   `json:"is_sicro"`
 	Labor          *bool   `json:"labor"`
-	RoundingType   *int    `json:"rounding_type"`
+	RoundingType   whole   `json:"rounding_type"`
 	Note           *string `json:"note"`
 	TeamProduction number  `json:"team_production"`
 	FIC            number  `json:"fic"`
@@ -183,8 +183,8 @@ type compositionUpdateRequest struct {
 
 func (in compositionUpdateRequest) patch() app.CompositionPatch {
 	var rounding *domain.RoundingMethod
-	if in.RoundingType != nil {
-		m := domain.RoundingMethod(*in.RoundingType)
+	if rt := in.RoundingType.ptr(); rt != nil {
+		m := domain.RoundingMethod(*rt)
 		rounding = &m
 	}
 	return app.CompositionPatch{

@@ -23,6 +23,13 @@ type number struct{ httpapi.LenientNumber }
 // ptr returns the number as a patch field: nil when absent or bad.
 func (n number) ptr() *decimal.Decimal { return n.Ptr() }
 
+// whole is a whole-number member of a v1 body (a resource type, a
+// calculation method), read as numbers are: numeric text taken.
+type whole struct{ httpapi.LenientInteger }
+
+// ptr returns the integer as a patch field: nil when absent or bad.
+func (n whole) ptr() *int { return n.Ptr() }
+
 // priceObject is a state's four prices as v1 writes and reads them.
 type priceObject struct {
 	PND  number `json:"pnd"`

@@ -69,6 +69,15 @@ func v1NumericMembers(t *testing.T, rid, sicroID, sinapiID string) []numericMemb
 		out = append(out, numericMember{"composition update " + m, "PUT", base + "/compositions/" + sicroID,
 			`{"` + m + `":VAL}`, m})
 	}
+	// Whole numbers (a resource type, a calculation method) are read as
+	// numbers are.
+	out = append(out,
+		numericMember{"resource create type", "POST", base + "/resources",
+			`{"code":"CODE","description":"d","type":VAL,"unit":"UN","local":"MG","pnd":1,"pd":1,"pndi":1,"pdi":1}`, "type"},
+		numericMember{"resource update type", "PUT", base + "/resources/" + rid, `{"type":VAL}`, "type"},
+		numericMember{"composition create rounding_type", "POST", base + "/compositions",
+			`{"code":"CODE","description":"d","unit":"m3","local":"AL","is_sicro":true,"team_production":1,"rounding_type":VAL}`, "rounding_type"},
+		numericMember{"composition update rounding_type", "PUT", base + "/compositions/" + sicroID, `{"rounding_type":VAL}`, "rounding_type"})
 	out = append(out, numericMember{"add-items qty", "POST", base + "/compositions/" + sinapiID + "/add-items",
 		`{"items":[{"bank":"SINAPI","code":"88316","qty":1},{"bank":"SINAPI","code":"88309","qty":VAL}]}`, "items[1].qty"})
 	return out
@@ -131,6 +140,11 @@ func TestQuotedNumbers(t *testing.T) {
 		t.Errorf("update with quoted prices (-want +got):\n%s", diff)
 	}
 
+	// Whole numbers as text.
+	if got := call(t, h, "PUT", base+"/resources/"+id(t, res), u.Token, `{"type":"3"}`, 200); got["type"] != num("3") {
+		t.Errorf("type after {\"type\":\"3\"}: %v", got["type"])
+	}
+
 	// A SICRO resource's single price per state, as text.
 	sr := call(t, h, "POST", base+"/resources", u.Token,
 		`{"code":"0002","description":"Pedreiro","type":1,"unit":"H","local":"AL","pnd":"20","is_sicro":true,"status":true}`, 201)
@@ -151,7 +165,10 @@ func TestQuotedNumbers(t *testing.T) {
 	if s["team_production"] != num("2.5") || s["fic"] != num("0.0123") || s["adc_labor"] != num("15") {
 		t.Errorf("SICRO figures %v %v %v, want 2.5 0.0123 15", s["team_production"], s["fic"], s["adc_labor"])
 	}
-	s = call(t, h, "PUT", base+"/compositions/"+id(t, s), u.Token, `{"team_production":"4"}`, 200)
+	s = call(t, h, "PUT", base+"/compositions/"+id(t, s), u.Token, `{"team_production":"4","rounding_type":"1"}`, 200)
+	if diff := cmp.Diff(map[string]any{"type": num("1"), "description": "Arredondar com 2 casas decimais"}, s["calculation_method"]); diff != "" {
+		t.Errorf("rounding_type \"1\" (-want +got):\n%s", diff)
+	}
 	if s["team_production"] != num("4") {
 		t.Errorf("team_production after the update %v, want 4", s["team_production"])
 	}

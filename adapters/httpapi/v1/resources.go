@@ -114,7 +114,7 @@ type resourceCreateRequest struct {
 	Code        string `json:"code"`
 	SecondCode  string `json:"second_code"`
 	Description string `json:"description"`
-	Type        int    `json:"type"`
+	Type        whole  `json:"type"`
 	Unit        string `json:"unit"`
 	Local       string `json:"local"`
 	PND         number `json:"pnd"`
@@ -130,7 +130,7 @@ func (in resourceCreateRequest) input() app.ResourceInput {
 	line := domain.PriceLine{PND: in.PND.D, PD: in.PD.D, PNDI: in.PNDI.D, PDI: in.PDI.D}
 	return app.ResourceInput{
 		GroupID: in.GroupID, Code: in.Code, SecondCode: in.SecondCode, Description: in.Description,
-		Type: in.Type, Unit: in.Unit, IsSicro: in.IsSicro, Status: in.Status, Note: in.Note,
+		Type: in.Type.N, Unit: in.Unit, IsSicro: in.IsSicro, Status: in.Status, Note: in.Note,
 		Locals: map[string]domain.PriceLine{in.Local: line},
 	}
 }
@@ -140,7 +140,7 @@ func (in resourceCreateRequest) input() app.ResourceInput {
 // them as pnd).
 func (in resourceCreateRequest) NumberErrors(ptr string) []domain.FieldError {
 	at := ptr + "/locals/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(in.Local)
-	var out []domain.FieldError
+	out := httpapi.NumberErrors(in.Type, ptr+"/type")
 	for _, p := range []struct {
 		name string
 		n    number
@@ -173,7 +173,7 @@ type resourceUpdateRequest struct {
 	Code        *string     `json:"code"`
 	SecondCode  *string     `json:"second_code"`
 	Description *string     `json:"description"`
-	Type        *int        `json:"type"`
+	Type        whole       `json:"type"`
 	Unit        *string     `json:"unit"`
 	Locals      localsInput `json:"locals"`
 	IsSicro     *bool       `json:"is_sicro"`
@@ -184,7 +184,7 @@ type resourceUpdateRequest struct {
 func (in resourceUpdateRequest) patch() app.ResourcePatch {
 	return app.ResourcePatch{
 		GroupID: in.GroupID, Code: in.Code, SecondCode: in.SecondCode, Description: in.Description,
-		Type: in.Type, Unit: in.Unit, IsSicro: in.IsSicro, Status: in.Status, Note: in.Note,
+		Type: in.Type.ptr(), Unit: in.Unit, IsSicro: in.IsSicro, Status: in.Status, Note: in.Note,
 		Locals: in.Locals.lines(),
 	}
 }

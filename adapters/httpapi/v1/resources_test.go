@@ -208,7 +208,7 @@ func TestResourceErrors(t *testing.T) {
 	}{
 		{"create malformed JSON", "POST", "", u.Token, `{"code":"0002",`, 400, nil},
 		{"create not an object", "POST", "", u.Token, `[1,2]`, 400, nil},
-		{"create type not an integer", "POST", "", u.Token, `{"code":"0002",` + valid + `,"type":"x"}`, 400, []string{"type"}},
+		{"create type not an integer", "POST", "", u.Token, `{"code":"0002",` + valid + `,"type":"x"}`, 422, []string{"type"}},
 		{"create price not a number", "POST", "", u.Token, `{"code":"0002",` + valid + `,"pnd":"abc"}`, 422, []string{"pnd"}},
 		{"create price as text with a comma", "POST", "", u.Token, `{"code":"0002",` + valid + `,"pnd":"1,5"}`, 422, []string{"pnd"}},
 		{"create code as a number", "POST", "", u.Token, `{"code":2,` + valid + `}`, 400, []string{"code"}},

@@ -221,7 +221,7 @@ func compositionPatch(b *attrBody) app.CompositionPatch {
 		State:          read[string](b, aLocation),
 		IsSicro:        read[bool](b, aIsSicro),
 		Labor:          read[bool](b, aLabor),
-		Rounding:       read[domain.RoundingMethod](b, aRounding),
+		Rounding:       readWhole[domain.RoundingMethod](b, aRounding),
 		Note:           read[string](b, aNote),
 		TeamProduction: readNumber(b, aTeamProduction),
 		FIC:            readNumber(b, aFIC),

@@ -67,6 +67,22 @@ func readNumber(b *attrBody, a attr) *decimal.Decimal {
 	return &n.D
 }
 
+// readWhole reads the whole-number attribute a (a resource type, a
+// calculation method) as numbers are read: nil when absent or bad (a bad
+// one is kept in rejected), zero when null.
+func readWhole[T ~int](b *attrBody, a attr) *T {
+	n := read[httpapi.StrictInteger](b, a)
+	if n == nil {
+		return nil
+	}
+	if n.Problem != "" {
+		b.rejected = append(b.rejected, httpapi.NumberErrors(*n, "/"+a.app)...)
+		return nil
+	}
+	v := T(n.N)
+	return &v
+}
+
 // readNumbers reads the attribute a into a new T, keeping the problems of
 // the numbers inside it.
 func readNumbers[T any](b *attrBody, a attr) *T {

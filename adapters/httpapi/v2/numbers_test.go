@@ -81,6 +81,17 @@ func v2NumericMembers(rid, sicroID, sinapiID, budgetID string) []numericMember {
 			numericMember{"composition update, plain body " + m, "PATCH", compositions + "/" + sicroID,
 				`{"` + m + `":VAL}`, "/" + m})
 	}
+	// Whole numbers (a resource type, a calculation method) are read as
+	// numbers are.
+	out = append(out,
+		numericMember{"resource create resource_type", "POST", resources,
+			doc("resources", "", `{"code":"CODE","description":"d","resource_type":VAL,"unit":"UN"}`), "/data/attributes/resource_type"},
+		numericMember{"resource update resource_type", "PATCH", resources + "/" + rid,
+			doc("resources", rid, `{"resource_type":VAL}`), "/data/attributes/resource_type"},
+		numericMember{"composition create rounding_type", "POST", compositions,
+			doc("compositions", "", `{"code":"CODE","description":"d","unit":"m3","location":"AL","rounding_type":VAL}`), "/data/attributes/rounding_type"},
+		numericMember{"composition update rounding_type", "PATCH", compositions + "/" + sicroID,
+			doc("compositions", sicroID, `{"rounding_type":VAL}`), "/data/attributes/rounding_type"})
 	out = append(out,
 		numericMember{"add_items quantity", "POST", compositions + "/" + sinapiID + "/add_items",
 			`{"items":[{"bank":"SINAPI","code":"88316","quantity":1},{"bank":"SINAPI","code":"88309","quantity":VAL}]}`, "/items/1/quantity"},

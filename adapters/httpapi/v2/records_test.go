@@ -146,8 +146,11 @@ func TestResources(t *testing.T) {
 		{"duplicate code", "POST", resources, `{"code":"0001","description":"d","unit":"UN","resource_type":4}`, 422, []apiError{
 			{"422", "invalid", "/code", ""},
 		}},
-		{"type as text", "PATCH", resources + "/" + id, `{"resource_type":"4"}`, 400, []apiError{
-			{"400", "bad_request", "/resource_type", ""},
+		{"type as text", "PATCH", resources + "/" + id, `{"resource_type":"4"}`, 422, []apiError{
+			{"422", "invalid", "/resource_type", ""},
+		}},
+		{"type with a fraction", "PATCH", resources + "/" + id, `{"resource_type":4.5}`, 422, []apiError{
+			{"422", "invalid", "/resource_type", ""},
 		}},
 		{"group that is not a group", "PATCH", resources + "/" + id, `{"data":{"type":"resources","relationships":{"group":{"data":{"type":"users","id":"x"}}}}}`, 422, []apiError{
 			{"422", "invalid", "/data/relationships/group/data/type", ""},

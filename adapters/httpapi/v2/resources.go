@@ -88,7 +88,7 @@ func resourcePatch(b *attrBody) app.ResourcePatch {
 		Code:        read[string](b, aCode),
 		SecondCode:  read[string](b, aSecondCode),
 		Description: read[string](b, aDescription),
-		Type:        read[int](b, aResourceType),
+		Type:        readWhole[int](b, aResourceType),
 		Unit:        read[string](b, aUnit),
 		IsSicro:     read[bool](b, aIsSicro),
 		Status:      read[bool](b, aStatus),
