@@ -64,14 +64,16 @@ func money(d decimal.Decimal) string { return d.StringFixed(2) }
 // price writes a unit price as a decimal string with at least two places
 // (an own SICRO-model composition may carry four).
 func price(d decimal.Decimal) *string {
-	s := d.String()
+	s := httpapi.Num(d).String()
 	if d.Exponent() > -2 {
 		s = d.StringFixed(2)
 	}
 	return &s
 }
 
-func exact(d decimal.Decimal) *string { s := d.String(); return &s }
+// exact writes a quantity or coefficient with every digit, up to 10 places
+// as every number of an answer (httpapi.Num).
+func exact(d decimal.Decimal) *string { s := httpapi.Num(d).String(); return &s }
 
 func (h *handler) budgetRecord(pb *domain.PricedBudget) budgetRecord {
 	b := pb.Budget

@@ -1,6 +1,7 @@
 package v2_test
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -356,8 +357,27 @@ func TestNumbersInAnswers(t *testing.T) {
 		"items":[{"kind":"composition","bank":"SINAPI","code":"89306","quantity":8000000000000},
 		         {"kind":"composition","bank":"SINAPI","code":"89478","quantity":0.0000001}]}`))["id"])
 	empty := str(data(t, create(t, f.h, budgets, f.u.Token, `{"code":"EMPTY","description":"d","location":"MG"}`))["id"])
+	// An own SICRO-model composition: labour hours per unit are coefficient
+	// ÷ team production, 1 ÷ 3 = 0.3333333333333333 (16 places) exactly.
+	sid := str(data(t, create(t, f.h, compositions, f.u.Token,
+		`{"code":"S-3","description":"d","unit":"m3","location":"AL","is_sicro":true,"team_production":3}`))["id"])
+	expect(t, f.h.Do("POST", compositions+"/"+sid+"/add_banks", f.u.Token, `{"banks":[{"name":"SICRO3","location":"AL","version":"01/2024"}]}`), 200)
+	expect(t, f.h.Do("POST", compositions+"/"+sid+"/add_items", f.u.Token, `{"items":[{"bank":"SICRO3","code":"P9801","quantity":1},{"bank":"SICRO3","code":"E9001","quantity":1,"utilization":0.7}]}`), 200)
+	sicro := str(data(t, create(t, f.h, budgets, f.u.Token, `{"code":"SICRO","description":"d","location":"AL",
+		"items":[{"kind":"composition","bank":"MYBASE","code":"S-3","quantity":0.1234567}]}`))["id"])
+	places := regexp.MustCompile(`[0-9]\.[0-9]{11,}`)
+	for _, p := range []string{"/api/v1/bud/budgets/" + sicro + "/analytical_with_unit_price", "/api/v1/bud/budgets/" + sicro + "/synthetic",
+		budgets + "/" + sicro + "/reports/analytic?format=csv", budgets + "/" + sicro + "/reports/abc?format=csv"} {
+		r := f.h.Do("GET", p, f.u.Token, "")
+		if r.Status != 200 {
+			t.Fatalf("GET %s: %d\n%s", p, r.Status, r.Body)
+		}
+		if m := places.Find(bytes.ReplaceAll(r.Body, []byte(","), []byte("."))); m != nil {
+			t.Errorf("GET %s holds %s: more than 10 places", p, m)
+		}
+	}
 	long := regexp.MustCompile(`[0-9]{16,}|NaN|Inf`)
-	for _, id := range []string{huge, empty, f.budgetID} {
+	for _, id := range []string{huge, empty, sicro, f.budgetID} {
 		for _, rep := range []string{"", "/reports/synthetic", "/reports/analytic", "/reports/abc", "/reports/abc?abcLimits=33.3333333333,66.6666666667"} {
 			r := f.h.Do("GET", budgets+"/"+id+rep, f.u.Token, "")
 			if r.Status != 200 {
