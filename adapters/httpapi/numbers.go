@@ -196,6 +196,12 @@ func walkNumbers(v reflect.Value, ptr string, out *[]domain.FieldError) {
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
 			if !f.IsExported() {
+				if f.Anonymous && holdsNumbers(f.Type, map[reflect.Type]bool{}) {
+					// Its numbers cannot be read through reflection, and
+					// skipping them would let a bad one pass as zero.
+					panic("httpapi.NumberErrors: " + t.String() + " embeds the unexported " + f.Type.String() +
+						", which holds numbers: give " + t.String() + " a NumberErrors method")
+				}
 				continue
 			}
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
@@ -232,6 +238,28 @@ func walkNumbers(v reflect.Value, ptr string, out *[]domain.FieldError) {
 			walkNumbers(idx[k], ptr+"/"+escapePointer(k), out)
 		}
 	}
+}
+
+// holdsNumbers reports whether a value of type t may hold a decoded number.
+func holdsNumbers(t reflect.Type, seen map[reflect.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	if t.Implements(numberProblemType) || t.Implements(numberErrorerType) {
+		return true
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+		return holdsNumbers(t.Elem(), seen)
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if holdsNumbers(t.Field(i).Type, seen) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func escapePointer(s string) string {

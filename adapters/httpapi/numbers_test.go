@@ -1,10 +1,12 @@
 package httpapi_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/domain"
+	"github.com/google/go-cmp/cmp"
 	"github.com/shopspring/decimal"
 )
 
@@ -97,4 +99,39 @@ func FuzzParseNumber(f *testing.F) {
 			t.Errorf("ParseNumber(%s) accepted %s", raw, d)
 		}
 	})
+}
+
+type inner struct {
+	Q httpapi.StrictNumber `json:"q"`
+}
+
+type embedsUnexported struct {
+	inner
+}
+
+func TestNumberErrorsWalk(t *testing.T) {
+	var v struct {
+		A httpapi.StrictNumber              `json:"a"`
+		L []map[string]httpapi.StrictNumber `json:"l"`
+		I httpapi.LenientInteger            `json:"i"`
+		S string                            `json:"s"`
+	}
+	if err := json.Unmarshal([]byte(`{"a":"1","l":[{"x":1},{"y/z":-1}],"i":"2.5","s":"x"}`), &v); err != nil {
+		t.Fatal(err)
+	}
+	got := httpapi.NumberErrors(&v, "/p")
+	want := []domain.FieldError{
+		{Field: "/p/a", Message: "must be a number"},
+		{Field: "/p/l/1/y~1z", Message: "must not be negative"},
+		{Field: "/p/i", Message: "must be a whole number"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("NumberErrors (-want +got):\n%s", diff)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Errorf("an unexported embedded struct with numbers was skipped silently")
+		}
+	}()
+	httpapi.NumberErrors(embedsUnexported{}, "")
 }
