@@ -63,8 +63,10 @@ func (s *Service) CreateComposition(ctx context.Context, p domain.Principal, in 
 			return err
 		}
 		var err error
-		out, err = price(tx, p, c)
-		return err
+		if out, err = price(tx, p, c); err != nil {
+			return err
+		}
+		return out.CheckBounds()
 	})
 	return out, err
 }
@@ -146,8 +148,10 @@ func (s *Service) changeComposition(ctx context.Context, p domain.Principal, id 
 		if err := tx.PutComposition(c); err != nil {
 			return err
 		}
-		out, err = price(tx, p, c)
-		return err
+		if out, err = price(tx, p, c); err != nil {
+			return err
+		}
+		return out.CheckBounds()
 	})
 	return out, err
 }
