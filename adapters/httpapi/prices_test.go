@@ -584,3 +584,47 @@ func TestRecordOfOneRegime(t *testing.T) {
 		t.Errorf("reason %q", got)
 	}
 }
+
+// TestCompositionMoveKeepsOwnPrices: moving a composition to a state where
+// one of its own resources has no price, or where its own sub-composition
+// does not exist, is 422 on the state in both generations, and changes
+// nothing; a state where everything is priced is fine.
+func TestCompositionMoveKeepsOwnPrices(t *testing.T) {
+	h := apitest.New(t)
+	tok := h.AddUser("Construtora Alfa", "ana@alfa.example").Token
+	pzCall(t, h, tok, "POST", pzV1+"/resources",
+		`{"code":"000123","description":"AREIA","type":4,"unit":"M3","local":"MG","pnd":10,"pd":9,"pndi":10,"pdi":9}`, 201)
+	sub := `{"code":"SUB-1","description":"Sub","unit":"M3","local":"MG"}`
+	subID := pzObj(t, pzCall(t, h, tok, "POST", pzV1+"/compositions", sub, 201))["id"].(string)
+	pzCall(t, h, tok, "POST", pzV1+"/compositions/"+subID+"/add-items", `{"items":[{"bank":"MYBASE","code":"000123","qty":2}]}`, 200)
+	cid := pzObj(t, pzCall(t, h, tok, "POST", pzV1+"/compositions", `{"code":"CMP-1","description":"X","unit":"M3","local":"MG"}`, 201))["id"].(string)
+	pzCall(t, h, tok, "POST", pzV1+"/compositions/"+cid+"/add-items",
+		`{"items":[{"bank":"MYBASE","code":"000123","qty":1},{"bank":"MYBASE","code":"SUB-1","qty":1}]}`, 200)
+	before := pzCall(t, h, tok, "GET", pzV1+"/compositions/"+cid, "", 200)
+
+	for _, tc := range []struct{ name, method, path, body, want string }{
+		{"v1", "PUT", pzV1 + "/compositions/" + cid, `{"local":"SP"}`, `"local"`},
+		{"v2", "PATCH", pzV2 + "/compositions/" + cid, `{"location":"SP"}`, `"/location"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := h.Do(tc.method, tc.path, tok, tc.body)
+			body := string(r.Body)
+			if r.Status != 422 || !strings.Contains(body, tc.want) ||
+				!strings.Contains(body, "resource 000123, an item of this composition, has no price for SP") ||
+				!strings.Contains(body, "own composition SUB-1, an item of this composition, does not exist in SP") {
+				t.Errorf("status %d, want 422 on the state naming both items:\n%s", r.Status, body)
+			}
+			if diff := cmp.Diff(before, pzCall(t, h, tok, "GET", pzV1+"/compositions/"+cid, "", 200)); diff != "" {
+				t.Errorf("the refused move changed the composition (-before +after):\n%s", diff)
+			}
+		})
+	}
+	// Priced in SP and with SUB-1 in SP, the move is fine.
+	pzCall(t, h, tok, "PUT", pzV1+"/resources/"+pzObj(t, pzCall(t, h, tok, "GET", pzV1+"/resources/find_by_code?code=000123", "", 200))["id"].(string),
+		`{"locals":{"MG":{"pnd":10,"pd":9,"pndi":10,"pdi":9},"SP":{"pnd":12,"pd":11,"pndi":12,"pdi":11}}}`, 200)
+	pzCall(t, h, tok, "POST", pzV1+"/compositions", `{"code":"SUB-1","description":"Sub","unit":"M3","local":"SP"}`, 201)
+	got := pzObj(t, pzCall(t, h, tok, "PUT", pzV1+"/compositions/"+cid, `{"local":"SP"}`, 200))
+	if got["state"] != "SP" {
+		t.Errorf("state %v after the move, want SP", got["state"])
+	}
+}
