@@ -124,13 +124,13 @@ func (s *Service) UpdateComposition(ctx context.Context, p domain.Principal, id 
 		if err := checkComposition(tx, p, c); err != nil {
 			return err
 		}
-		if c.State != oldState {
-			if err := ownItemsPriced(tx, p, c); err != nil {
+		if c.Code != oldCode || c.State != oldState {
+			if err := notUsed(tx, p, domain.KindComposition, oldCode, oldState); err != nil {
 				return err
 			}
 		}
-		if c.Code != oldCode || c.State != oldState {
-			return notUsed(tx, p, domain.KindComposition, oldCode, oldState)
+		if c.State != oldState {
+			return ownItemsPriced(tx, p, c)
 		}
 		return nil
 	})

@@ -446,7 +446,10 @@ func TestV1RoundTrip(t *testing.T) {
 		`{"code":"S-RT","description":"Escavação","type":"MOVT","unit":"M3","local":"AL","is_sicro":true,"team_production":2.5,"fic":0.0123,"adc_labor":15}`, 201)
 	roundTrip(t, h, u.Token, base+"/compositions/"+id(t, sicro))
 
-	// A read, edited in the names it shows, keeps its meaning.
+	// A read, edited in the names it shows, keeps its meaning. (Its own
+	// resource needs a price in the new state.)
+	call(t, h, "PUT", base+"/resources/"+rid, u.Token,
+		`{"locals":{"PI":{"pnd":80.5,"pd":78.25,"pndi":80.5,"pdi":78.25},"MA":{"pnd":81,"pd":79,"pndi":81,"pdi":79}}}`, 200)
 	doc := call(t, h, "GET", c, u.Token, "", 200)
 	doc["state"] = "MA"
 	doc["calculation_method"] = map[string]any{"type": 3, "description": "whatever"}
