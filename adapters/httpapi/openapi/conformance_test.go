@@ -7,7 +7,9 @@ import (
 	"math/rand"
 	"net/http"
 	"net/url"
+	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,8 +17,9 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
-// seed makes the generated requests repeatable; change it to explore.
-const seed = 16
+// defaultSeed makes the generated requests repeatable; to explore, set
+// COSTDB_DOCGEN_SEED to another integer.
+const defaultSeed = 16
 
 // knownGaps are rules the document states and the service does not
 // enforce yet, each with why: a broken request whose description contains
@@ -59,6 +62,14 @@ func TestDocumentDrivenRequests(t *testing.T) {
 	d, err := loadSchemaDoc()
 	if err != nil {
 		t.Fatal(err)
+	}
+	seed := int64(defaultSeed)
+	if v := os.Getenv("COSTDB_DOCGEN_SEED"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			t.Fatalf("COSTDB_DOCGEN_SEED: %v", err)
+		}
+		seed = n
 	}
 	rng := rand.New(rand.NewSource(seed))
 	fx := &fixtures{h: h, tok: u.Token, t: t}
@@ -305,6 +316,20 @@ func TestDocumentDrivenRequests(t *testing.T) {
 			t.Logf("knownGaps has %q, but every request that breaks it was refused: it may be taken out", gap)
 		}
 	}
+	kinds := map[string]int{}
+	for _, r := range mutated {
+		kind := r.what
+		if _, rest, ok := strings.Cut(kind, ": "); ok {
+			kind = rest
+		}
+		for _, k := range []string{"without required parameter", "parameter", "without required", "both", "wrong type", "outside the enum", "not the const", "below the minimum", "above the maximum", "at the exclusive", "shorter than", "longer than", "not matching"} {
+			if strings.HasPrefix(kind, k) {
+				kinds[k]++
+				break
+			}
+		}
+	}
+	t.Logf("broken requests by rule: %v", kinds)
 	t.Logf("seed %d: %d operations, %d valid requests, %d broken requests (%d refused, %d known gaps)",
 		seed, ops, len(valid), len(mutated), refused, len(gapsUsed))
 	if len(valid) < ops {

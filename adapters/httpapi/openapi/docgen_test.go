@@ -602,6 +602,36 @@ func mutations(d *schemaDoc, body any, sites []site) []mutation {
 					add("without required "+where+"/"+r, with(body, st.path, without(m, r)))
 				}
 			}
+			// Both names of one field (not: {required: [a, b]}): send the
+			// other name too, with the same value.
+			var nots []any
+			if n, ok := s["not"]; ok {
+				nots = append(nots, n)
+			}
+			if l, ok := s["x-all-not"].([]any); ok {
+				nots = append(nots, l...)
+			}
+			for _, n := range nots {
+				nm, _ := n.(map[string]any)
+				nm, _ = d.flatten(nm)
+				for _, set := range requiredSets(nm) {
+					if len(set) != 2 {
+						continue
+					}
+					a, hasA := m[set[0]]
+					b, hasB := m[set[1]]
+					switch {
+					case hasA && !hasB:
+						both := without(m, "")
+						both[set[1]] = a
+						add("both "+set[0]+" and "+set[1]+" at "+where, with(body, st.path, both))
+					case hasB && !hasA:
+						both := without(m, "")
+						both[set[0]] = b
+						add("both "+set[0]+" and "+set[1]+" at "+where, with(body, st.path, both))
+					}
+				}
+			}
 		}
 		if len(st.path) == 0 {
 			continue
