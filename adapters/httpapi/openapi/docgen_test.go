@@ -28,7 +28,9 @@ import (
 //
 //   - `const` gives the value; otherwise `examples` (one chosen by the seed)
 //     gives it, so that codes that must exist in the sample bank editions,
-//     sort expressions and other patterned text come from the document.
+//     sort expressions and other patterned text come from the document. An
+//     example that is an object or an array is used only below maxWalkDepth
+//     (it ends a recursive schema); above, the schema is walked.
 //   - `enum` gives one of its values.
 //   - A string with a `pattern` and no `examples` or `format` is a defect of
 //     the document (the walker cannot invent a value for a pattern).
@@ -300,7 +302,7 @@ func (g *generator) value(s map[string]any, path []any) (any, error) {
 	if c, ok := s["const"]; ok {
 		return c, nil
 	}
-	if ex, ok := s["examples"].([]any); ok && len(ex) > 0 {
+	if ex, ok := s["examples"].([]any); ok && len(ex) > 0 && (!composite(ex[0]) || len(path) >= maxWalkDepth) {
 		return ex[g.rng.Intn(len(ex))], nil
 	}
 	if ex, ok := s["example"]; ok {
@@ -467,6 +469,20 @@ func requiredSets(n map[string]any) [][]string {
 		}
 	}
 	return out
+}
+
+// maxWalkDepth is how deep the walker goes before an object or array
+// schema's examples give the value: a recursive schema (the budget tree) is
+// walked down to here, so that its rules are broken too, and then ends.
+const maxWalkDepth = 8
+
+// composite reports whether an example is an object or an array.
+func composite(v any) bool {
+	switch v.(type) {
+	case map[string]any, []any:
+		return true
+	}
+	return false
 }
 
 // says reports whether a member's schema constrains its value at all (a
