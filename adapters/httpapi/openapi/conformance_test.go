@@ -31,7 +31,6 @@ var knownGaps = map[string]string{
 	"at the exclusive maximum at …/qty":             "issue 9 point 3: numbers of 16 integer digits or more are not refused yet",
 	"at the exclusive maximum at …/quantity":        "issue 9 point 3: numbers of 16 integer digits or more are not refused yet",
 	"at the exclusive maximum at …/team_production": "issue 9 point 3: numbers of 16 integer digits or more are not refused yet",
-	"below the minimum at …/team_production":        "issue 9 point 3: a negative team_production of a SINAPI-model composition is not refused yet",
 }
 
 // knownGap returns the known gap a broken request's description matches.
