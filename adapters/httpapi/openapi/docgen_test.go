@@ -630,6 +630,9 @@ func mutations(d *schemaDoc, body any, sites []site) []mutation {
 			for _, n := range nots {
 				nm, _ := n.(map[string]any)
 				nm, _ = d.flatten(nm)
+				if b, ok := nestedBoth(m, nm); ok {
+					add("both "+strings.Join(toStrings(nm["required"]), " and ")+" name it at "+where, with(body, st.path, b))
+				}
 				for _, set := range requiredSets(nm) {
 					if len(set) != 2 {
 						continue
@@ -693,6 +696,39 @@ func mutations(d *schemaDoc, body any, sites []site) []mutation {
 		}
 	}
 	return out
+}
+
+// nestedBoth handles a `not` over nested members (attributes.group_id and
+// relationships.group name one thing): when the object has the first and
+// not the second, it returns the object with the second added as null.
+func nestedBoth(m, n map[string]any) (map[string]any, bool) {
+	props, ok := n["properties"].(map[string]any)
+	tops := toStrings(n["required"])
+	if !ok || len(tops) != 2 {
+		return nil, false
+	}
+	first, _ := props[tops[0]].(map[string]any)
+	second, _ := props[tops[1]].(map[string]any)
+	r1, r2 := toStrings(first["required"]), toStrings(second["required"])
+	if len(r1) != 1 || len(r2) != 1 {
+		return nil, false
+	}
+	obj, ok := m[tops[0]].(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	if _, ok := obj[r1[0]]; !ok {
+		return nil, false
+	}
+	out := without(m, "")
+	other, _ := m[tops[1]].(map[string]any)
+	if _, there := other[r2[0]]; there {
+		return nil, false
+	}
+	other = without(other, "")
+	other[r2[0]] = map[string]any{"data": nil}
+	out[tops[1]] = other
+	return out, true
 }
 
 // wrongType returns a value of another JSON type than s allows.
