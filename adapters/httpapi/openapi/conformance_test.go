@@ -72,9 +72,9 @@ func TestDocumentDrivenRequests(t *testing.T) {
 		seed = n
 	}
 	rng := rand.New(rand.NewSource(seed))
-	fx := &fixtures{h: h, tok: u.Token, t: t}
+	fx := &fixtures{h: h, tok: u.Token, t: t, kept: map[string]string{}}
 	override := func(component string) (any, bool) {
-		if component == "Authentication" {
+		if component == "Authentication" || component == "AuthenticationAttributes" {
 			return map[string]any{"email": u.Email, "secret_token": u.Secret}, true
 		}
 		return nil, false
@@ -262,7 +262,7 @@ func TestDocumentDrivenRequests(t *testing.T) {
 	}
 
 	send := func(r request) *apitest.Response {
-		target, id := fx.resolve(r.path, r.body)
+		target, id := fx.resolve(r.path, r.body, r.mutated)
 		body := r.body
 		if m, ok := body.(map[string]any); ok && id != "" {
 			// A JSON:API update names the record of the URL.
@@ -302,9 +302,11 @@ func TestDocumentDrivenRequests(t *testing.T) {
 		case resp.Status >= 400 && resp.Status < 500:
 			refused++
 		case isGap:
+			fx.forget()
 			gapsUsed[gap] = true
 			t.Logf("known gap, accepted (%d): %s: %s", resp.Status, key, knownGaps[gap])
 		default:
+			fx.forget()
 			t.Errorf("%s: %s %s %s: answered %d, want a 4xx\n%s", key, r.method, r.path, mustJSON(r.body), resp.Status, excerpt(resp.Body))
 		}
 	}
@@ -420,11 +422,16 @@ func excerpt(b []byte) string {
 // request, so that a delete or an edit never takes away what a later
 // request needs.
 type fixtures struct {
-	h   *apitest.Harness
-	tok string
-	t   *testing.T
-	n   int
+	h    *apitest.Harness
+	tok  string
+	t    *testing.T
+	n    int
+	kept map[string]string // kind → the record broken requests are sent to
 }
+
+// forget makes the next broken request get fresh records: the last one was
+// accepted and may have changed its record.
+func (f *fixtures) forget() { f.kept = map[string]string{} }
 
 // Sample bank codes the fixtures use: a SINAPI MG 08/2026 composition and
 // insumo (the document's examples name the same ones).
@@ -486,18 +493,27 @@ func (f *fixtures) budget() string {
 // kind the path is about for {id}, the sample edition for a bank's {id},
 // the sample composition for {code}, and the stage or the line of the
 // budget for {node} (the line when the body changes a quantity).
-func (f *fixtures) resolve(path string, body any) (target, id string) {
+func (f *fixtures) resolve(path string, body any, reuse bool) (target, id string) {
 	p, query, _ := strings.Cut(path, "?")
 	if strings.Contains(p, "{id}") {
+		kind := ""
+		for _, k := range []string{"groups", "resources", "compositions", "budgets"} {
+			if strings.Contains(p, "/"+k+"/") {
+				kind = k
+			}
+		}
+		fresh := map[string]func() string{"groups": f.group, "resources": f.resource, "compositions": f.composition, "budgets": f.budget}[kind]
 		switch {
-		case strings.Contains(p, "/groups/"):
-			id = f.group()
-		case strings.Contains(p, "/resources/"):
-			id = f.resource()
-		case strings.Contains(p, "/compositions/"):
-			id = f.composition()
-		case strings.Contains(p, "/budgets/"):
-			id = f.budget()
+		case reuse && f.kept[kind] != "":
+			// A broken request changes nothing, so the record a broken
+			// request was sent to serves the next one (forget is called
+			// when one was accepted).
+			id = f.kept[kind]
+		case fresh != nil:
+			id = fresh()
+			if reuse {
+				f.kept[kind] = id
+			}
 		case strings.Contains(p, "/banks/"):
 			id = sampleBank
 		default:
