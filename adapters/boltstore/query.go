@@ -70,7 +70,7 @@ var (
 	}
 	resourceKind = &listKind{
 		name: "resources", records: bucketResources, rows: bucketResourcesByCompany, order: bucketResourcesOrder,
-		sorts: []app.Field{app.FieldCode, app.FieldDescription, app.FieldType, app.FieldUnit, app.FieldStatus, app.FieldIsSicro, app.FieldCreatedAt},
+		sorts: []app.Field{app.FieldCode, app.FieldDescription, app.FieldType, app.FieldUnit, app.FieldStatus, app.FieldIsSicro, app.FieldCreatedAt, app.FieldGroup},
 		filters: []app.Field{app.FieldCode, app.FieldDescription, app.FieldType, app.FieldUnit, app.FieldGroup,
 			app.FieldStatus, app.FieldIsSicro, app.FieldCreatedAt},
 		intType: true,
@@ -78,7 +78,7 @@ var (
 	compositionKind = &listKind{
 		name: "compositions", records: bucketCompositions, rows: bucketCompositionsByCompany,
 		order: bucketCompositionsOrder, uses: bucketCompositionsUses,
-		sorts: []app.Field{app.FieldCode, app.FieldDescription, app.FieldType, app.FieldUnit, app.FieldState, app.FieldIsSicro, app.FieldCreatedAt},
+		sorts: []app.Field{app.FieldCode, app.FieldDescription, app.FieldType, app.FieldUnit, app.FieldState, app.FieldIsSicro, app.FieldCreatedAt, app.FieldGroup},
 		filters: []app.Field{app.FieldCode, app.FieldDescription, app.FieldType, app.FieldUnit, app.FieldState,
 			app.FieldGroup, app.FieldIsSicro, app.FieldCreatedAt},
 	}
@@ -247,6 +247,8 @@ func (k *listKind) sortKey(w *row, f app.Field) []byte {
 		return esc(esc(nil, w.Created.bytes()), nil)
 	case app.FieldUpdatedAt:
 		return esc(esc(nil, w.Updated.bytes()), nil)
+	case app.FieldGroup: // not a sort key of app's: it finds a group's members
+		return esc(esc(nil, []byte(w.Group)), nil)
 	}
 	return nil
 }
@@ -430,9 +432,21 @@ func (t *tx) query(k *listKind, companyID string, q app.Query) ([]string, int, e
 			return t.pageByOrder(k, companyID, q.Sort[0], offset, limit), total, nil
 		}
 	}
-	if len(q.Where) == 1 && len(q.Sort) == 0 && q.Where[0].Op == app.Uses {
-		ids, total := t.pageByUses(k, companyID, q.Where[0].Item, offset, limit)
+	if k == compositionKind && len(q.Where) == 1 && len(q.Sort) == 0 && q.Where[0].Op == app.Equal && q.Where[0].Fields[0] == app.FieldCode {
+		ids, total := t.pageByCode(companyID, q.Where[0].Text, offset, limit)
 		return ids, total, nil
+	}
+	if len(q.Where) == 1 && len(q.Sort) == 0 {
+		switch c := q.Where[0]; {
+		case c.Op == app.Uses:
+			prefix := usesPrefix(companyID, string(c.Item.Kind), c.Item.Code, c.Item.State)
+			ids, total := t.pageByPrefix(k.uses, prefix, offset, limit)
+			return ids, total, nil
+		case c.Op == app.Equal && c.Fields[0] == app.FieldGroup && slices.Contains(k.sorts, app.FieldGroup):
+			prefix := append(orderPrefix(companyID, app.FieldGroup), k.sortKey(&row{Group: c.Text}, app.FieldGroup)...)
+			ids, total := t.pageByPrefix(k.order, prefix, offset, limit)
+			return ids, total, nil
+		}
 	}
 	return t.scan(k, companyID, q, offset, limit)
 }
@@ -511,11 +525,12 @@ func (t *tx) pageByOrder(k *listKind, companyID string, o app.Order, offset, lim
 	return ids
 }
 
-// pageByUses walks the uses index of an own item: its users in ID order.
-func (t *tx) pageByUses(k *listKind, companyID string, item app.UsedItem, offset, limit int) ([]string, int) {
-	prefix := usesPrefix(companyID, string(item.Kind), item.Code, item.State)
+// pageByPrefix walks the entries of an index under prefix, each the prefix
+// and an id, in ID order: the users of an own item (uses index) or the
+// members of a group (order index).
+func (t *tx) pageByPrefix(bucket, prefix []byte, offset, limit int) ([]string, int) {
 	ids := []string{}
-	c := t.bucket(k.uses).Cursor()
+	c := t.bucket(bucket).Cursor()
 	n := 0
 	for kk, _ := c.Seek(prefix); kk != nil && bytes.HasPrefix(kk, prefix); kk, _ = c.Next() {
 		if in, _ := window(n, offset, limit); in {
@@ -524,6 +539,30 @@ func (t *tx) pageByUses(k *listKind, companyID string, item app.UsedItem, offset
 		n++
 	}
 	return ids, n
+}
+
+// pageByCode finds the company's compositions with the code (one per state)
+// in the unique code index, and pages them in ID order.
+func (t *tx) pageByCode(companyID, code string, offset, limit int) ([]string, int) {
+	if code == "" || strings.IndexByte(code, 0) >= 0 {
+		return []string{}, 0
+	}
+	prefix := key(companyID, code, "")
+	var all []string
+	c := t.bucket(bucketCompositionByCode).Cursor()
+	for kk, v := c.Seek(prefix); kk != nil && bytes.HasPrefix(kk, prefix); kk, v = c.Next() {
+		if bytes.IndexByte(kk[len(prefix):], 0) < 0 { // code \x00 state, not a longer code
+			all = append(all, string(v))
+		}
+	}
+	slices.Sort(all)
+	ids := []string{}
+	for i, id := range all {
+		if in, _ := window(i, offset, limit); in {
+			ids = append(ids, id)
+		}
+	}
+	return ids, len(all)
 }
 
 // scan answers any query by reading the company's rows (not its records):
