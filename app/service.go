@@ -23,6 +23,8 @@ type Config struct {
 	// MaxBudgetDepth caps the levels of a budget's tree, lines included.
 	// Default domain.DefaultMaxBudgetDepth (10).
 	MaxBudgetDepth int
+	// MaxItemsPerComposition caps the items one composition may hold. Default 2000.
+	MaxItemsPerComposition int
 }
 
 // Service runs the use cases over a Store. It is safe for concurrent use.
@@ -48,6 +50,9 @@ func New(store Store, tokens Tokens, cfg Config) *Service {
 	}
 	if cfg.MaxBudgetDepth <= 0 {
 		cfg.MaxBudgetDepth = domain.DefaultMaxBudgetDepth
+	}
+	if cfg.MaxItemsPerComposition <= 0 {
+		cfg.MaxItemsPerComposition = 2000
 	}
 	return &Service{store: store, tokens: tokens, cfg: cfg, Now: time.Now}
 }

@@ -565,8 +565,9 @@ func (t *tx) pageByCode(companyID, code string, offset, limit int) ([]string, in
 	return ids, len(all)
 }
 
-// scan answers any query by reading the company's rows (not its records):
-// it keeps the rows that match, sorts them and cuts the page.
+// scan answers any query by reading the company's rows (not its records),
+// or only the rows of an item's users when a condition is Uses: it keeps
+// the rows that match, sorts them and cuts the page.
 func (t *tx) scan(k *listKind, companyID string, q app.Query, offset, limit int) ([]string, int, error) {
 	match, err := t.matcher(k, companyID, q.Where)
 	if err != nil {
@@ -577,22 +578,41 @@ func (t *tx) scan(k *listKind, companyID string, q app.Query, offset, limit int)
 		keys [][]byte
 	}
 	var hits []hit
-	prefix := key(companyID, "")
-	c := t.bucket(k.rows).Cursor()
-	for kk, v := c.Seek(prefix); kk != nil && bytes.HasPrefix(kk, prefix); kk, v = c.Next() {
-		id := string(kk[len(prefix):])
+	add := func(id string, v []byte) error {
 		var w row
 		if err := json.Unmarshal(v, &w); err != nil {
-			return nil, 0, fmt.Errorf("boltstore: corrupt index entry of %s %s: %w", k.name, id, err)
+			return fmt.Errorf("boltstore: corrupt index entry of %s %s: %w", k.name, id, err)
 		}
 		if !match(id, &w) {
-			continue
+			return nil
 		}
 		h := hit{id: id}
 		for _, o := range q.Sort {
 			h.keys = append(h.keys, k.sortKey(&w, o.Field))
 		}
 		hits = append(hits, h)
+		return nil
+	}
+	if i := slices.IndexFunc(q.Where, func(c app.Cond) bool { return c.Op == app.Uses }); i >= 0 {
+		// The users of an item are the candidates: read their rows only.
+		item := q.Where[i].Item
+		prefix := usesPrefix(companyID, string(item.Kind), item.Code, item.State)
+		rows := t.bucket(k.rows)
+		c := t.bucket(k.uses).Cursor()
+		for kk, _ := c.Seek(prefix); kk != nil && bytes.HasPrefix(kk, prefix); kk, _ = c.Next() {
+			id := string(kk[len(prefix):])
+			if err := add(id, rows.Get(key(companyID, id))); err != nil {
+				return nil, 0, err
+			}
+		}
+	} else {
+		prefix := key(companyID, "")
+		c := t.bucket(k.rows).Cursor()
+		for kk, v := c.Seek(prefix); kk != nil && bytes.HasPrefix(kk, prefix); kk, v = c.Next() {
+			if err := add(string(kk[len(prefix):]), v); err != nil {
+				return nil, 0, err
+			}
+		}
 	}
 	if len(q.Sort) > 0 {
 		slices.SortStableFunc(hits, func(a, b hit) int {

@@ -353,3 +353,71 @@ func clientAddr(r *http.Request) string {
 	}
 	return addr
 }
+
+// NumOrNull is Num, or nil (JSON null) for an amount that could not be
+// priced: a missing price is never written as 0.
+func NumOrNull(d decimal.Decimal, missing bool) *json.Number {
+	if missing {
+		return nil
+	}
+	n := Num(d)
+	return &n
+}
+
+// MissingItem is one entry of a composition's `missing` list (both
+// generations): an item without a price, named as the composition's items
+// are, and why.
+type MissingItem struct {
+	Banco      string `json:"banco"`
+	Code       string `json:"code"`
+	IsResource bool   `json:"is_resource"`
+	Reason     string `json:"reason"`
+}
+
+// MissingItems maps a priced read's missing list; nil when nothing is missing.
+func MissingItems(ms []domain.MissingPrice) []MissingItem {
+	if len(ms) == 0 {
+		return nil
+	}
+	out := make([]MissingItem, len(ms))
+	for i, m := range ms {
+		out[i] = MissingItem{Banco: m.Bank, Code: m.Code, IsResource: m.Kind == domain.KindResource, Reason: m.Reason}
+	}
+	return out
+}
+
+// MissingLine is one entry of a budget's or a budget report's `missing`
+// list: the line (node id and number; none in the ABC curve, whose rows are
+// not lines), what lacks a price and why.
+type MissingLine struct {
+	NodeID string `json:"node_id,omitempty"`
+	Number string `json:"number,omitempty"`
+	Bank   string `json:"bank"`
+	Code   string `json:"code"`
+	Kind   string `json:"kind"`
+	Reason string `json:"reason"`
+}
+
+// MissingLines maps a budget's missing list; nil when nothing is missing.
+func MissingLines(ms []domain.BudgetMissing) []MissingLine {
+	if len(ms) == 0 {
+		return nil
+	}
+	out := make([]MissingLine, len(ms))
+	for i, m := range ms {
+		out[i] = MissingLine{NodeID: m.NodeID, Number: m.Number, Bank: m.Bank, Code: m.Code, Kind: string(m.Kind), Reason: m.Reason}
+	}
+	return out
+}
+
+// MissingRows maps an ABC curve's missing list; nil when nothing is missing.
+func MissingRows(ms []domain.MissingPrice) []MissingLine {
+	if len(ms) == 0 {
+		return nil
+	}
+	out := make([]MissingLine, len(ms))
+	for i, m := range ms {
+		out[i] = MissingLine{Bank: m.Bank, Code: m.Code, Kind: string(m.Kind), Reason: m.Reason}
+	}
+	return out
+}

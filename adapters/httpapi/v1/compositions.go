@@ -37,6 +37,10 @@ type compositionBody struct {
 	Banks             map[string]bankBody `json:"banks"`
 	Items             []itemBody          `json:"items"`
 	CreatedAt         string              `json:"created_at"`
+	// Incomplete and Missing appear only when some item has no price: the
+	// prices then leave those items out (docs/decisions.md).
+	Incomplete bool                  `json:"incomplete,omitempty"`
+	Missing    []httpapi.MissingItem `json:"missing,omitempty"`
 }
 
 type calculationMethod struct {
@@ -87,19 +91,21 @@ func bankOf(b domain.BankRef) bankBody {
 }
 
 // itemBody is one item of a composition: coefficient is the quantity sent,
-// pnd and pd the line totals.
+// pnd and pd the line totals at 2 decimals (domain.RoundingMethod.ShowLine).
+// An item without a price has null prices and `missing` true.
 type itemBody struct {
-	Banco       string      `json:"banco"`
-	Code        string      `json:"code"`
-	Description string      `json:"description"`
-	Type        string      `json:"type"`
-	Unit        string      `json:"unit"`
-	UnitaryPND  json.Number `json:"unitary_pnd"`
-	UnitaryPD   json.Number `json:"unitary_pd"`
-	Coefficient json.Number `json:"coefficient"`
-	PND         json.Number `json:"pnd"`
-	PD          json.Number `json:"pd"`
-	IsResource  bool        `json:"is_resource"`
+	Banco       string       `json:"banco"`
+	Code        string       `json:"code"`
+	Description string       `json:"description"`
+	Type        string       `json:"type"`
+	Unit        string       `json:"unit"`
+	UnitaryPND  *json.Number `json:"unitary_pnd"`
+	UnitaryPD   *json.Number `json:"unitary_pd"`
+	Coefficient json.Number  `json:"coefficient"`
+	PND         *json.Number `json:"pnd"`
+	PD          *json.Number `json:"pd"`
+	IsResource  bool         `json:"is_resource"`
+	Missing     bool         `json:"missing,omitempty"`
 }
 
 func (h *handler) composition(pc *domain.PricedComposition) compositionBody {
@@ -133,15 +139,19 @@ func (h *handler) composition(pc *domain.PricedComposition) compositionBody {
 	for _, b := range c.Banks {
 		out.Banks[b.Name] = bankOf(b)
 	}
+	orNull := httpapi.NumOrNull
 	for _, it := range pc.Items {
 		out.Items = append(out.Items, itemBody{
 			Banco: it.Bank, Code: it.Code, Description: it.Description, Type: it.Type, Unit: it.Unit,
-			UnitaryPND: num(it.UnitPrice.PND), UnitaryPD: num(it.UnitPrice.PD),
+			UnitaryPND: orNull(it.UnitPrice.PND, !it.Priced(domain.NaoDesonerado)), UnitaryPD: orNull(it.UnitPrice.PD, !it.Priced(domain.Desonerado)),
 			Coefficient: num(it.Quantity),
-			PND:         num(it.Total.PND), PD: num(it.Total.PD),
-			IsResource: it.Kind == domain.KindResource,
+			PND:         orNull(c.Rounding.ShowLine(it.Total.PND), !it.Priced(domain.NaoDesonerado)),
+			PD:          orNull(c.Rounding.ShowLine(it.Total.PD), !it.Priced(domain.Desonerado)),
+			IsResource:  it.Kind == domain.KindResource,
+			Missing:     it.Missing,
 		})
 	}
+	out.Incomplete, out.Missing = pc.Incomplete(), httpapi.MissingItems(pc.Missing)
 	return out
 }
 

@@ -108,7 +108,9 @@ func TestCompositionSicroPrices(t *testing.T) {
 	wantItem := map[string]any{
 		"banco": "SICRO3", "code": "P9801", "description": "Ajudante", "type": "3", "unit": "h",
 		"unitary_pnd": num("19.5057"), "unitary_pd": num("17.7649"), "coefficient": num("2"),
-		"pnd": num("39.0114"), "pd": num("35.5298"), "is_resource": true,
+		// Line totals are shown at 2 decimals: method 3 (this composition's default)
+		// adds 39.0114 and 35.5298 into the price and shows them truncated.
+		"pnd": num("39.01"), "pd": num("35.52"), "is_resource": true,
 	}
 	if diff := cmp.Diff(wantItem, got["items"].([]any)[0]); diff != "" {
 		t.Errorf("SICRO item (-want +got):\n%s", diff)

@@ -47,8 +47,11 @@ type budgetDoc struct {
 	TotalWithBDI json.Number     `jsonapi:"attr,total_with_bdi"`
 	CreatedAt    string          `jsonapi:"attr,created_at"`
 	UpdatedAt    string          `jsonapi:"attr,updated_at"`
-	User         *userRef        `jsonapi:"relation,user"`
-	Sector       *sectorRef      `jsonapi:"relation,sector"`
+	// Incomplete and Missing appear only when some line has no price.
+	Incomplete bool                  `jsonapi:"attr,incomplete,omitempty"`
+	Missing    []httpapi.MissingLine `jsonapi:"attr,missing,omitempty"`
+	User       *userRef              `jsonapi:"relation,user"`
+	Sector     *sectorRef            `jsonapi:"relation,sector"`
 }
 
 // budgetBankDoc is one bank edition of a budget, in the names a request
@@ -95,6 +98,8 @@ func (h *handlers) budgetDoc(pb *domain.PricedBudget, withItems bool) *budgetDoc
 		TotalWithBDI: httpapi.Money(pb.Totals.TotalWithBDI),
 		CreatedAt:    h.env.FormatTime(b.CreatedAt),
 		UpdatedAt:    h.env.FormatTime(b.UpdatedAt),
+		Incomplete:   pb.Incomplete(),
+		Missing:      httpapi.MissingLines(pb.Missing),
 		User:         userOf(b.UserID),
 		Sector:       sectorOf(b.DepartmentID),
 	}
@@ -140,7 +145,7 @@ var (
 )
 
 // budgetReadOnly are the attributes v2 writes and never reads.
-var budgetReadOnly = []string{"lines", "omitted_nodes", "total", "bdi_value", "total_with_bdi", "created_at", "updated_at"}
+var budgetReadOnly = []string{"lines", "omitted_nodes", "total", "bdi_value", "total_with_bdi", "created_at", "updated_at", "incomplete", "missing"}
 
 // nodeIn is a node of a budget as a request sends it. A line's description
 // and a node's number (which a fetched budget carries) are not read; its id,

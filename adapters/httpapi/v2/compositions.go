@@ -42,9 +42,12 @@ type compositionDoc struct {
 	Banks             map[string]bankDoc `jsonapi:"attr,banks"`
 	Items             map[string]itemDoc `jsonapi:"attr,items"`
 	OmittedItems      int                `jsonapi:"attr,omitted_items"`
-	User              *userRef           `jsonapi:"relation,user"`
-	Sector            *sectorRef         `jsonapi:"relation,sector"`
-	Group             *groupRef          `jsonapi:"relation,group,omitempty"`
+	// Incomplete and Missing appear only when some item has no price.
+	Incomplete bool                  `jsonapi:"attr,incomplete,omitempty"`
+	Missing    []httpapi.MissingItem `jsonapi:"attr,missing,omitempty"`
+	User       *userRef              `jsonapi:"relation,user"`
+	Sector     *sectorRef            `jsonapi:"relation,sector"`
+	Group      *groupRef             `jsonapi:"relation,group,omitempty"`
 }
 
 // calculationMethod is how line totals are cut (domain.RoundingMethod).
@@ -95,14 +98,15 @@ type itemDoc struct {
 	Description string       `json:"description"`
 	Type        string       `json:"type"`
 	Unit        string       `json:"unit"`
-	UnitaryPND  json.Number  `json:"unitary_pnd"`
-	UnitaryPD   json.Number  `json:"unitary_pd"`
+	UnitaryPND  *json.Number `json:"unitary_pnd"`
+	UnitaryPD   *json.Number `json:"unitary_pd"`
 	Coefficient json.Number  `json:"coefficient"`
-	PND         json.Number  `json:"pnd"`
-	PD          json.Number  `json:"pd"`
+	PND         *json.Number `json:"pnd"`
+	PD          *json.Number `json:"pd"`
 	IsResource  bool         `json:"is_resource"`
 	Position    int          `json:"position"`
 	Utilization *json.Number `json:"utilization,omitempty"`
+	Missing     bool         `json:"missing,omitempty"`
 }
 
 // itemID is the key of an item in a composition's `items` object:
@@ -169,10 +173,12 @@ func (h *handlers) compositionDoc(pc *domain.PricedComposition, withItems bool) 
 			d.Banks[b.Name] = bankDoc{Estado: b.State, Data: b.Month, Regiao: b.AskedRegion, Relatorio: b.Report}
 		}
 	}
+	d.Incomplete, d.Missing = pc.Incomplete(), httpapi.MissingItems(pc.Missing)
 	if !withItems {
 		d.OmittedItems = len(pc.Items)
 		return d
 	}
+	orNull := httpapi.NumOrNull
 	for i, it := range pc.Items {
 		e := itemDoc{
 			Banco:       it.Bank,
@@ -180,13 +186,14 @@ func (h *handlers) compositionDoc(pc *domain.PricedComposition, withItems bool) 
 			Description: it.Description,
 			Type:        it.Type,
 			Unit:        it.Unit,
-			UnitaryPND:  num(it.UnitPrice.PND),
-			UnitaryPD:   num(it.UnitPrice.PD),
+			UnitaryPND:  orNull(it.UnitPrice.PND, !it.Priced(domain.NaoDesonerado)),
+			UnitaryPD:   orNull(it.UnitPrice.PD, !it.Priced(domain.Desonerado)),
 			Coefficient: num(it.Quantity),
-			PND:         num(it.Total.PND),
-			PD:          num(it.Total.PD),
+			PND:         orNull(c.Rounding.ShowLine(it.Total.PND), !it.Priced(domain.NaoDesonerado)),
+			PD:          orNull(c.Rounding.ShowLine(it.Total.PD), !it.Priced(domain.Desonerado)),
 			IsResource:  it.Kind == domain.KindResource,
 			Position:    i + 1,
+			Missing:     it.Missing,
 		}
 		if it.Utilization.Valid {
 			u := num(it.Utilization.Decimal)
@@ -215,7 +222,7 @@ var (
 )
 
 // compositionReadOnly are the attributes v2 writes and never reads.
-var compositionReadOnly = []string{"created_at", "prices", "banks", "items", "omitted_items"}
+var compositionReadOnly = []string{"created_at", "prices", "banks", "items", "omitted_items", "incomplete", "missing"}
 
 // compositionPatch reads the attributes of a composition create or update.
 func compositionPatch(b *attrBody) app.CompositionPatch {
