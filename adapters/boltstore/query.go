@@ -19,10 +19,10 @@ import (
 // The list indexes (docs/storage.md, "Lists"). For each kind of company
 // record (groups, resources, compositions, budgets):
 //
-//   - <kind>_by_company: companyID \x00 id → the record's row, the JSON of a
-//     row: every field a list filters or sorts by, texts also folded
-//     (app.Fold), and the own items the record uses. Filters that need a
-//     scan read rows, never whole records.
+//   - <kind>_by_company: companyID \x00 id → the record's row (row.go):
+//     every field a list filters or sorts by, texts also folded (app.Fold),
+//     and the own items the record uses. Filters that need a scan read
+//     rows in place, never whole records.
 //   - <kind>_order: companyID \x00 field \x00 esc(key) esc(tie) id → id, one
 //     entry per record and sort field: the cursor walks a sorted list and
 //     touches only the page.
@@ -92,31 +92,31 @@ var (
 	listKinds = []*listKind{groupKind, resourceKind, compositionKind, budgetKind}
 )
 
-// row is what the list indexes keep of a record (JSON, short names).
+// row is what the list indexes keep of a record (stored as row.go says).
 type row struct {
-	Code     string      `json:"c,omitempty"`
-	FCode    string      `json:"fc,omitempty"`
-	Desc     string      `json:"d,omitempty"`
-	FDesc    string      `json:"fd,omitempty"`
-	Client   string      `json:"cl,omitempty"`
-	FClient  string      `json:"fcl,omitempty"`
-	Unit     string      `json:"u,omitempty"`
-	State    string      `json:"s,omitempty"`
-	TypeText string      `json:"tt,omitempty"`
-	TypeNum  int         `json:"tn,omitempty"`
-	Group    string      `json:"g,omitempty"`
-	Status   bool        `json:"st,omitempty"`
-	Sicro    bool        `json:"si,omitempty"`
-	Priced   []string    `json:"p,omitempty"` // states with a price line, sorted
-	Created  instant     `json:"ca"`
-	Updated  instant     `json:"ua"`
-	Uses     []usedEntry `json:"us,omitempty"` // own items, sorted, once each
+	Code     string
+	FCode    string
+	Desc     string
+	FDesc    string
+	Client   string
+	FClient  string
+	Unit     string
+	State    string
+	TypeText string
+	TypeNum  int
+	Group    string
+	Status   bool
+	Sicro    bool
+	Priced   []string // states with a price line, sorted
+	Created  instant
+	Updated  instant
+	Uses     []usedEntry // own items, sorted, once each
 }
 
 // usedEntry is an own item a record uses: kind and code.
 type usedEntry struct {
-	Kind string `json:"k"`
-	Code string `json:"c"`
+	Kind string
+	Code string
 }
 
 // instant is a time as Unix seconds and nanoseconds, which orders every
@@ -219,36 +219,35 @@ func boolByte(v bool) []byte {
 // sortKey returns the bytes a row sorts by on field f: esc(key) esc(tie),
 // as app.Query orders (folded text then the text; natural order of the
 // folded code then the code; numbers; false before true; instants).
-func (k *listKind) sortKey(w *row, f app.Field) []byte {
-	text := func(s string) []byte {
-		return esc(esc(nil, []byte(app.Fold(s))), []byte(s))
-	}
+func (k *listKind) sortKey(w *rowView, f app.Field) []byte {
+	pair := func(key, tie []byte) []byte { return esc(esc(nil, key), tie) }
+	text := func(s []byte) []byte { return pair([]byte(app.Fold(string(s))), s) }
 	switch f {
 	case app.FieldCode:
-		return esc(esc(nil, app.CodeKey(w.FCode)), []byte(w.Code))
+		return pair(app.CodeKey(string(w.FCode)), w.Code)
 	case app.FieldDescription:
-		return esc(esc(nil, []byte(w.FDesc)), []byte(w.Desc))
+		return pair(w.FDesc, w.Desc)
 	case app.FieldClient:
-		return esc(esc(nil, []byte(w.FClient)), []byte(w.Client))
+		return pair(w.FClient, w.Client)
 	case app.FieldUnit:
 		return text(w.Unit)
 	case app.FieldState:
 		return text(w.State)
 	case app.FieldType:
 		if k.intType {
-			return esc(esc(nil, sortable(int64(w.TypeNum))), nil)
+			return pair(sortable(int64(w.TypeNum)), nil)
 		}
 		return text(w.TypeText)
 	case app.FieldStatus:
-		return esc(esc(nil, boolByte(w.Status)), nil)
+		return pair(boolByte(w.Status), nil)
 	case app.FieldIsSicro:
-		return esc(esc(nil, boolByte(w.Sicro)), nil)
+		return pair(boolByte(w.Sicro), nil)
 	case app.FieldCreatedAt:
-		return esc(esc(nil, w.Created.bytes()), nil)
+		return pair(w.Created.bytes(), nil)
 	case app.FieldUpdatedAt:
-		return esc(esc(nil, w.Updated.bytes()), nil)
+		return pair(w.Updated.bytes(), nil)
 	case app.FieldGroup: // not a sort key of app's: it finds a group's members
-		return esc(esc(nil, []byte(w.Group)), nil)
+		return pair(w.Group, nil)
 	}
 	return nil
 }
@@ -257,7 +256,7 @@ func orderPrefix(companyID string, f app.Field) []byte {
 	return key(companyID, string(f), "")
 }
 
-func (k *listKind) orderKey(companyID, id string, f app.Field, w *row) []byte {
+func (k *listKind) orderKey(companyID, id string, f app.Field, w *rowView) []byte {
 	return append(append(orderPrefix(companyID, f), k.sortKey(w, f)...), id...)
 }
 
@@ -280,11 +279,11 @@ func (t *tx) readRow(k *listKind, companyID, id string) (*row, error) {
 	if len(data) == 0 {
 		return nil, nil
 	}
-	var w row
-	if err := json.Unmarshal(data, &w); err != nil {
+	var v rowView
+	if err := parseRow(data, &v); err != nil {
 		return nil, fmt.Errorf("boltstore: corrupt index entry of %s %s: %w", k.name, id, err)
 	}
-	return &w, nil
+	return v.row()
 }
 
 // relistRow updates every list index of record id: it leaves oldCompany
@@ -293,11 +292,15 @@ func (t *tx) readRow(k *listKind, companyID, id string) (*row, error) {
 func (t *tx) relistRow(k *listKind, id, oldCompany string, old *row, newCompany string, w *row) error {
 	rows, order, counts := t.bucket(k.rows), t.bucket(k.order), t.bucket(bucketListCounts)
 	if old != nil {
+		var ov rowView
+		if err := parseRow(encodeRow(old), &ov); err != nil {
+			return err
+		}
 		if err := rows.Delete(key(oldCompany, id)); err != nil {
 			return err
 		}
 		for _, f := range k.sorts {
-			if err := order.Delete(k.orderKey(oldCompany, id, f, old)); err != nil {
+			if err := order.Delete(k.orderKey(oldCompany, id, f, &ov)); err != nil {
 				return err
 			}
 		}
@@ -315,15 +318,16 @@ func (t *tx) relistRow(k *listKind, id, oldCompany string, old *row, newCompany 
 	if w == nil {
 		return nil
 	}
-	data, err := json.Marshal(w)
-	if err != nil {
+	data := encodeRow(w)
+	var nv rowView
+	if err := parseRow(data, &nv); err != nil {
 		return err
 	}
 	if err := rows.Put(key(newCompany, id), data); err != nil {
 		return err
 	}
 	for _, f := range k.sorts {
-		if err := order.Put(k.orderKey(newCompany, id, f, w), []byte(id)); err != nil {
+		if err := order.Put(k.orderKey(newCompany, id, f, &nv), []byte(id)); err != nil {
 			return err
 		}
 	}
@@ -443,7 +447,7 @@ func (t *tx) query(k *listKind, companyID string, q app.Query) ([]string, int, e
 			ids, total := t.pageByPrefix(k.uses, prefix, offset, limit)
 			return ids, total, nil
 		case c.Op == app.Equal && c.Fields[0] == app.FieldGroup && slices.Contains(k.sorts, app.FieldGroup):
-			prefix := append(orderPrefix(companyID, app.FieldGroup), k.sortKey(&row{Group: c.Text}, app.FieldGroup)...)
+			prefix := append(orderPrefix(companyID, app.FieldGroup), k.sortKey(&rowView{Group: []byte(c.Text)}, app.FieldGroup)...)
 			ids, total := t.pageByPrefix(k.order, prefix, offset, limit)
 			return ids, total, nil
 		}
@@ -578,17 +582,26 @@ func (t *tx) scan(k *listKind, companyID string, q app.Query, offset, limit int)
 		keys [][]byte
 	}
 	var hits []hit
-	add := func(id string, v []byte) error {
-		var w row
-		if err := json.Unmarshal(v, &w); err != nil {
+	ids := []string{}
+	n := 0 // matches so far
+	var v rowView
+	add := func(id []byte, data []byte) error {
+		if err := parseRow(data, &v); err != nil {
 			return fmt.Errorf("boltstore: corrupt index entry of %s %s: %w", k.name, id, err)
 		}
-		if !match(id, &w) {
+		if !match(id, &v) {
 			return nil
 		}
-		h := hit{id: id}
+		if len(q.Sort) == 0 { // ID order: keep the page's ids only
+			if in, _ := window(n, offset, limit); in {
+				ids = append(ids, string(id))
+			}
+			n++
+			return nil
+		}
+		h := hit{id: string(id)}
 		for _, o := range q.Sort {
-			h.keys = append(h.keys, k.sortKey(&w, o.Field))
+			h.keys = append(h.keys, k.sortKey(&v, o.Field))
 		}
 		hits = append(hits, h)
 		return nil
@@ -600,36 +613,36 @@ func (t *tx) scan(k *listKind, companyID string, q app.Query, offset, limit int)
 		rows := t.bucket(k.rows)
 		c := t.bucket(k.uses).Cursor()
 		for kk, _ := c.Seek(prefix); kk != nil && bytes.HasPrefix(kk, prefix); kk, _ = c.Next() {
-			id := string(kk[len(prefix):])
-			if err := add(id, rows.Get(key(companyID, id))); err != nil {
+			id := kk[len(prefix):]
+			if err := add(id, rows.Get(key(companyID, string(id)))); err != nil {
 				return nil, 0, err
 			}
 		}
 	} else {
 		prefix := key(companyID, "")
 		c := t.bucket(k.rows).Cursor()
-		for kk, v := c.Seek(prefix); kk != nil && bytes.HasPrefix(kk, prefix); kk, v = c.Next() {
-			if err := add(string(kk[len(prefix):]), v); err != nil {
+		for kk, data := c.Seek(prefix); kk != nil && bytes.HasPrefix(kk, prefix); kk, data = c.Next() {
+			if err := add(kk[len(prefix):], data); err != nil {
 				return nil, 0, err
 			}
 		}
 	}
-	if len(q.Sort) > 0 {
-		slices.SortStableFunc(hits, func(a, b hit) int {
-			for i, o := range q.Sort {
-				c := bytes.Compare(a.keys[i], b.keys[i])
-				if o.Desc {
-					c = -c
-				}
-				if c != 0 {
-					return c
-				}
-			}
-			return strings.Compare(a.id, b.id)
-		})
+	if len(q.Sort) == 0 {
+		return ids, n, nil
 	}
+	slices.SortStableFunc(hits, func(a, b hit) int {
+		for i, o := range q.Sort {
+			c := bytes.Compare(a.keys[i], b.keys[i])
+			if o.Desc {
+				c = -c
+			}
+			if c != 0 {
+				return c
+			}
+		}
+		return strings.Compare(a.id, b.id)
+	})
 	total := len(hits)
-	ids := []string{}
 	for i := range hits {
 		in, full := window(i, offset, limit)
 		if in {
@@ -643,58 +656,66 @@ func (t *tx) scan(k *listKind, companyID string, q app.Query, offset, limit int)
 }
 
 // matcher compiles the conditions into one test of a row.
-func (t *tx) matcher(k *listKind, companyID string, where []app.Cond) (func(id string, w *row) bool, error) {
-	var tests []func(id string, w *row) bool
+func (t *tx) matcher(k *listKind, companyID string, where []app.Cond) (func(id []byte, w *rowView) bool, error) {
+	var tests []func(id []byte, w *rowView) bool
 	for _, c := range where {
-		c := c
 		switch c.Op {
 		case app.Contains:
-			want := app.Fold(c.Text)
-			tests = append(tests, func(_ string, w *row) bool {
+			want := []byte(app.Fold(c.Text))
+			tests = append(tests, func(_ []byte, w *rowView) bool {
 				for _, f := range c.Fields {
-					if strings.Contains(foldedText(w, f), want) {
+					if bytes.Contains(foldedText(w, f), want) {
 						return true
 					}
 				}
 				return false
 			})
 		case app.EqualFold:
-			f := c.Fields[0]
-			tests = append(tests, func(_ string, w *row) bool { return strings.EqualFold(k.rawText(w, f), c.Text) })
+			f, want := c.Fields[0], []byte(c.Text)
+			tests = append(tests, func(_ []byte, w *rowView) bool { return bytes.EqualFold(rawText(w, f), want) })
 		case app.Equal:
 			f := c.Fields[0]
 			switch {
 			case f == app.FieldStatus:
-				tests = append(tests, func(_ string, w *row) bool { return w.Status == c.Bool })
+				tests = append(tests, func(_ []byte, w *rowView) bool { return w.Status == c.Bool })
 			case f == app.FieldIsSicro:
-				tests = append(tests, func(_ string, w *row) bool { return w.Sicro == c.Bool })
+				tests = append(tests, func(_ []byte, w *rowView) bool { return w.Sicro == c.Bool })
 			case f == app.FieldType && k.intType:
-				tests = append(tests, func(_ string, w *row) bool { return w.TypeNum == c.Int })
+				tests = append(tests, func(_ []byte, w *rowView) bool { return w.TypeNum == c.Int })
 			case f == app.FieldCreatedAt || f == app.FieldUpdatedAt:
 				at := nanos(c.Time)
-				tests = append(tests, func(_ string, w *row) bool { return timeOf(w, f) == at })
+				tests = append(tests, func(_ []byte, w *rowView) bool { return timeOf(w, f) == at })
 			default:
-				tests = append(tests, func(_ string, w *row) bool { return k.rawText(w, f) == c.Text })
+				tests = append(tests, func(_ []byte, w *rowView) bool { return string(rawText(w, f)) == c.Text })
 			}
 		case app.AtOrAfter, app.Before:
 			f, at, after := c.Fields[0], nanos(c.Time), c.Op == app.AtOrAfter
-			tests = append(tests, func(_ string, w *row) bool {
+			tests = append(tests, func(_ []byte, w *rowView) bool {
 				if after {
 					return timeOf(w, f).compare(at) >= 0
 				}
 				return timeOf(w, f).compare(at) < 0
 			})
 		case app.PricedIn:
-			tests = append(tests, func(_ string, w *row) bool { return slices.Contains(w.Priced, c.Text) })
+			tests = append(tests, func(_ []byte, w *rowView) bool {
+				for _, st := range w.Priced {
+					if string(st) == c.Text {
+						return true
+					}
+				}
+				return false
+			})
 		case app.Uses:
 			prefix := usesPrefix(companyID, string(c.Item.Kind), c.Item.Code, c.Item.State)
 			uses := t.bucket(k.uses)
-			tests = append(tests, func(id string, _ *row) bool {
-				return uses.Get(append(bytes.Clone(prefix), id...)) != nil
+			buf := bytes.Clone(prefix)
+			tests = append(tests, func(id []byte, _ *rowView) bool {
+				buf = append(buf[:len(prefix)], id...)
+				return uses.Get(buf) != nil
 			})
 		}
 	}
-	return func(id string, w *row) bool {
+	return func(id []byte, w *rowView) bool {
 		for _, test := range tests {
 			if !test(id, w) {
 				return false
@@ -704,7 +725,7 @@ func (t *tx) matcher(k *listKind, companyID string, where []app.Cond) (func(id s
 	}, nil
 }
 
-func foldedText(w *row, f app.Field) string {
+func foldedText(w *rowView, f app.Field) []byte {
 	switch f {
 	case app.FieldCode:
 		return w.FCode
@@ -713,10 +734,10 @@ func foldedText(w *row, f app.Field) string {
 	case app.FieldClient:
 		return w.FClient
 	}
-	return ""
+	return nil
 }
 
-func (k *listKind) rawText(w *row, f app.Field) string {
+func rawText(w *rowView, f app.Field) []byte {
 	switch f {
 	case app.FieldCode:
 		return w.Code
@@ -733,10 +754,10 @@ func (k *listKind) rawText(w *row, f app.Field) string {
 	case app.FieldGroup:
 		return w.Group
 	}
-	return ""
+	return nil
 }
 
-func timeOf(w *row, f app.Field) instant {
+func timeOf(w *rowView, f app.Field) instant {
 	if f == app.FieldUpdatedAt {
 		return w.Updated
 	}
