@@ -361,7 +361,11 @@ func saveBudget(tx Tx, p domain.Principal, b *domain.Budget) (*domain.PricedBudg
 	if err := tx.PutBudget(b); err != nil {
 		return nil, err
 	}
-	return budgetPricer(tx, p).Price(b)
+	pb, err := budgetPricer(tx, p).Price(b)
+	if err != nil {
+		return nil, err
+	}
+	return pb, pb.CheckBounds()
 }
 
 func budgetPricer(tx Tx, p domain.Principal) *domain.BudgetPricer {

@@ -63,8 +63,10 @@ func (s *Service) CreateComposition(ctx context.Context, p domain.Principal, in 
 			return err
 		}
 		var err error
-		out, err = price(tx, p, c)
-		return err
+		if out, err = price(tx, p, c); err != nil {
+			return err
+		}
+		return out.CheckBounds()
 	})
 	return out, err
 }
@@ -123,10 +125,50 @@ func (s *Service) UpdateComposition(ctx context.Context, p domain.Principal, id 
 			return err
 		}
 		if c.Code != oldCode || c.State != oldState {
-			return notUsed(tx, p, domain.KindComposition, oldCode, oldState)
+			if err := notUsed(tx, p, domain.KindComposition, oldCode, oldState); err != nil {
+				return err
+			}
+		}
+		if c.State != oldState {
+			return ownItemsPriced(tx, p, c)
 		}
 		return nil
 	})
+}
+
+// ownItemsPriced checks, for a composition moved to another state, that
+// every own item can be priced there: an own resource needs a price line for
+// the new state and an own sub-composition must exist in it (they are found
+// by code in the composition's state). Otherwise EINVALID on /state naming
+// each item, so that a move never turns a price into a silent zero.
+func ownItemsPriced(tx Tx, p domain.Principal, c *domain.Composition) error {
+	src := source{tx: tx, companyID: p.CompanyID}
+	var v domain.Validation
+	for _, it := range c.Items {
+		if !it.IsOwn() {
+			continue
+		}
+		if it.Kind == domain.KindComposition {
+			_, err := src.OwnComposition(it.Code, c.State)
+			if isNotFound(err) {
+				v.Add("/state", "own composition %s, an item of this composition, does not exist in %s", it.Code, c.State)
+			} else if err != nil {
+				return err
+			}
+			continue
+		}
+		r, err := src.OwnResource(it.Code)
+		if err != nil {
+			if isNotFound(err) {
+				continue // already gone: priced reads list it as missing
+			}
+			return err
+		}
+		if _, ok := r.Locals[c.State]; !ok {
+			v.Add("/state", "resource %s, an item of this composition, has no price for %s", it.Code, c.State)
+		}
+	}
+	return v.Err()
 }
 
 // changeComposition runs change on a composition of the caller's company in
@@ -146,8 +188,10 @@ func (s *Service) changeComposition(ctx context.Context, p domain.Principal, id 
 		if err := tx.PutComposition(c); err != nil {
 			return err
 		}
-		out, err = price(tx, p, c)
-		return err
+		if out, err = price(tx, p, c); err != nil {
+			return err
+		}
+		return out.CheckBounds()
 	})
 	return out, err
 }

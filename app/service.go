@@ -54,7 +54,7 @@ func New(store Store, tokens Tokens, cfg Config) *Service {
 	if cfg.MaxItemsPerComposition <= 0 {
 		cfg.MaxItemsPerComposition = 2000
 	}
-	return &Service{store: store, tokens: tokens, cfg: cfg, Now: time.Now}
+	return &Service{store: rejectingStore{store}, tokens: tokens, cfg: cfg, Now: time.Now}
 }
 
 // Config returns the settings in force.

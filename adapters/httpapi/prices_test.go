@@ -163,8 +163,20 @@ func TestNoSilentZeroPrice(t *testing.T) {
 	pzCall(t, h, tok, "POST", pzV1+"/compositions/"+cid+"/add-bases", `{"bases":[{"name":"SINAPI","local":"MG","version":"08/2026"}]}`, 200)
 	pzCall(t, h, tok, "POST", pzV1+"/compositions/"+cid+"/add-items",
 		`{"items":[{"bank":"SINAPI","code":"88316","qty":1},{"bank":"MYBASE","code":"000123","qty":2},{"bank":"MYBASE","code":"000124","qty":3}]}`, 200)
-	// Moving the composition to SP leaves 000123 without a price.
-	moved := pzObj(t, pzCall(t, h, tok, "PUT", pzV1+"/compositions/"+cid, `{"local":"SP"}`, 200))
+	// The API refuses to move the composition to SP, where 000123 has no
+	// price (TestCompositionMoveKeepsOwnPrices); a database written before
+	// that rule may hold such a composition. Write it as such data would be.
+	if err := h.Store.Update(context.Background(), func(tx app.Tx) error {
+		c, err := tx.Composition(cid)
+		if err != nil {
+			return err
+		}
+		c.State = "SP"
+		return tx.PutComposition(c)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	moved := pzObj(t, pzCall(t, h, tok, "PUT", pzV1+"/compositions/"+cid, `{"description":"Argamassa"}`, 200))
 	pzCheckIncomplete(t, "v1 PUT answer", moved, "000123")
 
 	// The missing item itself: null prices, flagged; the price leaves it out.
@@ -582,5 +594,49 @@ func TestRecordOfOneRegime(t *testing.T) {
 	pzCheckIncomplete(t, "desonerado budget over the own composition", d, "0407818")
 	if got := pzObj(t, d["missing"].([]any)[0])["reason"]; got != "in own composition DNIT-1 (AL): "+reason {
 		t.Errorf("reason %q", got)
+	}
+}
+
+// TestCompositionMoveKeepsOwnPrices: moving a composition to a state where
+// one of its own resources has no price, or where its own sub-composition
+// does not exist, is 422 on the state in both generations, and changes
+// nothing; a state where everything is priced is fine.
+func TestCompositionMoveKeepsOwnPrices(t *testing.T) {
+	h := apitest.New(t)
+	tok := h.AddUser("Construtora Alfa", "ana@alfa.example").Token
+	pzCall(t, h, tok, "POST", pzV1+"/resources",
+		`{"code":"000123","description":"AREIA","type":4,"unit":"M3","local":"MG","pnd":10,"pd":9,"pndi":10,"pdi":9}`, 201)
+	sub := `{"code":"SUB-1","description":"Sub","unit":"M3","local":"MG"}`
+	subID := pzObj(t, pzCall(t, h, tok, "POST", pzV1+"/compositions", sub, 201))["id"].(string)
+	pzCall(t, h, tok, "POST", pzV1+"/compositions/"+subID+"/add-items", `{"items":[{"bank":"MYBASE","code":"000123","qty":2}]}`, 200)
+	cid := pzObj(t, pzCall(t, h, tok, "POST", pzV1+"/compositions", `{"code":"CMP-1","description":"X","unit":"M3","local":"MG"}`, 201))["id"].(string)
+	pzCall(t, h, tok, "POST", pzV1+"/compositions/"+cid+"/add-items",
+		`{"items":[{"bank":"MYBASE","code":"000123","qty":1},{"bank":"MYBASE","code":"SUB-1","qty":1}]}`, 200)
+	before := pzCall(t, h, tok, "GET", pzV1+"/compositions/"+cid, "", 200)
+
+	for _, tc := range []struct{ name, method, path, body, want string }{
+		{"v1", "PUT", pzV1 + "/compositions/" + cid, `{"local":"SP"}`, `"local"`},
+		{"v2", "PATCH", pzV2 + "/compositions/" + cid, `{"location":"SP"}`, `"/location"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := h.Do(tc.method, tc.path, tok, tc.body)
+			body := string(r.Body)
+			if r.Status != 422 || !strings.Contains(body, tc.want) ||
+				!strings.Contains(body, "resource 000123, an item of this composition, has no price for SP") ||
+				!strings.Contains(body, "own composition SUB-1, an item of this composition, does not exist in SP") {
+				t.Errorf("status %d, want 422 on the state naming both items:\n%s", r.Status, body)
+			}
+			if diff := cmp.Diff(before, pzCall(t, h, tok, "GET", pzV1+"/compositions/"+cid, "", 200)); diff != "" {
+				t.Errorf("the refused move changed the composition (-before +after):\n%s", diff)
+			}
+		})
+	}
+	// Priced in SP and with SUB-1 in SP, the move is fine.
+	pzCall(t, h, tok, "PUT", pzV1+"/resources/"+pzObj(t, pzCall(t, h, tok, "GET", pzV1+"/resources/find_by_code?code=000123", "", 200))["id"].(string),
+		`{"locals":{"MG":{"pnd":10,"pd":9,"pndi":10,"pdi":9},"SP":{"pnd":12,"pd":11,"pndi":12,"pdi":11}}}`, 200)
+	pzCall(t, h, tok, "POST", pzV1+"/compositions", `{"code":"SUB-1","description":"Sub","unit":"M3","local":"SP"}`, 201)
+	got := pzObj(t, pzCall(t, h, tok, "PUT", pzV1+"/compositions/"+cid, `{"local":"SP"}`, 200))
+	if got["state"] != "SP" {
+		t.Errorf("state %v after the move, want SP", got["state"])
 	}
 }

@@ -96,6 +96,7 @@ func Money(d decimal.Decimal) string {
 // Price writes a unit price with at least 2 places (a SICRO-model
 // composition may carry 4) and a decimal comma.
 func Price(d decimal.Decimal) string {
+	d = atMost10Places(d)
 	if d.Exponent() > -2 {
 		return Money(d)
 	}
@@ -103,9 +104,19 @@ func Price(d decimal.Decimal) string {
 }
 
 // Quantity writes a quantity or coefficient with every digit and a decimal
-// comma ("120,5", "0,0175").
+// comma ("120,5", "0,0175"), up to 10 places (see atMost10Places).
 func Quantity(d decimal.Decimal) string {
-	return strings.Replace(d.String(), ".", ",", 1)
+	return strings.Replace(atMost10Places(d).String(), ".", ",", 1)
+}
+
+// atMost10Places rounds half up to 10 places a computed number with more
+// (an exploded quantity: the product of several coefficients), as the JSON
+// answers do: no export writes a number with more places.
+func atMost10Places(d decimal.Decimal) decimal.Decimal {
+	if d.Exponent() < -10 {
+		return d.Round(10)
+	}
+	return d
 }
 
 // text guards a free-text cell against being read as a formula.

@@ -68,14 +68,16 @@ func money(d decimal.Decimal) string { return d.StringFixed(2) }
 // price writes a unit price as a decimal string with at least two places
 // (an own SICRO-model composition may carry four).
 func price(d decimal.Decimal) *string {
-	s := d.String()
+	s := httpapi.Num(d).String()
 	if d.Exponent() > -2 {
 		s = d.StringFixed(2)
 	}
 	return &s
 }
 
-func exact(d decimal.Decimal) *string { s := d.String(); return &s }
+// exact writes a quantity or coefficient with every digit, up to 10 places
+// as every number of an answer (httpapi.Num).
+func exact(d decimal.Decimal) *string { s := httpapi.Num(d).String(); return &s }
 
 func (h *handler) budgetRecord(pb *domain.PricedBudget) budgetRecord {
 	b := pb.Budget
@@ -124,6 +126,10 @@ func (h *handler) listBudgets(w http.ResponseWriter, r *http.Request) {
 	list, total, err := h.env.App.Budgets(r.Context(), principal(r), q)
 	if err != nil {
 		h.failAs(w, r, err, renamed(map[string]string{"sort": "order_name", "filter[search]": "search"}))
+		return
+	}
+	if p := httpapi.FiguresProblem(list); p != "" {
+		h.fail(w, r, domain.Errorf(domain.ECONFLICT, "%s", p))
 		return
 	}
 	out := budgetList{Budgets: make([]budgetRecord, 0, len(list)), Total: total, CurrentPage: pg.page, PerPage: pg.perPage}
@@ -236,6 +242,11 @@ func (h *handler) syntheticReport(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	if p := httpapi.FiguresProblem(rep); p != "" {
+		// A string holding a number out of bounds is as wrong as a number.
+		h.fail(w, r, domain.Errorf(domain.ECONFLICT, "%s", p))
+		return
+	}
 	if csv {
 		h.writeCSV(w, r, reports.Filename(rep.Budget, "sintetico", "csv"), func(b *bytes.Buffer) error { return reports.SyntheticCSV(b, rep) })
 		return
@@ -323,6 +334,11 @@ func (h *handler) analyticReport(w http.ResponseWriter, r *http.Request) {
 	rep, err := h.env.App.AnalyticReport(r.Context(), principal(r), chi.URLParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
+		return
+	}
+	if p := httpapi.FiguresProblem(rep); p != "" {
+		// A string holding a number out of bounds is as wrong as a number.
+		h.fail(w, r, domain.Errorf(domain.ECONFLICT, "%s", p))
 		return
 	}
 	if csv {

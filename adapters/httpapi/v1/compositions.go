@@ -168,7 +168,7 @@ type compositionCreateRequest struct {
 	Local          string `json:"local"`
 	IsSicro        bool   `json:"is_sicro"`
 	Labor          bool   `json:"labor"`
-	RoundingType   int    `json:"rounding_type"`
+	RoundingType   whole  `json:"rounding_type"`
 	Note           string `json:"note"`
 	TeamProduction number `json:"team_production"`
 	FIC            number `json:"fic"`
@@ -185,7 +185,7 @@ func (in compositionCreateRequest) input() (app.CompositionInput, error) {
 	if err != nil {
 		return app.CompositionInput{}, err
 	}
-	rounding, err := pickRounding(nonZero(in.RoundingType), in.CalculationMethod)
+	rounding, err := pickRounding(nonZero(in.RoundingType.N), in.CalculationMethod)
 	if err != nil {
 		return app.CompositionInput{}, err
 	}
@@ -234,7 +234,7 @@ type compositionUpdateRequest struct {
 	Local          *string `json:"local"`
 	IsSicro        *bool   `json:"is_sicro"`
 	Labor          *bool   `json:"labor"`
-	RoundingType   *int    `json:"rounding_type"`
+	RoundingType   whole   `json:"rounding_type"`
 	Note           *string `json:"note"`
 	TeamProduction number  `json:"team_production"`
 	FIC            number  `json:"fic"`
@@ -251,7 +251,7 @@ func (in compositionUpdateRequest) patch() (app.CompositionPatch, error) {
 	if err != nil {
 		return app.CompositionPatch{}, err
 	}
-	roundingType, err := pickRounding(in.RoundingType, in.CalculationMethod)
+	roundingType, err := pickRounding(in.RoundingType.ptr(), in.CalculationMethod)
 	if err != nil {
 		return app.CompositionPatch{}, err
 	}
@@ -270,12 +270,12 @@ func (in compositionUpdateRequest) patch() (app.CompositionPatch, error) {
 
 // fields names the fields of the update's errors as the body sent them.
 func (in compositionUpdateRequest) fields() fieldMapper {
-	return compositionFieldsAs(in.Local == nil && in.State != nil, in.RoundingType == nil && in.CalculationMethod.Set)
+	return compositionFieldsAs(in.Local == nil && in.State != nil, !in.RoundingType.Set && in.CalculationMethod.Set)
 }
 
 // fields names the fields of the create's errors as the body sent them.
 func (in compositionCreateRequest) fields() fieldMapper {
-	return compositionFieldsAs(in.Local == "" && in.State != "", in.RoundingType == 0 && in.CalculationMethod.Set)
+	return compositionFieldsAs(in.Local == "" && in.State != "", in.RoundingType.N == 0 && in.CalculationMethod.Set)
 }
 
 // compositionFieldsAs names a composition's fields with the spellings the
@@ -311,6 +311,7 @@ func (h *handler) createComposition(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	r = r.WithContext(httpapi.RejectNumbers(r.Context(), in, ""))
 	input, err := in.input()
 	if err != nil {
 		h.fail(w, r, err)
@@ -363,6 +364,7 @@ func (h *handler) updateComposition(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	r = r.WithContext(httpapi.RejectNumbers(r.Context(), in, ""))
 	if err := checkBodyID(in.ID, id); err != nil {
 		h.fail(w, r, err)
 		return
@@ -436,6 +438,12 @@ func (it itemRequest) kind(ptr string) (domain.ItemKind, error) {
 	return byFlag, nil
 }
 
+// NumberErrors implements httpapi.NumberErrorer: the quantity is named as
+// the use case names it ("/items/2/quantity"; itemFields shows it as qty).
+func (it itemRequest) NumberErrors(ptr string) []domain.FieldError {
+	return httpapi.NumberErrors(it.Qty, ptr+"/quantity")
+}
+
 // itemFields names the fields of add-items, whose quantity is `qty`.
 var itemFields = renamed(map[string]string{"quantity": "qty"})
 
@@ -445,6 +453,7 @@ func (h *handler) addItems(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	r = r.WithContext(httpapi.RejectNumbers(r.Context(), in, ""))
 	items := make([]app.ItemInput, len(in.Items))
 	var v domain.Validation
 	for i, it := range in.Items {

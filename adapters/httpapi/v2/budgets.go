@@ -11,7 +11,6 @@ import (
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 	"github.com/go-chi/chi/v5"
-	"github.com/shopspring/decimal"
 )
 
 // Budgets (docs/budgets.md) are a documented extension of v2: the seed
@@ -152,18 +151,18 @@ var budgetReadOnly = []string{"lines", "omitted_nodes", "total", "bdi_value", "t
 // when it is the id of a node of the budget being updated, keeps that id
 // (so that a budget fetched and sent back keeps its node ids).
 type nodeIn struct {
-	ID          string          `json:"id"`
-	Kind        string          `json:"kind"`
-	Description string          `json:"description"`
-	Bank        string          `json:"bank"`
-	Code        string          `json:"code"`
-	Quantity    decimal.Decimal `json:"quantity"`
-	Items       []nodeIn        `json:"items"`
+	ID          string   `json:"id"`
+	Kind        string   `json:"kind"`
+	Description string   `json:"description"`
+	Bank        string   `json:"bank"`
+	Code        string   `json:"code"`
+	Quantity    number   `json:"quantity"`
+	Items       []nodeIn `json:"items"`
 }
 
 func (n nodeIn) input() app.NodeInput {
 	return app.NodeInput{ID: n.ID, Kind: domain.NodeKind(n.Kind), Description: n.Description, Bank: n.Bank, Code: n.Code,
-		Quantity: n.Quantity, Items: nodeInputs(n.Items)}
+		Quantity: n.Quantity.D, Items: nodeInputs(n.Items)}
 }
 
 func nodeInputs(ns []nodeIn) []app.NodeInput {
@@ -202,7 +201,7 @@ func budgetPatch(b *attrBody) app.BudgetPatch {
 		Client:      read[string](b, aClient),
 		State:       read[string](b, aLocation),
 		Desonerado:  read[bool](b, aDesonerado),
-		BDI:         read[decimal.Decimal](b, aBDI),
+		BDI:         readNumber(b, aBDI),
 	}
 	if m := read[string](b, aBDIMode); m != nil {
 		mode := domain.BDIMode(*m)
@@ -215,7 +214,7 @@ func budgetPatch(b *attrBody) app.BudgetPatch {
 	if banks := read[[]budgetBankIn](b, aBudBanks); banks != nil {
 		pt.Banks = bankInputs(*banks)
 	}
-	if items := read[[]nodeIn](b, aBudItems); items != nil {
+	if items := readNumbers[[]nodeIn](b, aBudItems); items != nil {
 		pt.Items = nodeInputs(*items)
 		if pt.Items == nil {
 			pt.Items = []app.NodeInput{}
@@ -266,7 +265,7 @@ func (h *handlers) createBudget(w http.ResponseWriter, r *http.Request) {
 		State: deref(pt.State), Desonerado: deref(pt.Desonerado), BDI: deref(pt.BDI),
 		BDIMode: deref(pt.BDIMode), Rounding: deref(pt.Rounding), Banks: pt.Banks, Items: pt.Items,
 	}
-	pb, err := h.env.App.CreateBudget(r.Context(), principal(r), in)
+	pb, err := h.env.App.CreateBudget(b.context(r), principal(r), in)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return
@@ -310,7 +309,7 @@ func (h *handlers) updateBudget(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	pb, err := h.env.App.UpdateBudget(r.Context(), principal(r), id, pt)
+	pb, err := h.env.App.UpdateBudget(b.context(r), principal(r), id, pt)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return
@@ -349,6 +348,12 @@ func (o *optional[T]) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(b, &o.Value)
 }
 
+// NumberErrors implements httpapi.NumberErrorer: the problems of the
+// numbers in the value, named from ptr.
+func (o optional[T]) NumberErrors(ptr string) []domain.FieldError {
+	return httpapi.NumberErrors(o.Value, ptr)
+}
+
 // decodeMembers reads a plain JSON object body into v. Members of the
 // wrong JSON type are 400; then top-level members not in known are 422: a
 // misspelt member ("qty") must not be ignored, as if it changed nothing.
@@ -369,6 +374,10 @@ func decodeMembers(r *http.Request, v any, known ...string) error {
 		if !contains(known, k) {
 			bad.Add("/"+k, "is not a member costdb knows here (members: %s)", strings.Join(known, ", "))
 		}
+	}
+	if len(bad.Fields) > 0 {
+		// One answer lists every bad member: the bad numbers too.
+		bad.Fields = append(bad.Fields, httpapi.NumberErrors(v, "")...)
 	}
 	return bad.Err()
 }
@@ -393,6 +402,12 @@ type nodeAddBody struct {
 	Position *int             `json:"position"`
 }
 
+// NumberErrors implements httpapi.NumberErrorer: the numbers of the node
+// (an embedded unexported struct, which a reflective walk cannot read).
+func (b nodeAddBody) NumberErrors(ptr string) []domain.FieldError {
+	return httpapi.NumberErrors(b.nodeIn, ptr)
+}
+
 // addNode handles POST /budgets/{id}/nodes: 201 with the node added (and
 // what it holds) and its figures, the budget's new totals in meta, and the
 // node's Location.
@@ -407,7 +422,7 @@ func (h *handlers) addNode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	at := app.NodePlace{ParentID: body.ParentID.Value, Position: body.Position}
-	pb, nodeID, err := h.env.App.AddBudgetNode(r.Context(), principal(r), chi.URLParam(r, "id"), at, body.nodeIn.input())
+	pb, nodeID, err := h.env.App.AddBudgetNode(httpapi.RejectNumbers(r.Context(), body, ""), principal(r), chi.URLParam(r, "id"), at, body.nodeIn.input())
 	if err != nil {
 		h.writeError(w, r, err)
 		return
@@ -423,10 +438,10 @@ func (h *handlers) addNode(w http.ResponseWriter, r *http.Request) {
 // position moves the node; the one left out means the stage the node is in
 // now, or the end.
 type nodePatchBody struct {
-	Description *string                   `json:"description"`
-	Quantity    optional[decimal.Decimal] `json:"quantity"`
-	ParentID    optional[*string]         `json:"parent_id"`
-	Position    optional[*int]            `json:"position"`
+	Description *string           `json:"description"`
+	Quantity    optional[number]  `json:"quantity"`
+	ParentID    optional[*string] `json:"parent_id"`
+	Position    optional[*int]    `json:"position"`
 }
 
 // updateNode handles PATCH /budgets/{id}/nodes/{node}: 200 with the node
@@ -444,7 +459,7 @@ func (h *handlers) updateNode(w http.ResponseWriter, r *http.Request) {
 	}
 	ch := app.NodeChange{NodePatch: app.NodePatch{Description: body.Description}}
 	if body.Quantity.Set {
-		q := body.Quantity.Value
+		q := body.Quantity.Value.D
 		ch.Quantity = &q
 	}
 	if body.ParentID.Set || body.Position.Set {
@@ -459,7 +474,7 @@ func (h *handlers) updateNode(w http.ResponseWriter, r *http.Request) {
 		ch.Position = body.Position.Value
 	}
 	nodeID := chi.URLParam(r, "node")
-	pb, err := h.env.App.ChangeBudgetNode(r.Context(), principal(r), chi.URLParam(r, "id"), nodeID, ch)
+	pb, err := h.env.App.ChangeBudgetNode(httpapi.RejectNumbers(r.Context(), body, ""), principal(r), chi.URLParam(r, "id"), nodeID, ch)
 	if err != nil {
 		h.writeError(w, r, err)
 		return

@@ -238,9 +238,9 @@ func compositionPatch(b *attrBody) app.CompositionPatch {
 		Labor:          read[bool](b, aLabor),
 		Rounding:       readRounding(b),
 		Note:           read[string](b, aNote),
-		TeamProduction: read[decimal.Decimal](b, aTeamProduction),
-		FIC:            read[decimal.Decimal](b, aFIC),
-		LaborAddition:  read[decimal.Decimal](b, aLaborAddition),
+		TeamProduction: readNumber(b, aTeamProduction),
+		FIC:            readNumber(b, aFIC),
+		LaborAddition:  readNumber(b, aLaborAddition),
 	}
 }
 
@@ -249,7 +249,7 @@ func compositionPatch(b *attrBody) app.CompositionPatch {
 // ({"type": 2, "description": "…"}, the description, which the type
 // determines, not read) or as its type alone. Both given must agree.
 func readRounding(b *attrBody) *domain.RoundingMethod {
-	rt := read[domain.RoundingMethod](b, aRounding)
+	rt := readWhole[domain.RoundingMethod](b, aRounding)
 	const name = "calculation_method"
 	raw, ok := b.attrs[name]
 	if !ok {
@@ -328,7 +328,7 @@ func (h *handlers) createComposition(w http.ResponseWriter, r *http.Request) {
 		Rounding: deref(pt.Rounding), Note: deref(pt.Note),
 		TeamProduction: deref(pt.TeamProduction), FIC: deref(pt.FIC), LaborAddition: deref(pt.LaborAddition),
 	}
-	pc, err := h.env.App.CreateComposition(r.Context(), principal(r), in)
+	pc, err := h.env.App.CreateComposition(b.context(r), principal(r), in)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return
@@ -391,7 +391,7 @@ func (h *handlers) updateComposition(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	pc, err := h.env.App.UpdateComposition(r.Context(), principal(r), id, pt)
+	pc, err := h.env.App.UpdateComposition(b.context(r), principal(r), id, pt)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return
@@ -448,11 +448,11 @@ func (h *handlers) addBanks(w http.ResponseWriter, r *http.Request) {
 // names a resource, false a composition; left out, the app resolves the
 // kind from the code.
 type itemIn struct {
-	Bank        string              `json:"bank"`
-	Code        string              `json:"code"`
-	Quantity    decimal.Decimal     `json:"quantity"`
-	Resource    *bool               `json:"resource"`
-	Utilization decimal.NullDecimal `json:"utilization"`
+	Bank        string `json:"bank"`
+	Code        string `json:"code"`
+	Quantity    number `json:"quantity"`
+	Resource    *bool  `json:"resource"`
+	Utilization number `json:"utilization"`
 }
 
 func (it itemIn) kind() domain.ItemKind {
@@ -483,9 +483,10 @@ func (h *handlers) addItems(w http.ResponseWriter, r *http.Request) {
 	}
 	in := make([]app.ItemInput, len(body.Items))
 	for i, it := range body.Items {
-		in[i] = app.ItemInput{Bank: it.Bank, Code: it.Code, Kind: it.kind(), Quantity: it.Quantity, Utilization: it.Utilization}
+		in[i] = app.ItemInput{Bank: it.Bank, Code: it.Code, Kind: it.kind(), Quantity: it.Quantity.D,
+			Utilization: decimal.NullDecimal{Decimal: it.Utilization.D, Valid: it.Utilization.Set}}
 	}
-	pc, err := h.env.App.AddItems(r.Context(), principal(r), chi.URLParam(r, "id"), in)
+	pc, err := h.env.App.AddItems(httpapi.RejectNumbers(r.Context(), body, ""), principal(r), chi.URLParam(r, "id"), in)
 	h.writeComposition(w, r, pc, err)
 }
 

@@ -217,7 +217,7 @@ func (h *handlers) syntheticReport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if format == "csv" {
-		h.writeCSV(w, r, reports.Filename(rep.Budget, "sintetico", "csv"), func(buf *bytes.Buffer) error { return reports.SyntheticCSV(buf, rep) })
+		h.writeCSV(w, r, rep, reports.Filename(rep.Budget, "sintetico", "csv"), func(buf *bytes.Buffer) error { return reports.SyntheticCSV(buf, rep) })
 		return
 	}
 	docs := make([]*syntheticRowDoc, len(rep.Rows))
@@ -229,8 +229,13 @@ func (h *handlers) syntheticReport(w http.ResponseWriter, r *http.Request) {
 	h.writeDocWith(w, r, http.StatusOK, docs, selfLink(r), &meta)
 }
 
-// writeCSV answers a CSV export (attachment).
-func (h *handlers) writeCSV(w http.ResponseWriter, r *http.Request, name string, render func(*bytes.Buffer) error) {
+// writeCSV answers a CSV export (attachment) of the report rep; 409 when
+// a figure of rep is out of bounds (httpapi.FiguresProblem).
+func (h *handlers) writeCSV(w http.ResponseWriter, r *http.Request, rep any, name string, render func(*bytes.Buffer) error) {
+	if p := httpapi.FiguresProblem(rep); p != "" {
+		h.writeError(w, r, domain.Errorf(domain.ECONFLICT, "%s", p))
+		return
+	}
 	var buf bytes.Buffer
 	if err := render(&buf); err != nil {
 		h.writeError(w, r, err)
@@ -319,7 +324,7 @@ func (h *handlers) analyticReport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if format == "csv" {
-		h.writeCSV(w, r, reports.Filename(rep.Budget, "analitico", "csv"), func(buf *bytes.Buffer) error { return reports.AnalyticCSV(buf, rep) })
+		h.writeCSV(w, r, rep, reports.Filename(rep.Budget, "analitico", "csv"), func(buf *bytes.Buffer) error { return reports.AnalyticCSV(buf, rep) })
 		return
 	}
 	docs := make([]*analyticRowDoc, len(rep.Rows))
@@ -380,9 +385,11 @@ func abcLimits(q url.Values) (domain.ABCLimits, error) {
 	if !found {
 		return domain.ABCLimits{}, bad
 	}
-	da, errA := decimal.NewFromString(strings.TrimSpace(a))
-	db, errB := decimal.NewFromString(strings.TrimSpace(b))
-	if errA != nil || errB != nil {
+	// Read as every number of a request is (httpapi.ParseNumber): a
+	// decimal within the bounds, so that the answer never echoes a longer one.
+	da, errA := httpapi.ParseNumber([]byte(strings.TrimSpace(a)), false)
+	db, errB := httpapi.ParseNumber([]byte(strings.TrimSpace(b)), false)
+	if errA != "" || errB != "" {
 		return domain.ABCLimits{}, bad
 	}
 	l := domain.ABCLimits{A: da, B: db}
@@ -415,7 +422,7 @@ func (h *handlers) abcReport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if format == "csv" {
-		h.writeCSV(w, r, reports.Filename(rep.Budget, "curva-abc", "csv"), func(buf *bytes.Buffer) error { return reports.ABCCSV(buf, rep) })
+		h.writeCSV(w, r, rep, reports.Filename(rep.Budget, "curva-abc", "csv"), func(buf *bytes.Buffer) error { return reports.ABCCSV(buf, rep) })
 		return
 	}
 	docs := make([]*abcRowDoc, len(rep.Rows))
@@ -470,6 +477,10 @@ func (h *handlers) abcChart(w http.ResponseWriter, r *http.Request) {
 	rep, err := h.env.App.ABCReport(r.Context(), principal(r), chi.URLParam(r, "id"), limits)
 	if err != nil {
 		h.writeError(w, r, err)
+		return
+	}
+	if p := httpapi.FiguresProblem(rep); p != "" {
+		h.writeError(w, r, domain.Errorf(domain.ECONFLICT, "%s", p))
 		return
 	}
 	var buf bytes.Buffer
