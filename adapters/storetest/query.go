@@ -405,7 +405,9 @@ func stage(id string, nodes ...domain.BudgetNode) domain.BudgetNode {
 func testQueryBudgets(t *testing.T, s app.Store) {
 	bs := []*domain.Budget{
 		queryBudget(1, coA, "ORC-10", "Casa térrea", "Maria", "MG", hours(1), hours(5),
-			stage("s1", stage("s2", line(domain.NodeResource, domain.BankMyBase, "R-1")))),
+			stage("s1", stage("s2", line(domain.NodeResource, domain.BankMyBase, "R-1"))),
+			// The same own resource again: the budget still counts once.
+			domain.BudgetNode{ID: "again", Kind: domain.NodeResource, Bank: domain.BankMyBase, Code: "R-1", Quantity: dec("3")}),
 		queryBudget(2, coA, "orc-9", "Galpão", "João", "SP", hours(2), hours(2),
 			line(domain.NodeComposition, domain.BankMyBase, "C-2")),
 		queryBudget(3, coA, "ORC-2", "casa de praia", "Ana Maria", "MG", hours(0), hours(9),
