@@ -537,3 +537,37 @@ func testQueryConcurrentWriters(t *testing.T, s app.Store) {
 		return nil
 	})
 }
+
+// testQueryRefusesOtherFields checks that a list refuses a field or a
+// condition it does not have, rather than ignoring it.
+func testQueryRefusesOtherFields(t *testing.T, s app.Store) {
+	view(t, s, func(tx app.Tx) error {
+		for _, c := range []struct {
+			name string
+			list func() error
+		}{
+			{"groups sorted by code", func() error { _, _, err := tx.Groups(coA, app.Query{Sort: sortBy("code")}); return err }},
+			{"groups filtered by unit", func() error {
+				_, _, err := tx.Groups(coA, app.Query{Where: where(equalFold(app.FieldUnit, "KG"))})
+				return err
+			}},
+			{"resources using an item", func() error {
+				_, _, err := tx.Resources(coA, app.Query{Where: where(uses(domain.KindResource, "R-1", ""))})
+				return err
+			}},
+			{"budgets priced in a state", func() error {
+				_, _, err := tx.Budgets(coA, app.Query{Where: where(app.Cond{Op: app.PricedIn, Text: "MG"})})
+				return err
+			}},
+			{"compositions sorted by client", func() error {
+				_, _, err := tx.Compositions(coA, app.Query{Sort: sortBy("-client")})
+				return err
+			}},
+		} {
+			if err := c.list(); err == nil {
+				t.Errorf("%s: no error", c.name)
+			}
+		}
+		return nil
+	})
+}
