@@ -168,6 +168,10 @@ func (s *Service) UpdateBudget(ctx context.Context, p domain.Principal, id strin
 		set(&in.Rounding, patch.Rounding)
 		oldState, oldDesonerado := b.State, b.Desonerado
 		in.applyFields(b)
+		if b.BDIParts != nil && !b.BDI.Equal(b.BDIParts.Rate()) {
+			// A rate set by hand no longer comes from the stored parts.
+			b.BDIParts = nil
+		}
 		if patch.Banks != nil {
 			b.Banks = bankRefs(patch.Banks)
 		}

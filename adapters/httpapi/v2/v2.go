@@ -66,6 +66,7 @@ type handlers struct {
 //	GET, POST, GET/PATCH/DELETE {id}   /budgets (budgets.go: list, create, detail…)
 //	POST /budgets/{id}/nodes, GET/PATCH/DELETE /budgets/{id}/nodes/{node}
 //	GET  /budgets/{id}/reports/synthetic|analytic|abc (JSON:API or CSV), …/abc.svg
+//	GET/PATCH /budgets/{id}/bdi (estimator_bdi.go: the BDI as TCU checks it)
 //
 // The lists take sort=field,-field and filter[name]=value on the fields
 // app.Service.Groups, Resources and Compositions name; an unknown field or
@@ -142,6 +143,8 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Get(bud+"/{id}/reports/analytic", h.analyticReport)
 		r.Get(bud+"/{id}/reports/abc", h.abcReport)
 		r.Get(bud+"/{id}/reports/abc.svg", h.abcChart)
+		r.Get(bud+"/{id}/bdi", h.getBudgetBDI)
+		r.Patch(bud+"/{id}/bdi", h.updateBudgetBDI)
 	})
 	return r
 }
