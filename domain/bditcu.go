@@ -61,7 +61,6 @@ func (p BDIParts) fields() []bdiField {
 	return []bdiField{{"ac", p.AC}, {"s", p.S}, {"r", p.R}, {"g", p.G}, {"df", p.DF}, {"l", p.L}, {"taxes", p.Taxes}, {"cprb", p.CPRB}}
 }
 
-
 // Exact returns the BDI of the parts as a fraction (0.2222… for 22.22%),
 // exact to bdiRatePlaces places (truncated there), with CPRB in I when
 // withCPRB.
