@@ -67,6 +67,8 @@ type handlers struct {
 //	POST /budgets/{id}/nodes, GET/PATCH/DELETE /budgets/{id}/nodes/{node}
 //	GET  /budgets/{id}/reports/synthetic|analytic|abc (JSON:API or CSV), …/abc.svg
 //	GET/PATCH /budgets/{id}/bdi (estimator_bdi.go: the BDI as TCU checks it)
+//	POST /banks/{id}/items/{code}/copy, /my_database/compositions/{id}/duplicate,
+//	     /budgets/{id}/duplicate (estimator_copy.go)
 //
 // The lists take sort=field,-field and filter[name]=value on the fields
 // app.Service.Groups, Resources and Compositions name; an unknown field or
@@ -103,6 +105,7 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Get("/banks/{id}", h.getBank)
 		r.Get("/banks/{id}/items", h.listBankItems)
 		r.Get("/banks/{id}/items/{code}", h.getBankItem)
+		r.Post("/banks/{id}/items/{code}/copy", h.copyBankComposition)
 
 		const c, res, g = "/my_database/compositions", "/my_database/resources", "/my_database/groups"
 		r.Get(c, h.listCompositions)
@@ -114,6 +117,7 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Post(c+"/{id}/add_banks", h.addBanks)
 		r.Post(c+"/{id}/add_items", h.addItems)
 		r.Delete(c+"/{id}/remove_items", h.removeItems)
+		r.Post(c+"/{id}/duplicate", h.duplicateComposition)
 
 		r.Get(res, h.listResources)
 		r.Post(res, h.createResource)
@@ -145,6 +149,7 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Get(bud+"/{id}/reports/abc.svg", h.abcChart)
 		r.Get(bud+"/{id}/bdi", h.getBudgetBDI)
 		r.Patch(bud+"/{id}/bdi", h.updateBudgetBDI)
+		r.Post(bud+"/{id}/duplicate", h.duplicateBudget)
 	})
 	return r
 }
