@@ -69,6 +69,7 @@ type handlers struct {
 //	GET/PATCH /budgets/{id}/bdi (estimator_bdi.go: the BDI as TCU checks it)
 //	POST /banks/{id}/items/{code}/copy, /my_database/compositions/{id}/duplicate,
 //	     /budgets/{id}/duplicate (estimator_copy.go)
+//	POST /budgets/{id}/reprice/preview (JSON:API or CSV), /budgets/{id}/reprice (estimator_reprice.go)
 //
 // The lists take sort=field,-field and filter[name]=value on the fields
 // app.Service.Groups, Resources and Compositions name; an unknown field or
@@ -150,6 +151,8 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Get(bud+"/{id}/bdi", h.getBudgetBDI)
 		r.Patch(bud+"/{id}/bdi", h.updateBudgetBDI)
 		r.Post(bud+"/{id}/duplicate", h.duplicateBudget)
+		r.Post(bud+"/{id}/reprice/preview", h.repricePreview)
+		r.Post(bud+"/{id}/reprice", h.reprice)
 	})
 	return r
 }
