@@ -61,4 +61,3 @@ func PriceDiffCSV(w io.Writer, d *domain.PriceDiff) error {
 	}
 	return t.flush()
 }
-
