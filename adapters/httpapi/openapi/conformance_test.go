@@ -525,6 +525,11 @@ func (f *fixtures) resolve(path string, body any, reuse bool) (target, id string
 		}
 		p = strings.Replace(p, "{id}", id, 1)
 	}
+	if strings.Contains(p, "{version}") {
+		// A frozen version 1 of the budget (freezing again adds 2, 3…).
+		f.create(p[:strings.Index(p, "/versions/")]+"/versions", "")
+		p = strings.Replace(strings.Replace(p, "{version}", "1", 1), "{other}", "1", 1)
+	}
 	p = strings.Replace(p, "{code}", sampleComposition, 1)
 	if strings.Contains(p, "{node}") {
 		node := "n1"

@@ -31,7 +31,7 @@ import (
 // Paths (below /api/public/v2) whose answer may be in a media type other
 // than JSON:API: negotiate leaves their Accept header to the handler.
 var (
-	csvReportPath = regexp.MustCompile(`/budgets/[^/]+/reports/(synthetic|analytic|abc)$`)
+	csvReportPath = regexp.MustCompile(`/budgets/[^/]+/(versions/[^/]+/)?reports/(synthetic|analytic|abc)$`)
 	svgReportPath = regexp.MustCompile(`/budgets/[^/]+/reports/abc\.svg$`)
 )
 

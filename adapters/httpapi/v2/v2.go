@@ -70,6 +70,7 @@ type handlers struct {
 //	POST /banks/{id}/items/{code}/copy, /my_database/compositions/{id}/duplicate,
 //	     /budgets/{id}/duplicate (estimator_copy.go)
 //	POST /budgets/{id}/reprice/preview (JSON:API or CSV), /budgets/{id}/reprice (estimator_reprice.go)
+//	POST/GET /budgets/{id}/versions, GET …/versions/{version}[/reports/…|/compare/{other}] (estimator_versions.go)
 //
 // The lists take sort=field,-field and filter[name]=value on the fields
 // app.Service.Groups, Resources and Compositions name; an unknown field or
@@ -153,6 +154,13 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Post(bud+"/{id}/duplicate", h.duplicateBudget)
 		r.Post(bud+"/{id}/reprice/preview", h.repricePreview)
 		r.Post(bud+"/{id}/reprice", h.reprice)
+		r.Post(bud+"/{id}/versions", h.freezeBudget)
+		r.Get(bud+"/{id}/versions", h.listVersions)
+		r.Get(bud+"/{id}/versions/{version}", h.getVersion)
+		r.Get(bud+"/{id}/versions/{version}/reports/synthetic", h.versionReport(h.syntheticReport))
+		r.Get(bud+"/{id}/versions/{version}/reports/analytic", h.versionReport(h.analyticReport))
+		r.Get(bud+"/{id}/versions/{version}/reports/abc", h.versionReport(h.abcReport))
+		r.Get(bud+"/{id}/versions/{version}/compare/{other}", h.compareVersions)
 	})
 	return r
 }
