@@ -17,7 +17,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-
 // realWorkbook returns the workbook made of the real MG and PE data and the
 // published figures by state.
 func realWorkbook(t *testing.T) (workbooktest.Workbook, map[string]*bankfiles.Edition) {

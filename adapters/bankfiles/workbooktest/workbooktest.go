@@ -71,13 +71,13 @@ type Workbook struct {
 	States []string
 
 	// Variations, for tests of what the real file may do.
-	Omit         []string                     // sheets left out
-	Rename       map[string]map[string]string // sheet → header title → new title
-	TextCodes    bool                         // codes as text cells (leading zeros kept)
-	CachedCodes  bool                         // composition code formulas also store the code as their value
-	HeaderRow    int                          // row of the headers (default 10)
-	Footer       bool                         // a blank row and notes below the data of every sheet
-	BlankInside  bool                         // a blank row in the middle of each sheet's data
+	Omit        []string                     // sheets left out
+	Rename      map[string]map[string]string // sheet → header title → new title
+	TextCodes   bool                         // codes as text cells (leading zeros kept)
+	CachedCodes bool                         // composition code formulas also store the code as their value
+	HeaderRow   int                          // row of the headers (default 10)
+	Footer      bool                         // a blank row and notes below the data of every sheet
+	BlankInside bool                         // a blank row in the middle of each sheet's data
 }
 
 // Title is A1 of the data sheets.
