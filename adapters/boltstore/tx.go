@@ -743,6 +743,25 @@ func (t *tx) BankCompositions(editionKey string) ([]*domain.BankComposition, err
 	return scanEdition(t, bucketBankCompositions, editionKey, func(d *decoder, r *bankCompositionRecord) *domain.BankComposition { return r.domain(d) })
 }
 
+func (t *tx) DeleteBankRecords(editionKey string) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	if err := checkParts("edition", "key", editionKey); err != nil {
+		return err
+	}
+	prefix := key(editionKey, "")
+	for _, bucket := range [][]byte{bucketBankResources, bucketBankCompositions} {
+		c := t.bucket(bucket).Cursor()
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Seek(prefix) {
+			if err := c.Delete(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // scanEdition decodes every record of bucket whose key is the edition's
 // ("<edition key>\x00<code>"), in key order, which is code order.
 func scanEdition[R any, V any](t *tx, bucket []byte, editionKey string, conv func(*decoder, *R) V) ([]V, error) {

@@ -729,6 +729,27 @@ func (t *tx) BankCompositions(editionKey string) ([]*domain.BankComposition, err
 
 // inEdition returns copies of the records of m keyed "<editionKey>\x00<code>",
 // in code order (byte order, as boltstore's keys).
+func (t *tx) DeleteBankRecords(editionKey string) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	if err := checkParts("edition", "key", editionKey); err != nil {
+		return err
+	}
+	prefix := key(editionKey, "")
+	for k := range t.st.bankResources.m {
+		if strings.HasPrefix(k, prefix) {
+			t.st.bankResources.del(t.gen, k)
+		}
+	}
+	for k := range t.st.bankCompositions.m {
+		if strings.HasPrefix(k, prefix) {
+			t.st.bankCompositions.del(t.gen, k)
+		}
+	}
+	return nil
+}
+
 func inEdition[V any](m map[string]V, editionKey string, clone func(V) V) []V {
 	out := []V{}
 	if editionKey == "" {

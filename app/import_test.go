@@ -1,0 +1,61 @@
+package app_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/costdb/costdb/adapters/memstore"
+	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/domain"
+	"github.com/shopspring/decimal"
+)
+
+// An import marked Replace makes the edition exactly its data: codes it no
+// longer lists go, the other regime's prices do not linger, the counts are
+// the new ones; without Replace the same data merges.
+func TestImportReplacesEdition(t *testing.T) {
+	ctx := context.Background()
+	st := memstore.New()
+	svc := app.New(st, nil, app.Config{})
+	res := func(code, price string) *domain.BankResource {
+		p := decimal.RequireFromString(price)
+		return &domain.BankResource{Code: code, Description: "Areia " + code, Unit: "M3", Type: domain.TypeMaterial,
+			Prices: domain.PriceLine{PND: p, PD: p, PNDI: p, PDI: p}}
+	}
+	com := &domain.BankComposition{Code: "89306", Description: "Alvenaria", Unit: "M2",
+		Cost:  domain.UnitPrice{PND: decimal.RequireFromString("2"), PD: decimal.RequireFromString("1.9")},
+		Items: []domain.StructureItem{{Kind: domain.KindResource, Code: "1", Coefficient: decimal.RequireFromString("1.5")}}}
+	meta := domain.Edition{Bank: "SINAPI", State: "MG", Month: "08/2026", Regimes: []domain.Regime{domain.NaoDesonerado, domain.Desonerado}}
+	if _, err := svc.ImportEditions(ctx, []app.EditionData{{Edition: meta, Resources: []*domain.BankResource{res("1", "10"), res("2", "20")}, Compositions: []*domain.BankComposition{com}}}); err != nil {
+		t.Fatal(err)
+	}
+	nd := meta
+	nd.Regimes = []domain.Regime{domain.NaoDesonerado}
+	sums, err := svc.ImportEditions(ctx, []app.EditionData{{Edition: nd, Resources: []*domain.BankResource{res("1", "11")}, Replace: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed := sums[0].Edition
+	if ed.Resources != 1 || ed.Compositions != 0 || ed.Structures != 0 || len(ed.Regimes) != 1 || ed.Regimes[0] != domain.NaoDesonerado {
+		t.Errorf("edition after the replace: %+v", ed)
+	}
+	if err := st.View(ctx, func(tx app.Tx) error {
+		got, err := tx.BankResources(meta.Key())
+		if err != nil {
+			return err
+		}
+		if len(got) != 1 || got[0].Code != "1" || got[0].Prices.PND.String() != "11" {
+			t.Errorf("resources after the replace: %+v", got)
+		}
+		if c, err := tx.BankCompositions(meta.Key()); err != nil || len(c) != 0 {
+			t.Errorf("compositions after the replace: %v, %v", c, err)
+		}
+		stored, err := tx.Edition(meta.Key())
+		if err != nil || stored.Resources != 1 || len(stored.Regimes) != 1 {
+			t.Errorf("stored edition %+v, %v", stored, err)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
