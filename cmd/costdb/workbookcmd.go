@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/costdb/costdb/adapters/bankfiles"
+	"github.com/costdb/costdb/adapters/boltstore"
+	"github.com/costdb/costdb/app"
+)
+
+// runImportWorkbook imports the national SINAPI workbook: it reads every
+// sheet first, then imports an edition per state, each replacing that
+// state's edition of the month, all in one transaction, so that a bad
+// workbook changes nothing. Progress goes to stderr: a bar per sheet on a
+// terminal, a line per step otherwise; the summary goes to stdout.
+func runImportWorkbook(ctx context.Context, wf *bankfiles.WorkbookFile, db, states, month string, dryRun bool, stdout, stderr io.Writer) error {
+	opt := bankfiles.WorkbookOptions{Month: month}
+	if states != "" {
+		for _, s := range strings.Split(states, ",") {
+			if s = strings.ToUpper(strings.TrimSpace(s)); s != "" {
+				opt.States = append(opt.States, s)
+			}
+		}
+	}
+	step := func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
+	if isTerminal(stderr) {
+		bar := &progressBar{w: stderr}
+		opt.Progress = bar.update
+	} else {
+		opt.Progress = func(sheet string, done, total int64) {
+			if done >= total {
+				step("read sheet %s (%d rows)", sheet, total)
+			}
+		}
+	}
+	start := time.Now()
+	step("reading %s", wf.Name())
+	wb, err := wf.Read(ctx, opt)
+	if err != nil {
+		return err
+	}
+	read := time.Since(start)
+	printWorkbook(stdout, wb, read)
+	if dryRun {
+		fmt.Fprintln(stdout, "dry run: nothing written")
+		return nil
+	}
+
+	st, err := boltstore.Open(db, boltstore.Options{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	data := make([]app.EditionData, len(wb.Editions))
+	for i, e := range wb.Editions {
+		data[i] = app.EditionData{Edition: e.Edition, Resources: e.Resources, Compositions: e.Compositions, Replace: true}
+	}
+	step("writing %d editions", len(data))
+	wrote := time.Now()
+	if _, err := app.New(st, nil, app.Config{}).ImportEditions(ctx, data); err != nil {
+		return describe(err)
+	}
+	step("written in %s", time.Since(wrote).Round(time.Millisecond))
+	names := make([]string, len(wb.States))
+	for i, s := range wb.States {
+		names[i] = s.State
+	}
+	fmt.Fprintf(stdout, "imported SINAPI %s: %d editions (%s), each replacing that state's edition of the month\n",
+		wb.Month, len(data), strings.Join(names, ", "))
+	fmt.Fprintf(stdout, "took %s\n", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// printWorkbook writes what was read from a workbook.
+func printWorkbook(w io.Writer, wb *bankfiles.Workbook, read time.Duration) {
+	regimes := make([]string, len(wb.Regimes))
+	for i, r := range wb.Regimes {
+		regimes[i] = r.String()
+	}
+	fmt.Fprintf(w, "SINAPI %s, national workbook %s: read in %s; regimes %s\n", wb.Month, wb.File, read.Round(time.Millisecond), strings.Join(regimes, ", "))
+	for _, s := range wb.Sheets {
+		what := "structure"
+		if s.Regime != nil {
+			what = s.Regime.String()
+		}
+		fmt.Fprintf(w, "  sheet %s (%s): %d rows", s.Name, what, s.Rows)
+		if s.Skipped > 0 {
+			fmt.Fprintf(w, ", %d other rows skipped (blank, notes)", s.Skipped)
+		}
+		fmt.Fprintln(w)
+	}
+	if len(wb.Ignored) > 0 {
+		fmt.Fprintf(w, "  sheets not read: %s\n", strings.Join(wb.Ignored, ", "))
+	}
+	for _, s := range wb.States {
+		fmt.Fprintf(w, "  %s: %d resources, %d compositions (%d with structure)", s.State, s.Resources, s.Compositions, s.Structures)
+		if s.Partial > 0 {
+			fmt.Fprintf(w, "; %d priced in one regime only, left out", s.Partial)
+		}
+		fmt.Fprintln(w)
+	}
+}
