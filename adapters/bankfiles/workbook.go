@@ -51,8 +51,9 @@ type WorkbookOptions struct {
 	// the workbook's must be the same.
 	Month string
 	// Progress, when not nil, is called now and then while a sheet is
-	// read, with the rows read so far and the sheet's rows, and once at
-	// the end of the sheet with done == total.
+	// read, with the rows read so far and the sheet's rows (0 when the
+	// sheet does not tell), and once at the end of the sheet with done ==
+	// total.
 	Progress func(sheet string, done, total int64)
 }
 
@@ -224,14 +225,17 @@ func extract(f *zip.File) (string, error) {
 // Name is the workbook as messages name it.
 func (wf *WorkbookFile) Name() string { return wf.name }
 
-// Close releases the workbook and its temporary files.
+// Close releases the workbook and its temporary files; it may be called
+// again.
 func (wf *WorkbookFile) Close() error {
 	var err error
 	if wf.book != nil {
 		err = wf.book.Close()
+		wf.book = nil
 	}
 	if wf.temp {
 		os.Remove(wf.path)
+		wf.temp = false
 	}
 	return err
 }
@@ -341,7 +345,7 @@ func (s *wbSheet) report(end bool) {
 	}
 	done, total := s.rows.progress()
 	if end {
-		done = total
+		total = done
 	}
 	s.progress(done, total)
 }

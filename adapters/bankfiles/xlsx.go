@@ -65,7 +65,7 @@ func openSheet(book *excelize.File, sheet string) (*sheetRows, error) {
 		return nil, fmt.Errorf("worksheet %s: %v", sheet, err)
 	}
 	s := &sheetRows{book: book, rows: rows, sheet: sheet}
-	if dim, err := book.GetSheetDimension(sheet); err == nil {
+	if dim, err := book.GetSheetDimension(sheet); err == nil { // "A1:BH9010"; "A1" when not kept
 		if _, last, ok := strings.Cut(dim, ":"); ok {
 			if _, n, err := excelize.CellNameToCoordinates(last); err == nil {
 				s.total = n
@@ -99,9 +99,13 @@ func (s *sheetRows) xmlError(err error) error {
 	return fmt.Errorf("XLSX worksheet %s: %v", s.sheet, err)
 }
 
-// progress counts rows, against the sheet's last row when it is known.
+// progress counts rows, against the sheet's last row when its dimension
+// tells it (total 0 when it does not).
 func (s *sheetRows) progress() (int64, int64) {
-	return int64(s.line), int64(max(s.total, s.line))
+	if s.total < s.line {
+		return int64(s.line), 0
+	}
+	return int64(s.line), int64(s.total)
 }
 
 func (s *sheetRows) close() error {

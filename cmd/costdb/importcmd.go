@@ -242,15 +242,19 @@ func (p *progressBar) update(file string, done, total int64) {
 		return
 	}
 	p.file, p.last = file, time.Now()
+	name := []rune(filepath.Base(file))
+	if len(name) > nameWidth {
+		name = append([]rune("…"), name[len(name)-nameWidth+1:]...)
+	}
+	if total <= 0 { // a sheet that does not say how long it is: count rows
+		fmt.Fprintf(p.w, "\r%-*s %d rows", nameWidth, string(name), done)
+		return
+	}
 	frac := 1.0
 	if total > 0 {
 		frac = min(float64(done)/float64(total), 1)
 	}
 	n := int(frac * barWidth)
-	name := []rune(filepath.Base(file))
-	if len(name) > nameWidth {
-		name = append([]rune("…"), name[len(name)-nameWidth+1:]...)
-	}
 	fmt.Fprintf(p.w, "\r%-*s [%s%s] %3.0f%%", nameWidth, string(name),
 		strings.Repeat("#", n), strings.Repeat(".", barWidth-n), frac*100)
 	if finished {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -32,7 +33,7 @@ func runImportWorkbook(ctx context.Context, wf *bankfiles.WorkbookFile, db, stat
 		opt.Progress = bar.update
 	} else {
 		opt.Progress = func(sheet string, done, total int64) {
-			if done >= total {
+			if total > 0 && done >= total {
 				step("read sheet %s (%d rows)", sheet, total)
 			}
 		}
@@ -44,13 +45,14 @@ func runImportWorkbook(ctx context.Context, wf *bankfiles.WorkbookFile, db, stat
 		return err
 	}
 	read := time.Since(start)
+	wf.Close() // the editions are read: let the workbook's memory go before writing
 	printWorkbook(stdout, wb, read)
 	if dryRun {
 		fmt.Fprintln(stdout, "dry run: nothing written")
 		return nil
 	}
 
-	st, err := boltstore.Open(db, boltstore.Options{})
+	st, err := boltstore.Open(db, boltstore.Options{MmapSize: mmapFor(db, wb)})
 	if err != nil {
 		return err
 	}
@@ -103,4 +105,23 @@ func printWorkbook(w io.Writer, wb *bankfiles.Workbook, read time.Duration) {
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// mmapFor is the address space to map the database at for an import of
+// wb: the file as it is plus about 1.5 KB per record written (a generous
+// upper bound of what bbolt takes per bank record, structure included), so
+// that bbolt does not remap while it writes.
+func mmapFor(db string, wb *bankfiles.Workbook) int {
+	n := 0
+	for _, e := range wb.Editions {
+		n += len(e.Resources) + len(e.Compositions)
+		for _, c := range e.Compositions {
+			n += len(c.Items) / 4
+		}
+	}
+	size := int64(0)
+	if st, err := os.Stat(db); err == nil {
+		size = st.Size()
+	}
+	return int(size) + n*1536 + 64<<20
 }

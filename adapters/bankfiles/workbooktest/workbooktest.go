@@ -316,3 +316,58 @@ func cell(col, row int) string {
 	}
 	return name
 }
+
+// Synthetic is a generated workbook of the given size, for benchmarks:
+// every state priced (a few blank cells, as in the real file), insumos
+// with codes from 10000, compositions from 80000, each composition with
+// items (insumos, and compositions listed before it) so that Analítico has
+// compositions × (items + 1) rows. Figures are deterministic and carry two
+// decimals; coefficients up to seven.
+func Synthetic(insumos, compositions, items int) Workbook {
+	wb := Workbook{Month: "08/2026"}
+	seed := uint64(88309)
+	next := func() uint64 {
+		seed ^= seed << 13
+		seed ^= seed >> 7
+		seed ^= seed << 17
+		return seed
+	}
+	money := func() string {
+		n := next()%500000 + 1
+		return strconv.FormatUint(n/100, 10) + "." + fmt.Sprintf("%02d", n%100)
+	}
+	classes := []string{"MATERIAL", "MATERIAL", "MATERIAL", "MÃO DE OBRA", "EQUIPAMENTO", "SERVIÇOS"}
+	for i := 0; i < insumos; i++ {
+		in := Insumo{Code: strconv.Itoa(10000 + i), Description: fmt.Sprintf("INSUMO SINTÉTICO %d, DESCRIÇÃO COMO A DE CAIXA, COM MEDIDAS 14 X 19 X 29 CM", i),
+			Unit: "UN", Class: classes[i%len(classes)], Prices: make(map[string][2]string, len(States))}
+		for j, st := range States {
+			if (i+j)%97 == 0 {
+				continue // not priced in this state this month
+			}
+			p := money()
+			in.Prices[st] = [2]string{p, p}
+		}
+		wb.Insumos = append(wb.Insumos, in)
+	}
+	for i := 0; i < compositions; i++ {
+		c := Composition{Group: fmt.Sprintf("Grupo %d", i%60), Code: strconv.Itoa(80000 + i),
+			Description: fmt.Sprintf("COMPOSIÇÃO SINTÉTICA %d, EXECUÇÃO DE SERVIÇO COM DESCRIÇÃO LONGA. AF_07/2026", i),
+			Unit: "M2", Costs: make(map[string][2]string, len(States))}
+		for j, st := range States {
+			if (i+j)%89 == 0 {
+				continue
+			}
+			c.Costs[st] = [2]string{money(), money()}
+		}
+		for k := 0; k < items; k++ {
+			it := Item{Kind: "INSUMO", Code: strconv.Itoa(10000 + int(next()%uint64(insumos))), Description: "ITEM", Unit: "UN",
+				Coefficient: fmt.Sprintf("%d.%07d", next()%10, next()%10000000)}
+			if i > 0 && k%4 == 3 {
+				it.Kind, it.Code = "COMPOSICAO", strconv.Itoa(80000+int(next()%uint64(i)))
+			}
+			c.Items = append(c.Items, it)
+		}
+		wb.Compositions = append(wb.Compositions, c)
+	}
+	return wb
+}
