@@ -352,7 +352,7 @@ func Synthetic(insumos, compositions, items int) Workbook {
 	for i := 0; i < compositions; i++ {
 		c := Composition{Group: fmt.Sprintf("Grupo %d", i%60), Code: strconv.Itoa(80000 + i),
 			Description: fmt.Sprintf("COMPOSIÇÃO SINTÉTICA %d, EXECUÇÃO DE SERVIÇO COM DESCRIÇÃO LONGA. AF_07/2026", i),
-			Unit: "M2", Costs: make(map[string][2]string, len(States))}
+			Unit:        "M2", Costs: make(map[string][2]string, len(States))}
 		for j, st := range States {
 			if (i+j)%89 == 0 {
 				continue
