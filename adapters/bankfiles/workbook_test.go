@@ -148,6 +148,14 @@ func TestSinapiWorkbook(t *testing.T) {
 	}
 	_ = base
 
+	t.Run("the example in the repository", func(t *testing.T) {
+		got, err := readWorkbook(t, "testdata/sinapi-workbook-202608/SINAPI_Referencia_2026_08.xlsx", bankfiles.WorkbookOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRealWorkbook(t, got, want)
+	})
+
 	t.Run("the zip as downloaded", func(t *testing.T) {
 		book := writeWorkbook(t, dir, "book.xlsx", base)
 		for _, latin1 := range []bool{false, true} {

@@ -34,7 +34,7 @@ func runImportWorkbook(ctx context.Context, wf *bankfiles.WorkbookFile, db, stat
 	} else {
 		opt.Progress = func(sheet string, done, total int64) {
 			if total > 0 && done >= total {
-				step("read sheet %s (%d rows)", sheet, total)
+				step("read sheet %s, up to row %d", sheet, total)
 			}
 		}
 	}
@@ -71,8 +71,12 @@ func runImportWorkbook(ctx context.Context, wf *bankfiles.WorkbookFile, db, stat
 	for i, s := range wb.States {
 		names[i] = s.State
 	}
-	fmt.Fprintf(stdout, "imported SINAPI %s: %d editions (%s), each replacing that state's edition of the month\n",
-		wb.Month, len(data), strings.Join(names, ", "))
+	editions := "editions"
+	if len(data) == 1 {
+		editions = "edition"
+	}
+	fmt.Fprintf(stdout, "imported SINAPI %s: %d %s (%s), each replacing that state's edition of the month\n",
+		wb.Month, len(data), editions, strings.Join(names, ", "))
 	fmt.Fprintf(stdout, "took %s\n", time.Since(start).Round(time.Millisecond))
 	return nil
 }

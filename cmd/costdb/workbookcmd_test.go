@@ -88,7 +88,7 @@ func TestImportSinapiWorkbookCommand(t *testing.T) {
 		t.Fatalf("the dry run created the database: %v", err)
 	}
 	// Not a terminal: plain progress lines.
-	for _, want := range []string{"reading " + zipped, "read sheet ISD (", "read sheet Analítico ("} {
+	for _, want := range []string{"reading " + zipped, "read sheet ISD, up to row ", "read sheet Analítico, up to row "} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr does not say %q:\n%s", want, stderr)
 		}
@@ -127,7 +127,7 @@ func TestImportSinapiWorkbookCommand(t *testing.T) {
 		}
 	})
 	if code, out, stderr = cli(t, "import", "sinapi", "--states", "mg", "--db", db, fewer); code != 0 ||
-		!strings.Contains(out, "1 editions (MG)") {
+		!strings.Contains(out, "1 edition (MG)") {
 		t.Fatalf("--states MG: exit %d\n%s\n%s", code, out, stderr)
 	}
 	if e := editions(t, db); len(e) != 2 || e[0].Resources != 18 || e[1].Resources != 16 {
