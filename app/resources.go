@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/costdb/costdb/domain"
@@ -102,7 +104,8 @@ func set[T any](to *T, from *T) {
 // UpdateResource changes the fields the patch names. Returns ENOTFOUND for a
 // resource outside the caller's company, EINVALID for a bad field, and
 // ECONFLICT when the code changes while a composition or a budget uses the
-// resource.
+// resource, or when the prices of a state go while a composition or a
+// budget of that state uses it (a silent zero price otherwise).
 func (s *Service) UpdateResource(ctx context.Context, p domain.Principal, id string, patch ResourcePatch) (*domain.Resource, error) {
 	var out *domain.Resource
 	err := s.store.Update(ctx, func(tx Tx) error {
@@ -110,7 +113,7 @@ func (s *Service) UpdateResource(ctx context.Context, p domain.Principal, id str
 		if err != nil {
 			return err
 		}
-		oldCode := r.Code
+		oldCode, oldLocals := r.Code, r.Locals
 		patch.apply(r)
 		if err := checkResource(tx, p, r); err != nil {
 			return err
@@ -119,6 +122,9 @@ func (s *Service) UpdateResource(ctx context.Context, p domain.Principal, id str
 			if err := notUsed(tx, p, domain.KindResource, oldCode, ""); err != nil {
 				return err
 			}
+		}
+		if err := statesNotUsed(tx, p, oldCode, oldLocals, r.Locals); err != nil {
+			return err
 		}
 		out = r
 		return tx.PutResource(r)
@@ -249,4 +255,76 @@ func notUsed(tx Tx, p domain.Principal, kind domain.ItemKind, code, state string
 		return domain.Errorf(domain.ECONFLICT, "%s %s is used by budgets %s", kind, code, listNames(budgets))
 	}
 	return nil
+}
+
+// maxUsersNamed is how many users of a record a conflict names.
+const maxUsersNamed = 20
+
+// statesNotUsed returns ECONFLICT when a state has a price line in before
+// and none in after while an own composition of that state has the resource
+// (code) as an item, or a budget of that state has it as a line: those
+// would lose their price. It names up to maxUsersNamed users.
+func statesNotUsed(tx Tx, p domain.Principal, code string, before, after map[string]domain.PriceLine) error {
+	gone := map[string]bool{}
+	for st := range before {
+		if _, ok := after[st]; !ok {
+			gone[st] = true
+		}
+	}
+	if len(gone) == 0 {
+		return nil
+	}
+	cs, err := tx.Compositions(p.CompanyID)
+	if err != nil {
+		return err
+	}
+	var users []string
+	states := map[string]bool{}
+	for _, c := range cs {
+		if !gone[c.State] {
+			continue
+		}
+		for _, it := range c.Items {
+			if it.IsOwn() && it.Kind == domain.KindResource && it.Code == code {
+				users = append(users, "composition "+c.Code+" ("+c.State+")")
+				states[c.State] = true
+				break
+			}
+		}
+	}
+	bs, err := tx.Budgets(p.CompanyID)
+	if err != nil {
+		return err
+	}
+	for _, b := range bs {
+		if !gone[b.State] {
+			continue
+		}
+		for _, e := range b.Outline() {
+			n := e.Node
+			if n.Bank == domain.BankMyBase && n.Kind == domain.NodeResource && n.Code == code {
+				users = append(users, "budget "+b.Code+" ("+b.State+")")
+				states[b.State] = true
+				break
+			}
+		}
+	}
+	if len(users) == 0 {
+		return nil
+	}
+	list := make([]string, 0, len(states))
+	for st := range states {
+		list = append(list, st)
+	}
+	sort.Strings(list)
+	named := users
+	if len(named) > maxUsersNamed {
+		named = named[:maxUsersNamed]
+	}
+	msg := strings.Join(named, ", ")
+	if more := len(users) - len(named); more > 0 {
+		msg += fmt.Sprintf(" and %d more", more)
+	}
+	return domain.Errorf(domain.ECONFLICT, "resource %s cannot lose its prices in %s: %d compositions or budgets of that state use it (%s)",
+		code, strings.Join(list, ", "), len(users), msg)
 }

@@ -135,6 +135,9 @@ type bankResourceRecord struct {
 	Unit        string          `json:"unit"`
 	Type        int             `json:"type"`
 	Prices      priceLineRecord `json:"prices"`
+	// Regimes whose prices the record has; absent (records written before)
+	// means every regime of the edition.
+	Regimes []int `json:"regimes"`
 }
 
 type unitPriceRecord struct {
@@ -155,6 +158,7 @@ type bankCompositionRecord struct {
 	Class       string                `json:"class"`
 	Cost        unitPriceRecord       `json:"cost"`
 	Items       []structureItemRecord `json:"items"`
+	Regimes     []int                 `json:"regimes"` // as bankResourceRecord's
 }
 
 // budgetNodeRecord is one node of a budget's tree. Fields that do not
@@ -415,17 +419,44 @@ func (r *editionRecord) domain(d *decoder) *domain.Edition {
 }
 
 func toBankResourceRecord(v *domain.BankResource) bankResourceRecord {
-	return bankResourceRecord{Code: v.Code, Description: v.Description, Unit: v.Unit, Type: v.Type, Prices: toPriceLineRecord(v.Prices)}
+	return bankResourceRecord{Code: v.Code, Description: v.Description, Unit: v.Unit, Type: v.Type, Prices: toPriceLineRecord(v.Prices),
+		Regimes: toRegimeRecords(v.Regimes)}
 }
 
 func (r *bankResourceRecord) domain(d *decoder) *domain.BankResource {
-	return &domain.BankResource{Code: r.Code, Description: r.Description, Unit: r.Unit, Type: r.Type, Prices: r.Prices.domain(d, "prices/")}
+	return &domain.BankResource{Code: r.Code, Description: r.Description, Unit: r.Unit, Type: r.Type, Prices: r.Prices.domain(d, "prices/"),
+		Regimes: fromRegimeRecords(r.Regimes)}
+}
+
+// toRegimeRecords and fromRegimeRecords keep nil (every regime) apart from
+// empty (none).
+func toRegimeRecords(rs []domain.Regime) []int {
+	if rs == nil {
+		return nil
+	}
+	out := make([]int, len(rs))
+	for i, g := range rs {
+		out[i] = int(g)
+	}
+	return out
+}
+
+func fromRegimeRecords(rs []int) []domain.Regime {
+	if rs == nil {
+		return nil
+	}
+	out := make([]domain.Regime, len(rs))
+	for i, g := range rs {
+		out[i] = domain.Regime(g)
+	}
+	return out
 }
 
 func toBankCompositionRecord(c *domain.BankComposition) bankCompositionRecord {
 	r := bankCompositionRecord{
 		Code: c.Code, Description: c.Description, Unit: c.Unit, Class: c.Class,
-		Cost: unitPriceRecord{PND: encDec(c.Cost.PND), PD: encDec(c.Cost.PD)},
+		Cost:    unitPriceRecord{PND: encDec(c.Cost.PND), PD: encDec(c.Cost.PD)},
+		Regimes: toRegimeRecords(c.Regimes),
 	}
 	if c.Items != nil {
 		r.Items = make([]structureItemRecord, len(c.Items))
@@ -439,7 +470,8 @@ func toBankCompositionRecord(c *domain.BankComposition) bankCompositionRecord {
 func (r *bankCompositionRecord) domain(d *decoder) *domain.BankComposition {
 	c := &domain.BankComposition{
 		Code: r.Code, Description: r.Description, Unit: r.Unit, Class: r.Class,
-		Cost: domain.UnitPrice{PND: d.dec("cost/pnd", r.Cost.PND), PD: d.dec("cost/pd", r.Cost.PD)},
+		Cost:    domain.UnitPrice{PND: d.dec("cost/pnd", r.Cost.PND), PD: d.dec("cost/pd", r.Cost.PD)},
+		Regimes: fromRegimeRecords(r.Regimes),
 	}
 	if r.Items != nil {
 		c.Items = make([]domain.StructureItem, len(r.Items))

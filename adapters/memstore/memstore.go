@@ -622,11 +622,16 @@ func cloneEdition(e *domain.Edition) *domain.Edition {
 	return &f
 }
 
-func cloneBankResource(r *domain.BankResource) *domain.BankResource { s := *r; return &s }
+func cloneBankResource(r *domain.BankResource) *domain.BankResource {
+	s := *r
+	s.Regimes = slices.Clone(r.Regimes)
+	return &s
+}
 
 func cloneBankComposition(c *domain.BankComposition) *domain.BankComposition {
 	d := *c
 	d.Items = slices.Clone(c.Items)
+	d.Regimes = slices.Clone(c.Regimes)
 	return &d
 }
 

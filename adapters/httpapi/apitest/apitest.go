@@ -122,6 +122,13 @@ type Option func(*httpapi.Env)
 // New starts a harness; it is closed when the test ends.
 func New(t *testing.T, opts ...Option) *Harness {
 	t.Helper()
+	return NewWithConfig(t, app.Config{}, opts...)
+}
+
+// NewWithConfig starts a harness whose service has the settings cfg (zero
+// values take the defaults).
+func NewWithConfig(t *testing.T, cfg app.Config, opts ...Option) *Harness {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "costdb.db")
 	st, err := boltstore.Open(path, boltstore.Options{})
 	if err != nil {
@@ -136,7 +143,7 @@ func New(t *testing.T, opts ...Option) *Harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := app.New(st, tokens, app.Config{})
+	svc := app.New(st, tokens, cfg)
 	eds, err := sample.Load()
 	if err != nil {
 		t.Fatal(err)
