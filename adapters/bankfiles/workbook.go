@@ -199,6 +199,10 @@ func listNames(names []string) string {
 	return strings.Join(names, ", ")
 }
 
+// maxWorkbookBytes bounds the workbook taken out of a zip (Caixa's is tens
+// of megabytes).
+const maxWorkbookBytes = 2 << 30
+
 // extract copies a zip entry to a temporary file and returns its path.
 func extract(f *zip.File) (string, error) {
 	rc, err := f.Open()
@@ -210,7 +214,11 @@ func extract(f *zip.File) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := io.Copy(tmp, rc); err != nil {
+	n, err := io.Copy(tmp, io.LimitReader(rc, maxWorkbookBytes+1))
+	if err == nil && n > maxWorkbookBytes {
+		err = fmt.Errorf("the workbook is larger than %d MB once unzipped", maxWorkbookBytes>>20)
+	}
+	if err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return "", err
@@ -426,7 +434,7 @@ func wbCode(s string) (string, bool) {
 		return "", false
 	}
 	if allDigits(s) {
-		return s, true
+		return s, strings.Trim(s, "0") != "" // 0 is the stored value of a code formula, not a code
 	}
 	d, err := decimal.NewFromString(s)
 	if err != nil || !d.IsInteger() || d.Sign() <= 0 {
@@ -678,10 +686,10 @@ func (wf *WorkbookFile) readPrices(ctx context.Context, label string, insumos bo
 		return readResult{}, err
 	}
 	if stateRow != s.line {
-		// The state names the cost column; the header under it, when it has
-		// one, must be a cost ("Custo (R$)"), not "%AS".
+		// The state names its cost column, the first of its pair; the
+		// column under it must not be the pair's "%AS".
 		for i, c := range cols {
-			if h := s.header[c]; h != "" && !strings.HasPrefix(h, "CUSTO") {
+			if h := s.header[c]; strings.HasPrefix(h, "%") {
 				return readResult{}, wf.sheetError(label, s.line, c, "the column under %s (row %d) is %q, not its cost (Custo (R$))", states[i], stateRow, h)
 			}
 		}

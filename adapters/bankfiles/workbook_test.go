@@ -119,6 +119,9 @@ func TestSinapiWorkbook(t *testing.T) {
 	}{
 		{"as documented", func(*workbooktest.Workbook) {}},
 		{"codes as text, cached formula values", func(w *workbooktest.Workbook) { w.TextCodes, w.CachedCodes = true, true }},
+		{"states over their cost column, not merged", func(w *workbooktest.Workbook) { w.NoMerge = true }},
+		{"states in the header row of the composition sheets", func(w *workbooktest.Workbook) { w.StatesInHeader = true }},
+		{"code formulas whose value is 0", func(w *workbooktest.Workbook) { w.ZeroCodes = true }},
 		{"header lower, blank rows, footers", func(w *workbooktest.Workbook) { w.HeaderRow, w.Footer, w.BlankInside = 14, true, true }},
 		{"prices and coefficients as text with a decimal comma", func(w *workbooktest.Workbook) {
 			comma := func(s string) string { return strings.ReplaceAll(s, ".", ",") }
@@ -262,8 +265,8 @@ func TestSinapiWorkbookErrors(t *testing.T) {
 			w.Rename = map[string]map[string]string{"Analítico": {"Tipo Item": "Tipo"}}
 		}, "sheet Analítico: no header row (Código da Composição, Tipo Item, Código do Item, Coeficiente) in its first 50 rows"},
 		{"%AS under the state", func(w *workbooktest.Workbook) {
-			w.Rename = map[string]map[string]string{"CCD": {"Custo (R$)": "Valor"}}
-		}, `sheet CCD row 10 column E: the column under AC (row 9) is "VALOR", not its cost`},
+			w.Rename = map[string]map[string]string{"CCD": {"Custo (R$)": "%AS"}}
+		}, `sheet CCD row 10 column E: the column under AC (row 9) is "%AS", not its cost`},
 		{"text price", func(w *workbooktest.Workbook) {
 			w.Insumos[2].Prices["MG"] = [2]string{"R$ 12", w.Insumos[2].Prices["MG"][1]}
 		}, `sheet ISD row 13 column P: the price of MG "R$ 12" is not a number`},

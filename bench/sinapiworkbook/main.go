@@ -20,9 +20,11 @@ func main() {
 	insumos := flag.Int("insumos", 5000, "insumos")
 	compositions := flag.Int("compositions", 9000, "compositions")
 	items := flag.Int("items", 10, "items per composition (Analítico rows: compositions × (items + 1))")
+	cached := flag.Bool("cached", false, "composition code formulas also store the code as their value")
 	real := flag.String("real", "", "write the workbook of the real MG and PE data instead; the directory of the PE 10/2024 files")
 	flag.Parse()
 	wb := workbooktest.Synthetic(*insumos, *compositions, *items)
+	wb.CachedCodes = *cached
 	if *real != "" {
 		var err error
 		if wb, _, err = workbooktest.Real(*real); err != nil {

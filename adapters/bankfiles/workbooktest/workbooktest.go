@@ -75,9 +75,15 @@ type Workbook struct {
 	Rename      map[string]map[string]string // sheet → header title → new title
 	TextCodes   bool                         // codes as text cells (leading zeros kept)
 	CachedCodes bool                         // composition code formulas also store the code as their value
-	HeaderRow   int                          // row of the headers (default 10)
-	Footer      bool                         // a blank row and notes below the data of every sheet
-	BlankInside bool                         // a blank row in the middle of each sheet's data
+	ZeroCodes   bool                         // composition code formulas store 0 as their value
+	NoMerge     bool                         // the state over its cost column only, its %AS neighbour blank, not merged
+	// StatesInHeader names each state in the header row itself, over its
+	// cost column ("AC", "%AS"), with no row of states above: the other
+	// reading of the composition sheets' header.
+	StatesInHeader bool
+	HeaderRow      int  // row of the headers (default 10)
+	Footer         bool // a blank row and notes below the data of every sheet
+	BlankInside    bool // a blank row in the middle of each sheet's data
 }
 
 // Title is A1 of the data sheets.
@@ -223,22 +229,31 @@ func (wb *Workbook) compositions(sw *excelize.StreamWriter, sheet string, g int,
 		return err
 	}
 	row := wb.HeaderRow
-	// Row above the header: each state once, over its two columns.
-	states := make([]any, 4, 4+2*len(wb.States))
-	for _, st := range wb.States {
-		states = append(states, st, nil)
-	}
-	if err := sw.SetRow(cell(1, row-1), states); err != nil {
-		return err
-	}
-	for i := range wb.States {
-		if err := sw.MergeCell(cell(5+2*i, row-1), cell(6+2*i, row-1)); err != nil {
+	titles := []string{"Grupo", "Código da\nComposição", "Descrição", "Unidade"}
+	if wb.StatesInHeader {
+		for _, st := range wb.States {
+			titles = append(titles, st, "%AS")
+		}
+	} else {
+		// Row above the header: each state once, over its two columns.
+		states := make([]any, 4, 4+2*len(wb.States))
+		for _, st := range wb.States {
+			states = append(states, st, nil)
+		}
+		if err := sw.SetRow(cell(1, row-1), states); err != nil {
 			return err
 		}
-	}
-	titles := []string{"Grupo", "Código da\nComposição", "Descrição", "Unidade"}
-	for range wb.States {
-		titles = append(titles, "Custo (R$)", "%AS")
+		for i := range wb.States {
+			if wb.NoMerge {
+				break
+			}
+			if err := sw.MergeCell(cell(5+2*i, row-1), cell(6+2*i, row-1)); err != nil {
+				return err
+			}
+		}
+		for range wb.States {
+			titles = append(titles, "Custo (R$)", "%AS")
+		}
 	}
 	if err := sw.SetRow(cell(1, row), wb.header(sheet, titles)); err != nil {
 		return err
@@ -249,8 +264,11 @@ func (wb *Workbook) compositions(sw *excelize.StreamWriter, sheet string, g int,
 			row++
 		}
 		link := excelize.Cell{Formula: fmt.Sprintf(`HYPERLINK("#"&CELL("address",OFFSET(Analítico!$B$1,MATCH(%s,Analítico!$B:$B,0)-1,3)),%s)`, c.Code, c.Code)}
-		if wb.CachedCodes {
+		switch {
+		case wb.CachedCodes:
 			link.Value = wb.code(c.Code)
+		case wb.ZeroCodes:
+			link.Value = 0
 		}
 		cells := []any{c.Group, link, c.Description, c.Unit}
 		for _, st := range wb.States {
