@@ -71,10 +71,11 @@ type StateSummary struct {
 	Resources    int // insumos priced in every regime
 	Compositions int // compositions with a cost in every regime
 	Structures   int // of which with their structure
-	// Partial counts the records priced in some regime but not in every
-	// one: they are left out of the state's edition (so that they read
-	// as missing, never as a zero price).
-	Partial int
+	// OneRegime counts the records (of Resources and Compositions)
+	// priced in some regime but not in every one the workbook has: they
+	// carry the regimes they are priced in (domain.BankResource.Regimes),
+	// so the other regime reads as not published, never as a zero price.
+	OneRegime int
 }
 
 // Workbook is what a national workbook gives: the reference month and an
@@ -892,8 +893,9 @@ func (wf *WorkbookFile) readAnalytic(ctx context.Context, month *monthClaim, pro
 }
 
 // buildState makes the edition of one state: every insumo and composition
-// priced in every regime read, sorted by code; a record priced in some
-// regime only is left out (counted in Partial).
+// priced in the state in some regime, sorted by code; one priced in some
+// of the state's regimes only names them (Regimes; counted in OneRegime).
+// The edition's regimes are those the state has any price in.
 func buildState(file, state, month string, _ domain.Regime, each func(func(domain.Regime, *wbPrices, *wbPrices)), structure map[string][]domain.StructureItem, parents map[string]wbParent) (Edition, StateSummary) {
 	sum := StateSummary{State: state}
 	ed := Edition{Edition: domain.Edition{
@@ -906,10 +908,8 @@ func buildState(file, state, month string, _ domain.Regime, each func(func(domai
 		has    [2]bool
 	}
 	res, com := map[string]*slot{}, map[string]*slot{}
-	var regimes []domain.Regime
+	var any [2]bool // the regimes the state has a price in
 	each(func(g domain.Regime, ins, cs *wbPrices) {
-		regimes = append(regimes, g)
-		ed.Edition.AddRegime(g)
 		for _, x := range []struct {
 			p  *wbPrices
 			to map[string]*slot
@@ -922,48 +922,61 @@ func buildState(file, state, month string, _ domain.Regime, each func(func(domai
 					x.to[it.code] = s
 				}
 				if i >= 0 && it.has[i] {
-					s.prices[g], s.has[g] = it.price[i], true
+					s.prices[g], s.has[g], any[g] = it.price[i], true, true
 				}
 			}
 		}
 	})
-	complete := func(s *slot) (all, any bool) {
-		all = true
-		for _, g := range regimes {
-			all = all && s.has[g]
-			any = any || s.has[g]
+	// The edition's regimes: those the workbook prices the state in (a
+	// state whose ISD and CSD columns are blank is desonerado only).
+	var regimes []domain.Regime
+	for g, ok := range any {
+		if ok {
+			regimes = append(regimes, domain.Regime(g))
+			ed.Edition.AddRegime(domain.Regime(g))
 		}
-		return all, any
+	}
+	// priced returns the regimes a record is priced in: nil when it is
+	// every regime read (the edition's), and whether it is any.
+	priced := func(s *slot) ([]domain.Regime, bool) {
+		var in []domain.Regime
+		for _, g := range regimes {
+			if s.has[g] {
+				in = append(in, g)
+			}
+		}
+		switch {
+		case len(in) == 0:
+			return nil, false
+		case len(in) == len(regimes):
+			return nil, true
+		}
+		sum.OneRegime++
+		return in, true
 	}
 	for _, code := range sortedKeys(res) {
 		s := res[code]
-		all, any := complete(s)
-		if !all {
-			if any {
-				sum.Partial++
-			}
+		in, ok := priced(s)
+		if !ok {
 			continue
 		}
 		p := domain.PriceLine{PND: s.prices[domain.NaoDesonerado], PD: s.prices[domain.Desonerado]}
 		p.PNDI, p.PDI = p.PND, p.PD
 		ed.Resources = append(ed.Resources, &domain.BankResource{
 			Code: code, Description: s.item.description, Unit: s.item.unit,
-			Type: sinapiType(s.item.class, s.item.description), Prices: p,
+			Type: sinapiType(s.item.class, s.item.description), Prices: p, Regimes: in,
 		})
 	}
 	for _, code := range sortedKeys(com) {
 		s := com[code]
-		all, any := complete(s)
-		if !all {
-			if any {
-				sum.Partial++
-			}
+		in, ok := priced(s)
+		if !ok {
 			continue
 		}
 		c := &domain.BankComposition{
 			Code: code, Description: s.item.description, Unit: s.item.unit,
 			Cost:  domain.UnitPrice{PND: s.prices[domain.NaoDesonerado], PD: s.prices[domain.Desonerado]},
-			Items: structure[code],
+			Items: structure[code], Regimes: in,
 		}
 		if c.Description == "" {
 			c.Description = parents[code].description

@@ -94,10 +94,11 @@ func flatten(e *bankfiles.Edition) flat {
 	for _, r := range e.Resources {
 		p := r.Prices
 		f.Resources = append(f.Resources, strings.Join([]string{r.Code, r.Description, r.Unit,
-			domain.ResourceTypes[r.Type], p.PND.StringFixed(2), p.PD.StringFixed(2), p.PNDI.StringFixed(2), p.PDI.StringFixed(2)}, " | "))
+			domain.ResourceTypes[r.Type], p.PND.StringFixed(2), p.PD.StringFixed(2), p.PNDI.StringFixed(2), p.PDI.StringFixed(2),
+			pricedIn(r.Priced)}, " | "))
 	}
 	for _, c := range e.Compositions {
-		s := []string{c.Code, c.Description, c.Unit, c.Cost.PND.StringFixed(2), c.Cost.PD.StringFixed(2)}
+		s := []string{c.Code, c.Description, c.Unit, c.Cost.PND.StringFixed(2), c.Cost.PD.StringFixed(2), pricedIn(c.Priced)}
 		for _, it := range c.Items {
 			s = append(s, string(it.Kind)+":"+it.Code+"×"+it.Coefficient.String())
 		}
@@ -106,6 +107,17 @@ func flatten(e *bankfiles.Edition) flat {
 	sort.Strings(f.Resources)
 	sort.Strings(f.Compositions)
 	return f
+}
+
+// pricedIn names the regimes a record is priced in.
+func pricedIn(priced func(domain.Regime) bool) string {
+	var in []string
+	for _, g := range []domain.Regime{domain.NaoDesonerado, domain.Desonerado} {
+		if priced(g) {
+			in = append(in, g.String())
+		}
+	}
+	return strings.Join(in, "+")
 }
 
 // The workbook made of the real data gives MG's and PE's published figures,
@@ -178,6 +190,33 @@ func TestSinapiWorkbook(t *testing.T) {
 		}
 	})
 
+	t.Run("a state priced in one regime", func(t *testing.T) {
+		wb, _ := realWorkbook(t)
+		for i := range wb.Insumos {
+			if p, ok := wb.Insumos[i].Prices["PE"]; ok {
+				wb.Insumos[i].Prices["PE"] = [2]string{"", p[1]}
+			}
+		}
+		for i := range wb.Compositions {
+			if p, ok := wb.Compositions[i].Costs["PE"]; ok {
+				wb.Compositions[i].Costs["PE"] = [2]string{"0", p[1]} // 0: not priced
+			}
+		}
+		got, err := readWorkbook(t, writeWorkbook(t, dir, "SINAPI_Referência_2026_08.xlsx", wb), bankfiles.WorkbookOptions{States: []string{"PE"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ed := got.Editions[0]
+		if len(ed.Edition.Regimes) != 1 || ed.Edition.Regimes[0] != domain.Desonerado || len(ed.Resources) != 19 || got.States[0].OneRegime != 0 {
+			t.Fatalf("PE edition %+v, summary %+v", ed.Edition, got.States[0])
+		}
+		for _, r := range ed.Resources {
+			if r.Regimes != nil || !r.Prices.PND.IsZero() {
+				t.Errorf("resource %s: regimes %v, prices %+v", r.Code, r.Regimes, r.Prices)
+			}
+		}
+	})
+
 	t.Run("--states", func(t *testing.T) {
 		path := writeWorkbook(t, dir, "SINAPI_Referência_2026_08.xlsx", base)
 		got, err := readWorkbook(t, path, bankfiles.WorkbookOptions{States: []string{"PE"}, Month: "08/2026"})
@@ -216,11 +255,11 @@ func checkRealWorkbook(t *testing.T, got *bankfiles.Workbook, want map[string]*b
 			t.Errorf("%s (-published +read):\n%s", st, d)
 		}
 	}
-	// PE's three labour insumos have a desonerado price only: left out.
-	if s := got.States[1]; s.State != "PE" || s.Partial != 3 || s.Resources != 16 || s.Compositions != 8 || s.Structures != 5 {
+	// PE's three labour insumos have a desonerado price only, and say so.
+	if s := got.States[1]; s.State != "PE" || s.OneRegime != 3 || s.Resources != 19 || s.Compositions != 8 || s.Structures != 5 {
 		t.Errorf("PE summary %+v", s)
 	}
-	if s := got.States[0]; s.Resources != 19 || s.Compositions != 8 || s.Structures != 5 || s.Partial != 0 {
+	if s := got.States[0]; s.Resources != 19 || s.Compositions != 8 || s.Structures != 5 || s.OneRegime != 0 {
 		t.Errorf("MG summary %+v", s)
 	}
 	// MG's totals recompute from the structure read: Σ trunc₂(coef × price).

@@ -104,8 +104,8 @@ func printWorkbook(w io.Writer, wb *bankfiles.Workbook, read time.Duration) {
 	}
 	for _, s := range wb.States {
 		fmt.Fprintf(w, "  %s: %d resources, %d compositions (%d with structure)", s.State, s.Resources, s.Compositions, s.Structures)
-		if s.Partial > 0 {
-			fmt.Fprintf(w, "; %d priced in one regime only, left out", s.Partial)
+		if s.OneRegime > 0 {
+			fmt.Fprintf(w, "; %d of them priced in one regime only", s.OneRegime)
 		}
 		fmt.Fprintln(w)
 	}

@@ -77,7 +77,7 @@ func TestImportSinapiWorkbookCommand(t *testing.T) {
 		"  sheet Analítico (structure): 37 rows\n",
 		"  sheets not read: Menu, Busca, ISE, CSE, Analítico com Custo\n",
 		"  MG: 19 resources, 8 compositions (5 with structure)\n",
-		"  PE: 16 resources, 8 compositions (5 with structure); 3 priced in one regime only, left out\n",
+		"  PE: 19 resources, 8 compositions (5 with structure); 3 of them priced in one regime only\n",
 		"dry run: nothing written\n",
 	} {
 		if !strings.Contains(out, want) {
@@ -112,7 +112,7 @@ func TestImportSinapiWorkbookCommand(t *testing.T) {
 	for _, e := range editions(t, db) {
 		got = append(got, ed{e.Key(), e.Resources, e.Compositions, e.Structures, len(e.Regimes)})
 	}
-	want := []ed{{"SINAPI/MG/2026-08/", 19, 8, 5, 2}, {"SINAPI/PE/2026-08/", 16, 8, 5, 2}}
+	want := []ed{{"SINAPI/MG/2026-08/", 19, 8, 5, 2}, {"SINAPI/PE/2026-08/", 19, 8, 5, 2}}
 	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
 		t.Fatalf("editions %+v, want %+v", got, want)
 	}
@@ -130,7 +130,7 @@ func TestImportSinapiWorkbookCommand(t *testing.T) {
 		!strings.Contains(out, "1 edition (MG)") {
 		t.Fatalf("--states MG: exit %d\n%s\n%s", code, out, stderr)
 	}
-	if e := editions(t, db); len(e) != 2 || e[0].Resources != 18 || e[1].Resources != 16 {
+	if e := editions(t, db); len(e) != 2 || e[0].Resources != 18 || e[1].Resources != 19 {
 		t.Errorf("after --states MG: %+v %+v", *e[0], *e[1])
 	}
 }

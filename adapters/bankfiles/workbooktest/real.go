@@ -9,6 +9,7 @@ import (
 	"github.com/costdb/costdb/adapters/bankfiles"
 	"github.com/costdb/costdb/adapters/bankfiles/sample"
 	"github.com/costdb/costdb/domain"
+	"github.com/shopspring/decimal"
 )
 
 // Real is a workbook of the 08/2026 month made from the project's real
@@ -25,8 +26,8 @@ import (
 //     insumo file of PE exists, so ISD (não desonerado) carries PE's price
 //     for materials, whose SINAPI price does not depend on the regime (the
 //     MG data shows the same price in both for every material), and is
-//     left blank for the labour insumos: those are priced in one regime
-//     only, hence absent from PE's edition. PE's costs do not recompute
+//     left blank for the labour insumos: those are priced in the
+//     desonerado regime only in PE's edition. PE's costs do not recompute
 //     from the 2026-08 structure (another month); they are what PE
 //     published.
 //
@@ -78,12 +79,15 @@ func Real(peDir string) (Workbook, map[string]*bankfiles.Edition, error) {
 		if p := peRes[r.Code]; p != nil {
 			d := p.Prices.PD.StringFixed(2)
 			nd := ""
+			pr := *r
+			pr.Prices = domain.PriceLine{PND: p.Prices.PD, PD: p.Prices.PD, PNDI: p.Prices.PD, PDI: p.Prices.PD}
 			if r.Type == domain.TypeMaterial {
 				nd = d
-				pr := *r
-				pr.Prices = domain.PriceLine{PND: p.Prices.PD, PD: p.Prices.PD, PNDI: p.Prices.PD, PDI: p.Prices.PD}
-				pe.Resources = append(pe.Resources, &pr)
+			} else {
+				pr.Prices.PND, pr.Prices.PNDI = decimal.Zero, decimal.Zero
+				pr.Regimes = []domain.Regime{domain.Desonerado}
 			}
+			pe.Resources = append(pe.Resources, &pr)
 			in.Prices["PE"] = [2]string{nd, d}
 		}
 		wb.Insumos = append(wb.Insumos, in)

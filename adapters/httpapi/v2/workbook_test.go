@@ -13,6 +13,7 @@ import (
 	"github.com/costdb/costdb/adapters/bankfiles/workbooktest"
 	"github.com/costdb/costdb/adapters/httpapi/apitest"
 	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/domain"
 	"github.com/shopspring/decimal"
 )
 
@@ -78,8 +79,13 @@ func TestSinapiWorkbookOverHTTP(t *testing.T) {
 		path := banks + "/SINAPI-" + st + "-2026-08/items/"
 		for _, r := range want[st].Resources {
 			p := attrs(t, expect(t, h.Do("GET", path+r.Code+"?kind=resource", u.Token, ""), 200))["prices"].(obj)
-			got := [4]string{num(t, p["pnd"]), num(t, p["pd"]), num(t, p["pndi"]), num(t, p["pdi"])}
+			got := [4]string{numText(p["pnd"]), numText(p["pd"]), numText(p["pndi"]), numText(p["pdi"])}
 			w := [4]string{r.Prices.PND.StringFixed(2), r.Prices.PD.StringFixed(2), r.Prices.PNDI.StringFixed(2), r.Prices.PDI.StringFixed(2)}
+			for i, g := range []domain.Regime{domain.NaoDesonerado, domain.Desonerado, domain.NaoDesonerado, domain.Desonerado} {
+				if !r.Priced(g) {
+					w[i] = "" // not published: null, never 0
+				}
+			}
 			if !sameMoney(got[:], w[:]) {
 				t.Errorf("%s resource %s: v2 prices %v, published %v", st, r.Code, got, w)
 			}
@@ -131,16 +137,25 @@ func TestSinapiWorkbookOverHTTP(t *testing.T) {
 			}
 		}
 	}
-	// PE prices its labour insumos in one regime only (see workbooktest.Real):
-	// absent from PE's edition, in both APIs; states with blank columns have
-	// no edition.
+	// PE prices its labour insumos in the desonerado regime only (see
+	// workbooktest.Real): their não desonerado price is null in both APIs,
+	// never 0. States with blank columns have no edition.
+	peRes := map[string]*decimal.Decimal{}
+	for _, r := range want["PE"].Resources {
+		peRes[r.Code] = &r.Prices.PD
+	}
 	for _, code := range []string{"7153", "12868", "37666"} {
-		errorsOf(t, h.Do("GET", banks+"/SINAPI-PE-2026-08/items/"+code, u.Token, ""), 404)
-		v1Item(t, h, u.Token, v1Find+"&state=PE&kind=resource&code="+code, 404)
-		expect(t, h.Do("GET", banks+"/SINAPI-MG-2026-08/items/"+code+"?kind=resource", u.Token, ""), 200)
+		p := attrs(t, expect(t, h.Do("GET", banks+"/SINAPI-PE-2026-08/items/"+code+"?kind=resource", u.Token, ""), 200))["prices"].(obj)
+		if p["pnd"] != nil || p["pndi"] != nil || !sameMoney([]string{num(t, p["pd"]), num(t, p["pdi"])}, []string{peRes[code].String(), peRes[code].String()}) {
+			t.Errorf("PE %s prices %v: pnd null, pd %s", code, p, peRes[code])
+		}
+		v1 := v1Item(t, h, u.Token, v1Find+"&state=PE&kind=resource&code="+code, 200)
+		if v1["unitary_pnd"] != nil || !sameMoney([]string{numText(v1["unitary_pd"])}, []string{peRes[code].String()}) {
+			t.Errorf("PE %s v1 %v", code, v1)
+		}
 	}
 	errorsOf(t, h.Do("GET", banks+"/SINAPI-SP-2026-08", u.Token, ""), 404)
-	if a := attrs(t, expect(t, h.Do("GET", banks+"/SINAPI-PE-2026-08", u.Token, ""), 200)); num(t, a["resources"]) != "16" || num(t, a["compositions"]) != "8" {
+	if a := attrs(t, expect(t, h.Do("GET", banks+"/SINAPI-PE-2026-08", u.Token, ""), 200)); num(t, a["resources"]) != "19" || num(t, a["compositions"]) != "8" {
 		t.Errorf("PE edition %v", a)
 	}
 
@@ -211,12 +226,19 @@ func numText(v any) string {
 	return ""
 }
 
-// sameMoney compares amounts as numbers (the APIs write 2.6 for 2.60).
+// sameMoney compares amounts as numbers (the APIs write 2.6 for 2.60); ""
+// is null and equals only "".
 func sameMoney(got, want []string) bool {
 	if len(got) != len(want) {
 		return false
 	}
 	for i := range got {
+		if got[i] == "" || want[i] == "" {
+			if got[i] != want[i] {
+				return false
+			}
+			continue
+		}
 		g, err := decimal.NewFromString(got[i])
 		if err != nil || !g.Equal(decimal.RequireFromString(want[i])) {
 			return false
