@@ -7,14 +7,13 @@ import (
 
 	"github.com/costdb/costdb/adapters/bankfiles/sample"
 	"github.com/costdb/costdb/adapters/jwtauth"
-	"github.com/costdb/costdb/adapters/memstore"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 	"github.com/google/go-cmp/cmp"
 	"github.com/shopspring/decimal"
 )
 
-// newSampleFixture is a service over a memory store holding the real
+// newSampleFixture is a service over a bbolt store (a temporary file) holding the real
 // sample banks (SINAPI MG 08/2026 and SICRO3 AL 01/2024), with two
 // companies.
 func newSampleFixture(t testing.TB) *fixture {
@@ -23,7 +22,7 @@ func newSampleFixture(t testing.TB) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := app.New(memstore.New(), tokens, app.Config{})
+	svc := app.New(newStore(t), tokens, app.Config{})
 	eds, err := sample.Load()
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -192,19 +193,16 @@ func (s *Service) resource(tx Tx, p domain.Principal, id string) (*domain.Resour
 // resource_type (type), unit, status, is_sicro, created_at. Returns
 // EBADREQUEST for a bad query (see ListQuery).
 func (s *Service) Resources(ctx context.Context, p domain.Principal, q ListQuery) ([]*domain.Resource, int, error) {
-	sel, err := compile(resourceList, q)
+	sq, err := compileQuery(resourceList, q)
 	if err != nil {
 		return nil, 0, err
 	}
 	var out []*domain.Resource
 	var total int
 	err = s.store.View(ctx, func(tx Tx) error {
-		all, err := tx.Resources(p.CompanyID)
-		if err != nil {
-			return err
-		}
-		out, total = sel.apply(all)
-		return nil
+		var err error
+		out, total, err = tx.Resources(p.CompanyID, sq)
+		return err
 	})
 	return out, total, err
 }
@@ -228,21 +226,15 @@ func (s *Service) DeleteResource(ctx context.Context, p domain.Principal, id str
 // state) with the code is an item of a composition of the company, or a
 // line of one of its budgets.
 func notUsed(tx Tx, p domain.Principal, kind domain.ItemKind, code, state string) error {
-	cs, err := tx.Compositions(p.CompanyID)
+	// listNames shows the first few users: read no more than that.
+	using := Query{Where: []Cond{{Op: Uses, Item: UsedItem{Kind: kind, Code: code, State: state}}}, Limit: maxNames + 1}
+	cs, _, err := tx.Compositions(p.CompanyID, using)
 	if err != nil {
 		return err
 	}
 	var users []string
 	for _, c := range cs {
-		if kind == domain.KindComposition && c.State != state {
-			continue
-		}
-		for _, it := range c.Items {
-			if it.IsOwn() && it.Kind == kind && it.Code == code {
-				users = append(users, c.Code+" ("+c.State+")")
-				break
-			}
-		}
+		users = append(users, c.Code+" ("+c.State+")")
 	}
 	if len(users) > 0 {
 		return domain.Errorf(domain.ECONFLICT, "%s %s is used by compositions %s", kind, code, listNames(users))
@@ -274,42 +266,43 @@ func statesNotUsed(tx Tx, p domain.Principal, code string, before, after map[str
 	if len(gone) == 0 {
 		return nil
 	}
-	cs, err := tx.Compositions(p.CompanyID)
-	if err != nil {
-		return err
-	}
+	// Ask, state by state, for the users' number and the first ones (by
+	// index), then merge: the first maxUsersNamed users in ID order are
+	// among the first of each state.
+	using := UsedItem{Kind: domain.KindResource, Code: code}
 	var users []string
+	total := 0
 	states := map[string]bool{}
-	for _, c := range cs {
-		if !gone[c.State] {
-			continue
+	type user struct{ id, name string }
+	var comps, buds []user
+	for st := range gone {
+		q := Query{Where: []Cond{{Op: Uses, Item: using}, {Op: EqualFold, Fields: []Field{FieldState}, Text: st}}, Limit: maxUsersNamed}
+		cs, nc, err := tx.Compositions(p.CompanyID, q)
+		if err != nil {
+			return err
 		}
-		for _, it := range c.Items {
-			if it.IsOwn() && it.Kind == domain.KindResource && it.Code == code {
-				users = append(users, "composition "+c.Code+" ("+c.State+")")
-				states[c.State] = true
-				break
-			}
+		for _, c := range cs {
+			comps = append(comps, user{c.ID, "composition " + c.Code + " (" + c.State + ")"})
 		}
+		bs, nb, err := tx.Budgets(p.CompanyID, q)
+		if err != nil {
+			return err
+		}
+		for _, b := range bs {
+			buds = append(buds, user{b.ID, "budget " + b.Code + " (" + b.State + ")"})
+		}
+		if nc+nb > 0 {
+			states[st] = true
+		}
+		total += nc + nb
 	}
-	bs, err := tx.Budgets(p.CompanyID)
-	if err != nil {
-		return err
+	byID := func(a, b user) int { return strings.Compare(a.id, b.id) }
+	slices.SortFunc(comps, byID)
+	slices.SortFunc(buds, byID)
+	for _, u := range append(comps, buds...) {
+		users = append(users, u.name)
 	}
-	for _, b := range bs {
-		if !gone[b.State] {
-			continue
-		}
-		for _, e := range b.Outline() {
-			n := e.Node
-			if n.Bank == domain.BankMyBase && n.Kind == domain.NodeResource && n.Code == code {
-				users = append(users, "budget "+b.Code+" ("+b.State+")")
-				states[b.State] = true
-				break
-			}
-		}
-	}
-	if len(users) == 0 {
+	if total == 0 {
 		return nil
 	}
 	list := make([]string, 0, len(states))
@@ -322,9 +315,9 @@ func statesNotUsed(tx Tx, p domain.Principal, code string, before, after map[str
 		named = named[:maxUsersNamed]
 	}
 	msg := strings.Join(named, ", ")
-	if more := len(users) - len(named); more > 0 {
+	if more := total - len(named); more > 0 {
 		msg += fmt.Sprintf(" and %d more", more)
 	}
 	return domain.Errorf(domain.ECONFLICT, "resource %s cannot lose its prices in %s: %d compositions or budgets of that state use it (%s)",
-		code, strings.Join(list, ", "), len(users), msg)
+		code, strings.Join(list, ", "), total, msg)
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/costdb/costdb/adapters/jwtauth"
-	"github.com/costdb/costdb/adapters/memstore"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 	"github.com/google/go-cmp/cmp"
@@ -19,7 +18,7 @@ var ctx = context.Background()
 
 func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
-// fixture is a service over a memory store with two small hand-made SINAPI
+// fixture is a service over a bbolt store (a temporary file) with two small hand-made SINAPI
 // editions: MG 08/2026 and MG 09/2026, where 09/2026 lacks resource 0002
 // and prices 0001 higher.
 type fixture struct {
@@ -31,7 +30,7 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	st := memstore.New()
+	st := newStore(t)
 	tokens, err := jwtauth.New([]byte("0123456789abcdef0123456789abcdef"))
 	if err != nil {
 		t.Fatal(err)

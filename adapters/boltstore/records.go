@@ -194,6 +194,18 @@ type budgetRecord struct {
 	UpdatedAt    string             `json:"updated_at"`
 }
 
+// budgetHeaderRecord decodes a budget record without its tree: the nodes
+// are skipped, not decoded.
+type budgetHeaderRecord struct {
+	budgetRecord
+	Items skipJSON `json:"items"`
+}
+
+// skipJSON decodes any JSON value into nothing.
+type skipJSON struct{}
+
+func (*skipJSON) UnmarshalJSON([]byte) error { return nil }
+
 // Scalars.
 
 // encDec writes a decimal exactly, keeping its scale: 1.50 is "1.50".
@@ -544,4 +556,8 @@ func (r *budgetRecord) domain(d *decoder) *domain.Budget {
 		}
 	}
 	return b
+}
+
+func (r *budgetHeaderRecord) domain(d *decoder) *domain.BudgetHeader {
+	return r.budgetRecord.domain(d).Header()
 }
