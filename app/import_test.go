@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/costdb/costdb/adapters/memstore"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 	"github.com/shopspring/decimal"
@@ -15,7 +14,7 @@ import (
 // the new ones; without Replace the same data merges.
 func TestImportReplacesEdition(t *testing.T) {
 	ctx := context.Background()
-	st := memstore.New()
+	st := newStore(t)
 	svc := app.New(st, nil, app.Config{})
 	res := func(code, price string) *domain.BankResource {
 		p := decimal.RequireFromString(price)
