@@ -192,3 +192,28 @@ func TestImportSinapiWorkbookErrors(t *testing.T) {
 		})
 	}
 }
+
+// --dry-run reads per-state files too, and opens no database.
+func TestImportDryRunPerStateFiles(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "c.db")
+	code, out, stderr := cli(t, append([]string{"import", "sinapi", "--db", db, "--state", "PE", "--month", "10/2024", "--dry-run"}, pe...)...)
+	if code != 0 || !strings.Contains(out, "  desonerado: 4811 resources, 7737 compositions\n") || !strings.HasSuffix(out, "dry run: nothing written\n") {
+		t.Errorf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Errorf("the dry run created the database: %v", err)
+	}
+}
+
+// A sheet that does not say how many rows it has: the bar counts rows,
+// then ends full at the end of the sheet.
+func TestProgressBarWithoutTotal(t *testing.T) {
+	var buf bytes.Buffer
+	p := &progressBar{w: &buf}
+	p.update("ISD", 1024, 0)
+	p.update("ISD", 5010, 5010)
+	out := buf.String()
+	if !strings.HasPrefix(out, "\rISD") || !strings.Contains(out, " 1024 rows\r") || !strings.HasSuffix(out, "[##############################] 100%\n") {
+		t.Errorf("output %q", out)
+	}
+}
