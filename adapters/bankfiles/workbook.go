@@ -623,7 +623,7 @@ func (wf *WorkbookFile) Read(ctx context.Context, opt WorkbookOptions) (*Workboo
 	}
 
 	for _, st := range states {
-		ed, sum := buildState(wf.name, st, out.Month, data[0].regime, func(yield func(domain.Regime, *wbPrices, *wbPrices)) {
+		ed, sum := buildState(wf.name, st, out.Month, func(yield func(domain.Regime, *wbPrices, *wbPrices)) {
 			for _, d := range data {
 				yield(d.regime, d.ins, d.com)
 			}
@@ -896,7 +896,7 @@ func (wf *WorkbookFile) readAnalytic(ctx context.Context, month *monthClaim, pro
 // priced in the state in some regime, sorted by code; one priced in some
 // of the state's regimes only names them (Regimes; counted in OneRegime).
 // The edition's regimes are those the state has any price in.
-func buildState(file, state, month string, _ domain.Regime, each func(func(domain.Regime, *wbPrices, *wbPrices)), structure map[string][]domain.StructureItem, parents map[string]wbParent) (Edition, StateSummary) {
+func buildState(file, state, month string, each func(func(domain.Regime, *wbPrices, *wbPrices)), structure map[string][]domain.StructureItem, parents map[string]wbParent) (Edition, StateSummary) {
 	sum := StateSummary{State: state}
 	ed := Edition{Edition: domain.Edition{
 		Bank: "SINAPI", State: state, Month: month,
