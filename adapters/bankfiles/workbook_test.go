@@ -190,6 +190,27 @@ func TestSinapiWorkbook(t *testing.T) {
 		}
 	})
 
+	t.Run("a text code keeps its leading zeros", func(t *testing.T) {
+		wb, _ := realWorkbook(t)
+		wb.TextCodes = true
+		for i := range wb.Insumos {
+			if wb.Insumos[i].Code == "34556" { // used by no composition
+				wb.Insumos[i].Code = "034556"
+			}
+		}
+		got, err := readWorkbook(t, writeWorkbook(t, dir, "SINAPI_Referência_2026_08.xlsx", wb), bankfiles.WorkbookOptions{States: []string{"MG"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		codes := map[string]bool{}
+		for _, r := range got.Editions[0].Resources {
+			codes[r.Code] = true
+		}
+		if !codes["034556"] || codes["34556"] || len(codes) != 19 {
+			t.Errorf("codes %v", codes)
+		}
+	})
+
 	t.Run("a state priced in one regime", func(t *testing.T) {
 		wb, _ := realWorkbook(t)
 		for i := range wb.Insumos {
