@@ -34,8 +34,8 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 	fs := flag.NewFlagSet("costdb import "+kind, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	db := fs.String("db", "./costdb.db", "bbolt database file")
-	state := fs.String("state", "", "state (UF) of the files, such as PE (required)")
-	month := fs.String("month", "", "reference month of the files, MM/YYYY (required)")
+	state := fs.String("state", "", "state (UF) of the files, such as PE (required, but for the national SINAPI workbook)")
+	month := fs.String("month", "", "reference month of the files, MM/YYYY (required, but for the national SINAPI workbook, whose month it checks)")
 	bank := bankfiles.OfficialSinapi()
 	dryRun := fs.Bool("dry-run", false, "read and check the files and print the counts, without writing")
 	var regime, states *string
