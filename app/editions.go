@@ -36,11 +36,26 @@ type ImportSummary struct {
 // and importing the same data again changes nothing. Data marked Replace
 // replaces its edition instead (see EditionData.Replace).
 func (s *Service) ImportEditions(ctx context.Context, data []EditionData) ([]ImportSummary, error) {
+	return s.ImportEditionsFunc(ctx, len(data), func(i int) (*EditionData, error) { return &data[i], nil })
+}
+
+// ImportEditionsFunc is ImportEditions for data too large to hold at once
+// (the national SINAPI workbook: 27 editions of a month): it asks edition
+// for the data of each of the n editions in turn, inside the one
+// transaction, and keeps none of it once stored, so a caller that builds
+// each edition when asked holds one edition's records at a time. edition
+// may be called again for the same i if the store runs the transaction
+// again.
+func (s *Service) ImportEditionsFunc(ctx context.Context, n int, edition func(i int) (*EditionData, error)) ([]ImportSummary, error) {
 	var out []ImportSummary
 	err := s.store.Update(ctx, func(tx Tx) error {
 		out = out[:0]
-		for i := range data {
-			sum, err := importEdition(tx, s.now(), &data[i])
+		for i := 0; i < n; i++ {
+			d, err := edition(i)
+			if err != nil {
+				return err
+			}
+			sum, err := importEdition(tx, s.now(), d)
 			if err != nil {
 				return err
 			}

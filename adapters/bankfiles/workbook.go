@@ -79,16 +79,34 @@ type StateSummary struct {
 }
 
 // Workbook is what a national workbook gives: the reference month and an
-// edition per state, each priced in the regimes whose sheets the workbook
-// has.
+// edition per state, each priced in the regimes the workbook prices the
+// state in.
 type Workbook struct {
-	File     string // the file read (the workbook inside a zip: zip » workbook)
-	Month    string // MM/YYYY
-	Regimes  []domain.Regime
-	Sheets   []SheetSummary
-	States   []StateSummary
-	Ignored  []string  // sheets present and not read (ISE, CSE, …)
-	Editions []Edition // one per state, in state order
+	File    string // the file read (the workbook inside a zip: zip » workbook)
+	Month   string // MM/YYYY
+	Regimes []domain.Regime
+	Sheets  []SheetSummary
+	Ignored []string // sheets present and not read (ISE, CSE, …)
+	// States are the states to import, in order; Edition(i) is the
+	// edition of States[i].
+	States []string
+	build  func(state string) (Edition, StateSummary)
+}
+
+// Edition builds the edition of States[i] and what it counts. Each call
+// builds it anew from the sheets read, so that an import can let each
+// state's records go once they are stored (app.Service.ImportEditionsFunc)
+// instead of holding all 27 states' at once.
+func (w *Workbook) Edition(i int) (Edition, StateSummary) { return w.build(w.States[i]) }
+
+// Editions builds the edition of every state, in order.
+func (w *Workbook) Editions() ([]Edition, []StateSummary) {
+	eds := make([]Edition, len(w.States))
+	sums := make([]StateSummary, len(w.States))
+	for i := range w.States {
+		eds[i], sums[i] = w.Edition(i)
+	}
+	return eds, sums
 }
 
 // WorkbookFile is an open national workbook.
@@ -481,11 +499,28 @@ func (s *wbSheet) price(row Row, col int, state string) (decimal.Decimal, bool, 
 	return domain.RoundHalfUp(d, SinapiPlaces), true, nil
 }
 
+// maxCents bounds a price: 10¹⁵ reais, far above any bank's, well inside
+// int64 centavos.
+const maxCents = 100_000_000_000_000_000
+
+// cents reads a price cell as price does, in centavos.
+func (s *wbSheet) cents(row Row, col int, state string) (int64, bool, error) {
+	d, ok, err := s.price(row, col, state)
+	if err != nil || !ok {
+		return 0, ok, err
+	}
+	c := d.Shift(SinapiPlaces)
+	if c.Cmp(decimal.New(maxCents, 0)) >= 0 {
+		return 0, false, s.wf.sheetError(s.label, row.Line, col, "the price of %s %q is too large", state, row.Cell(col))
+	}
+	return c.IntPart(), true, nil
+}
+
 // wbItem is one insumo or composition row of a price sheet.
 type wbItem struct {
 	code, description, unit, class string
 	line                           int
-	price                          []decimal.Decimal // per state (Workbook states order)
+	price                          []int64 // in centavos, per state column (kept small: 27 states × every row)
 	has                            []bool
 }
 
@@ -499,8 +534,9 @@ type wbPrices struct {
 
 // Read reads the workbook: the price sheets of each regime present (ISD
 // and CSD: não desonerado; ICD and CCD: desonerado), then Analítico, and
-// builds an edition per state. It changes nothing anywhere: the caller
-// imports the editions.
+// checks them all; the editions, one per state, are built from what it
+// read when asked (Workbook.Edition). It changes nothing anywhere: the
+// caller imports the editions.
 func (wf *WorkbookFile) Read(ctx context.Context, opt WorkbookOptions) (*Workbook, error) {
 	out := &Workbook{File: wf.name}
 	type pair struct {
@@ -622,14 +658,14 @@ func (wf *WorkbookFile) Read(ctx context.Context, opt WorkbookOptions) (*Workboo
 		return nil, badFile(wf.name, 0, "the workbook has no price for any state")
 	}
 
-	for _, st := range states {
-		ed, sum := buildState(wf.name, st, out.Month, func(yield func(domain.Regime, *wbPrices, *wbPrices)) {
+	out.States = states
+	name, ref := wf.name, out.Month
+	out.build = func(st string) (Edition, StateSummary) {
+		return buildState(name, st, ref, func(yield func(domain.Regime, *wbPrices, *wbPrices)) {
 			for _, d := range data {
 				yield(d.regime, d.ins, d.com)
 			}
 		}, structure, parents)
-		out.Editions = append(out.Editions, ed)
-		out.States = append(out.States, sum)
 	}
 	return out, nil
 }
@@ -712,10 +748,10 @@ func (wf *WorkbookFile) readPrices(ctx context.Context, label string, insumos bo
 			break
 		}
 		it := &wbItem{line: row.Line, description: strings.Clone(row.Cell(desc)), unit: strings.Clone(row.Cell(unit)),
-			class: strings.Clone(row.Cell(class)), price: make([]decimal.Decimal, len(cols)), has: make([]bool, len(cols))}
+			class: strings.Clone(row.Cell(class)), price: make([]int64, len(cols)), has: make([]bool, len(cols))}
 		priced := false
 		for i, c := range cols {
-			if it.price[i], it.has[i], err = s.price(row, c, states[i]); err != nil {
+			if it.price[i], it.has[i], err = s.cents(row, c, states[i]); err != nil {
 				return readResult{}, err
 			}
 			priced = priced || it.has[i] || row.Cell(c) != ""
@@ -904,7 +940,7 @@ func buildState(file, state, month string, each func(func(domain.Regime, *wbPric
 	}}
 	type slot struct {
 		item   *wbItem
-		prices [2]decimal.Decimal
+		prices [2]int64
 		has    [2]bool
 	}
 	res, com := map[string]*slot{}, map[string]*slot{}
@@ -960,7 +996,7 @@ func buildState(file, state, month string, each func(func(domain.Regime, *wbPric
 		if !ok {
 			continue
 		}
-		p := domain.PriceLine{PND: s.prices[domain.NaoDesonerado], PD: s.prices[domain.Desonerado]}
+		p := domain.PriceLine{PND: decimal.New(s.prices[domain.NaoDesonerado], -SinapiPlaces), PD: decimal.New(s.prices[domain.Desonerado], -SinapiPlaces)}
 		p.PNDI, p.PDI = p.PND, p.PD
 		ed.Resources = append(ed.Resources, &domain.BankResource{
 			Code: code, Description: s.item.description, Unit: s.item.unit,
@@ -975,7 +1011,7 @@ func buildState(file, state, month string, each func(func(domain.Regime, *wbPric
 		}
 		c := &domain.BankComposition{
 			Code: code, Description: s.item.description, Unit: s.item.unit,
-			Cost:  domain.UnitPrice{PND: s.prices[domain.NaoDesonerado], PD: s.prices[domain.Desonerado]},
+			Cost:  domain.UnitPrice{PND: decimal.New(s.prices[domain.NaoDesonerado], -SinapiPlaces), PD: decimal.New(s.prices[domain.Desonerado], -SinapiPlaces)},
 			Items: structure[code], Regimes: in,
 		}
 		if c.Description == "" {

@@ -203,7 +203,8 @@ func TestSinapiWorkbook(t *testing.T) {
 			t.Fatal(err)
 		}
 		codes := map[string]bool{}
-		for _, r := range got.Editions[0].Resources {
+		eds, _ := got.Editions()
+		for _, r := range eds[0].Resources {
 			codes[r.Code] = true
 		}
 		if !codes["034556"] || codes["34556"] || len(codes) != 19 {
@@ -227,9 +228,10 @@ func TestSinapiWorkbook(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ed := got.Editions[0]
-		if len(ed.Edition.Regimes) != 1 || ed.Edition.Regimes[0] != domain.Desonerado || len(ed.Resources) != 19 || got.States[0].OneRegime != 0 {
-			t.Fatalf("PE edition %+v, summary %+v", ed.Edition, got.States[0])
+		eds, sums := got.Editions()
+		ed := eds[0]
+		if len(ed.Edition.Regimes) != 1 || ed.Edition.Regimes[0] != domain.Desonerado || len(ed.Resources) != 19 || sums[0].OneRegime != 0 {
+			t.Fatalf("PE edition %+v, summary %+v", ed.Edition, sums[0])
 		}
 		for _, r := range ed.Resources {
 			if r.Regimes != nil || !r.Prices.PND.IsZero() {
@@ -244,8 +246,8 @@ func TestSinapiWorkbook(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(got.Editions) != 1 || got.Editions[0].Edition.State != "PE" {
-			t.Fatalf("editions %+v", got.States)
+		if eds, _ := got.Editions(); len(eds) != 1 || eds[0].Edition.State != "PE" {
+			t.Fatalf("editions of %v", got.States)
 		}
 		for _, tc := range []struct {
 			opt  bankfiles.WorkbookOptions
@@ -264,11 +266,12 @@ func TestSinapiWorkbook(t *testing.T) {
 
 func checkRealWorkbook(t *testing.T, got *bankfiles.Workbook, want map[string]*bankfiles.Edition) {
 	t.Helper()
-	if got.Month != "08/2026" || len(got.Editions) != 2 {
-		t.Fatalf("month %s, %d editions (%+v)", got.Month, len(got.Editions), got.States)
+	eds, sums := got.Editions()
+	if got.Month != "08/2026" || len(eds) != 2 {
+		t.Fatalf("month %s, %d editions (%+v)", got.Month, len(eds), got.States)
 	}
 	for i, st := range []string{"MG", "PE"} {
-		ed := &got.Editions[i]
+		ed := &eds[i]
 		if ed.Edition.Key() != "SINAPI/"+st+"/2026-08/" || len(ed.Edition.Regimes) != 2 {
 			t.Errorf("edition %+v", ed.Edition)
 		}
@@ -277,14 +280,14 @@ func checkRealWorkbook(t *testing.T, got *bankfiles.Workbook, want map[string]*b
 		}
 	}
 	// PE's three labour insumos have a desonerado price only, and say so.
-	if s := got.States[1]; s.State != "PE" || s.OneRegime != 3 || s.Resources != 19 || s.Compositions != 8 || s.Structures != 5 {
+	if s := sums[1]; s.State != "PE" || s.OneRegime != 3 || s.Resources != 19 || s.Compositions != 8 || s.Structures != 5 {
 		t.Errorf("PE summary %+v", s)
 	}
-	if s := got.States[0]; s.Resources != 19 || s.Compositions != 8 || s.Structures != 5 || s.OneRegime != 0 {
+	if s := sums[0]; s.Resources != 19 || s.Compositions != 8 || s.Structures != 5 || s.OneRegime != 0 {
 		t.Errorf("MG summary %+v", s)
 	}
 	// MG's totals recompute from the structure read: Σ trunc₂(coef × price).
-	mg := got.Editions[0]
+	mg := eds[0]
 	price := map[string]domain.UnitPrice{}
 	for _, r := range mg.Resources {
 		price[r.Code] = domain.UnitPrice{PND: r.Prices.PND, PD: r.Prices.PD}

@@ -45,9 +45,13 @@ func runImportWorkbook(ctx context.Context, wf *bankfiles.WorkbookFile, db, stat
 		return err
 	}
 	read := time.Since(start)
-	wf.Close() // the editions are read: let the workbook's memory go before writing
+	wf.Close() // the sheets are read: let the workbook's memory go before writing
 	printWorkbook(stdout, wb, read)
 	if dryRun {
+		for i := range wb.States {
+			_, sum := wb.Edition(i)
+			printState(stdout, sum)
+		}
 		fmt.Fprintln(stdout, "dry run: nothing written")
 		return nil
 	}
@@ -57,26 +61,30 @@ func runImportWorkbook(ctx context.Context, wf *bankfiles.WorkbookFile, db, stat
 		return err
 	}
 	defer st.Close()
-	data := make([]app.EditionData, len(wb.Editions))
-	for i, e := range wb.Editions {
-		data[i] = app.EditionData{Edition: e.Edition, Resources: e.Resources, Compositions: e.Compositions, Replace: true}
+	// Each state's edition is built when the import asks for it and let go
+	// once stored: the records of 27 states are never all in memory.
+	sums := make([]bankfiles.StateSummary, len(wb.States))
+	edition := func(i int) (*app.EditionData, error) {
+		e, sum := wb.Edition(i)
+		sums[i] = sum
+		return &app.EditionData{Edition: e.Edition, Resources: e.Resources, Compositions: e.Compositions, Replace: true}, nil
 	}
-	step("writing %d editions", len(data))
+	step("writing %d editions", len(wb.States))
 	wrote := time.Now()
-	if _, err := app.New(st, nil, app.Config{}).ImportEditions(ctx, data); err != nil {
+	if _, err := app.New(st, nil, app.Config{}).ImportEditionsFunc(ctx, len(wb.States), edition); err != nil {
 		return describe(err)
 	}
 	step("written in %s", time.Since(wrote).Round(time.Millisecond))
-	names := make([]string, len(wb.States))
-	for i, s := range wb.States {
-		names[i] = s.State
+	for _, sum := range sums {
+		printState(stdout, sum)
 	}
+	names := wb.States
 	editions := "editions"
-	if len(data) == 1 {
+	if len(names) == 1 {
 		editions = "edition"
 	}
 	fmt.Fprintf(stdout, "imported SINAPI %s: %d %s (%s), each replacing that state's edition of the month\n",
-		wb.Month, len(data), editions, strings.Join(names, ", "))
+		wb.Month, len(names), editions, strings.Join(names, ", "))
 	fmt.Fprintf(stdout, "took %s\n", time.Since(start).Round(time.Millisecond))
 	return nil
 }
@@ -102,30 +110,35 @@ func printWorkbook(w io.Writer, wb *bankfiles.Workbook, read time.Duration) {
 	if len(wb.Ignored) > 0 {
 		fmt.Fprintf(w, "  sheets not read: %s\n", strings.Join(wb.Ignored, ", "))
 	}
-	for _, s := range wb.States {
-		fmt.Fprintf(w, "  %s: %d resources, %d compositions (%d with structure)", s.State, s.Resources, s.Compositions, s.Structures)
-		if s.OneRegime > 0 {
-			fmt.Fprintf(w, "; %d of them priced in one regime only", s.OneRegime)
-		}
-		fmt.Fprintln(w)
+}
+
+// printState writes what one state's edition holds.
+func printState(w io.Writer, s bankfiles.StateSummary) {
+	fmt.Fprintf(w, "  %s: %d resources, %d compositions (%d with structure)", s.State, s.Resources, s.Compositions, s.Structures)
+	if s.OneRegime > 0 {
+		fmt.Fprintf(w, "; %d of them priced in one regime only", s.OneRegime)
 	}
+	fmt.Fprintln(w)
 }
 
 // mmapFor is the address space to map the database at for an import of
-// wb: the file as it is plus about 1.5 KB per record written (a generous
-// upper bound of what bbolt takes per bank record, structure included), so
-// that bbolt does not remap while it writes.
+// wb: the file as it is plus about 1.5 KB per record it may write (a
+// generous upper bound of what bbolt takes per bank record, structure
+// included; every state with every row of the price sheets), so that bbolt
+// does not remap while it writes.
 func mmapFor(db string, wb *bankfiles.Workbook) int {
-	n := 0
-	for _, e := range wb.Editions {
-		n += len(e.Resources) + len(e.Compositions)
-		for _, c := range e.Compositions {
-			n += len(c.Items) / 4
+	perState := 0
+	for _, s := range wb.Sheets {
+		switch {
+		case s.Regime == nil:
+			perState += s.Rows / 4 // Analítico: items add about a quarter of a record each
+		case *s.Regime == wb.Regimes[0]:
+			perState += s.Rows // ISD and CSD (or ICD and CCD)
 		}
 	}
 	size := int64(0)
 	if st, err := os.Stat(db); err == nil {
 		size = st.Size()
 	}
-	return int(size) + n*1536 + 64<<20
+	return int(size) + len(wb.States)*perState*1536 + 64<<20
 }

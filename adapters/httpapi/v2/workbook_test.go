@@ -17,8 +17,8 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// importWorkbook writes wb, reads it as costdb import sinapi does and
-// imports its editions, each replacing its state's edition of the month.
+// importWorkbook writes wb, reads it and imports its editions as costdb
+// import sinapi does, each replacing its state's edition of the month.
 func importWorkbook(t *testing.T, h *apitest.Harness, wb workbooktest.Workbook) {
 	t.Helper()
 	var buf bytes.Buffer
@@ -38,11 +38,11 @@ func importWorkbook(t *testing.T, h *apitest.Harness, wb workbooktest.Workbook) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := make([]app.EditionData, len(got.Editions))
-	for i, e := range got.Editions {
-		data[i] = app.EditionData{Edition: e.Edition, Resources: e.Resources, Compositions: e.Compositions, Replace: true}
+	edition := func(i int) (*app.EditionData, error) {
+		e, _ := got.Edition(i)
+		return &app.EditionData{Edition: e.Edition, Resources: e.Resources, Compositions: e.Compositions, Replace: true}, nil
 	}
-	if _, err := h.App.ImportEditions(context.Background(), data); err != nil {
+	if _, err := h.App.ImportEditionsFunc(context.Background(), len(got.States), edition); err != nil {
 		t.Fatal(err)
 	}
 }
