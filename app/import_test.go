@@ -58,3 +58,39 @@ func TestImportReplacesEdition(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// ImportEditionsFunc asks for each edition inside the one transaction: an
+// edition that fails (or fails to build) leaves nothing of the others.
+func TestImportEditionsFuncIsAllOrNothing(t *testing.T) {
+	ctx := context.Background()
+	st := newStore(t)
+	svc := app.New(st, nil, app.Config{})
+	res := &domain.BankResource{Code: "1", Description: "Areia", Unit: "M3", Type: domain.TypeMaterial,
+		Prices: domain.PriceLine{PND: decimal.RequireFromString("10"), PD: decimal.RequireFromString("10")}}
+	both := []domain.Regime{domain.NaoDesonerado, domain.Desonerado}
+	var asked []int
+	_, err := svc.ImportEditionsFunc(ctx, 3, func(i int) (*app.EditionData, error) {
+		asked = append(asked, i)
+		switch i {
+		case 0:
+			return &app.EditionData{Edition: domain.Edition{Bank: "SINAPI", State: "MG", Month: "08/2026", Regimes: both},
+				Resources: []*domain.BankResource{res}, Replace: true}, nil
+		case 1:
+			return &app.EditionData{Edition: domain.Edition{Bank: "SINAPI", State: "XX", Month: "08/2026", Regimes: both}, Replace: true}, nil
+		}
+		t.Fatal("asked for an edition after one failed")
+		return nil, nil
+	})
+	if err == nil || len(asked) != 2 {
+		t.Fatalf("err %v, asked %v", err, asked)
+	}
+	if err := st.View(ctx, func(tx app.Tx) error {
+		eds, err := tx.Editions()
+		if err != nil || len(eds) != 0 {
+			t.Errorf("editions after a failed import: %v, %v", eds, err)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
