@@ -31,8 +31,8 @@ import (
 // Paths (below /api/public/v2) whose answer may be in a media type other
 // than JSON:API: negotiate leaves their Accept header to the handler.
 var (
-	csvReportPath = regexp.MustCompile(`/budgets/[^/]+/(versions/[^/]+/)?reports/(synthetic|analytic|abc)$`)
-	svgReportPath = regexp.MustCompile(`/budgets/[^/]+/reports/abc\.svg$`)
+	csvReportPath = regexp.MustCompile(`(/budgets/[^/]+/(versions/[^/]+/)?reports/(synthetic|analytic|abc)|/price_history/[^/]+)$`)
+	svgReportPath = regexp.MustCompile(`(/budgets/[^/]+/reports/abc|/price_history/[^/]+/chart)\.svg$`)
 )
 
 // exportAccepted reports whether a request negotiate would refuse (406)

@@ -108,6 +108,8 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Get("/banks/{id}/items", h.listBankItems)
 		r.Get("/banks/{id}/items/{code}", h.getBankItem)
 		r.Post("/banks/{id}/items/{code}/copy", h.copyBankComposition)
+		r.Get("/price_history/{code}", h.priceHistory)
+		r.Get("/price_history/{code}/chart.svg", h.priceChart)
 
 		const c, res, g = "/my_database/compositions", "/my_database/resources", "/my_database/groups"
 		r.Get(c, h.listCompositions)
