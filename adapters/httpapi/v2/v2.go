@@ -122,6 +122,8 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Post(c+"/{id}/add_items", h.addItems)
 		r.Delete(c+"/{id}/remove_items", h.removeItems)
 		r.Post(c+"/{id}/duplicate", h.duplicateComposition)
+		r.Get("/my_database/export", h.exportCompany)
+		r.Post("/my_database/import", h.importCompany)
 
 		r.Get(res, h.listResources)
 		r.Post(res, h.createResource)
