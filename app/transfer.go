@@ -232,3 +232,18 @@ func (s *Service) ImportCompany(ctx context.Context, p domain.Principal, in *Com
 	}
 	return out, nil
 }
+
+// CompanyName returns the name of the caller's company (for the header of
+// the documents a client is given).
+func (s *Service) CompanyName(ctx context.Context, p domain.Principal) (string, error) {
+	var out string
+	err := s.store.View(ctx, func(tx Tx) error {
+		c, err := tx.Company(p.CompanyID)
+		if err != nil {
+			return err
+		}
+		out = c.Name
+		return nil
+	})
+	return out, err
+}

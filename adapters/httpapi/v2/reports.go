@@ -40,7 +40,7 @@ var (
 func exportAccepted(r *http.Request) bool {
 	path := httpapi.RoutePath(r)
 	switch {
-	case svgReportPath.MatchString(path):
+	case svgReportPath.MatchString(path), docReportPath.MatchString(path):
 		return true
 	case csvReportPath.MatchString(path):
 		_, ok := httpapi.Preferred(r.Header.Values("Accept"), csvType)
