@@ -1,0 +1,280 @@
+-- costdb schema, version 1. Every text that is a key or sorts is COLLATE "C"
+-- (byte order, as the bbolt store lists). Times are timestamptz plus the
+-- nanoseconds below the microsecond (*_ns), so that they come back exact.
+-- Decimals are numeric, which keeps their scale (1.50 stays 1.50).
+
+CREATE TABLE settings (
+	key   bytea PRIMARY KEY, -- a key may hold any byte, NUL included
+	value bytea NOT NULL
+);
+
+CREATE TABLE companies (
+	id            text COLLATE "C" PRIMARY KEY,
+	name          text COLLATE "C" NOT NULL,
+	created_at    timestamptz NOT NULL,
+	created_at_ns int NOT NULL
+);
+CREATE UNIQUE INDEX companies_name ON companies (name) WHERE name <> '';
+
+CREATE TABLE departments (
+	company_id    text COLLATE "C" NOT NULL,
+	id            text COLLATE "C" NOT NULL,
+	name          text COLLATE "C" NOT NULL,
+	created_at    timestamptz NOT NULL,
+	created_at_ns int NOT NULL,
+	PRIMARY KEY (company_id, id)
+);
+CREATE UNIQUE INDEX departments_id ON departments (id);
+CREATE UNIQUE INDEX departments_name ON departments (company_id, name) WHERE name <> '';
+
+CREATE TABLE users (
+	company_id    text COLLATE "C" NOT NULL,
+	id            text COLLATE "C" NOT NULL,
+	department_id text COLLATE "C" NOT NULL,
+	email         text COLLATE "C" NOT NULL,
+	name          text NOT NULL,
+	secret_hash   bytea,
+	disabled      boolean NOT NULL,
+	created_at    timestamptz NOT NULL,
+	created_at_ns int NOT NULL,
+	PRIMARY KEY (company_id, id)
+);
+CREATE UNIQUE INDEX users_id ON users (id);
+CREATE UNIQUE INDEX users_email ON users (email) WHERE email <> '';
+
+CREATE TABLE groups (
+	company_id    text COLLATE "C" NOT NULL,
+	id            text COLLATE "C" NOT NULL,
+	user_id       text COLLATE "C" NOT NULL,
+	department_id text COLLATE "C" NOT NULL,
+	description   text COLLATE "C" NOT NULL,
+	created_at    timestamptz NOT NULL,
+	created_at_ns int NOT NULL,
+	PRIMARY KEY (company_id, id)
+);
+CREATE UNIQUE INDEX groups_id ON groups (id);
+CREATE INDEX groups_description ON groups (company_id, lower(description), id);
+CREATE INDEX groups_created ON groups (company_id, created_at, id);
+
+CREATE TABLE resources (
+	company_id    text COLLATE "C" NOT NULL,
+	id            text COLLATE "C" NOT NULL,
+	user_id       text COLLATE "C" NOT NULL,
+	department_id text COLLATE "C" NOT NULL,
+	group_id      text COLLATE "C" NOT NULL,
+	code          text COLLATE "C" NOT NULL,
+	second_code   text COLLATE "C" NOT NULL,
+	description   text COLLATE "C" NOT NULL,
+	type          int NOT NULL,
+	unit          text COLLATE "C" NOT NULL,
+	is_sicro      boolean NOT NULL,
+	status        boolean NOT NULL,
+	note          text NOT NULL,
+	created_at    timestamptz NOT NULL,
+	created_at_ns int NOT NULL,
+	PRIMARY KEY (company_id, id)
+);
+CREATE UNIQUE INDEX resources_id ON resources (id);
+CREATE UNIQUE INDEX resources_code ON resources (company_id, code);
+CREATE INDEX resources_description ON resources (company_id, lower(description), id);
+CREATE INDEX resources_created ON resources (company_id, created_at, id);
+CREATE INDEX resources_group ON resources (company_id, group_id, id);
+CREATE INDEX resources_type ON resources (company_id, type, id);
+
+-- The prices of a resource, one row per state.
+CREATE TABLE resource_prices (
+	company_id  text COLLATE "C" NOT NULL,
+	resource_id text COLLATE "C" NOT NULL,
+	state       text COLLATE "C" NOT NULL,
+	pnd         numeric NOT NULL,
+	pd          numeric NOT NULL,
+	pndi        numeric NOT NULL,
+	pdi         numeric NOT NULL,
+	PRIMARY KEY (company_id, resource_id, state),
+	FOREIGN KEY (company_id, resource_id) REFERENCES resources (company_id, id) ON DELETE CASCADE
+);
+
+CREATE TABLE compositions (
+	company_id      text COLLATE "C" NOT NULL,
+	id              text COLLATE "C" NOT NULL,
+	user_id         text COLLATE "C" NOT NULL,
+	department_id   text COLLATE "C" NOT NULL,
+	group_id        text COLLATE "C" NOT NULL,
+	code            text COLLATE "C" NOT NULL,
+	second_code     text COLLATE "C" NOT NULL,
+	description     text COLLATE "C" NOT NULL,
+	type            text COLLATE "C" NOT NULL,
+	unit            text COLLATE "C" NOT NULL,
+	state           text COLLATE "C" NOT NULL,
+	is_sicro        boolean NOT NULL,
+	labor           boolean NOT NULL,
+	rounding        int NOT NULL,
+	note            text NOT NULL,
+	team_production numeric NOT NULL,
+	fic             numeric NOT NULL,
+	labor_addition  numeric NOT NULL,
+	-- Whether the lists of banks and items exist at all (nil and empty
+	-- differ).
+	has_banks       boolean NOT NULL,
+	has_items       boolean NOT NULL,
+	created_at      timestamptz NOT NULL,
+	created_at_ns   int NOT NULL,
+	PRIMARY KEY (company_id, id)
+);
+CREATE UNIQUE INDEX compositions_id ON compositions (id);
+CREATE UNIQUE INDEX compositions_code ON compositions (company_id, code, state);
+CREATE INDEX compositions_description ON compositions (company_id, lower(description), id);
+CREATE INDEX compositions_created ON compositions (company_id, created_at, id);
+CREATE INDEX compositions_group ON compositions (company_id, group_id, id);
+CREATE INDEX compositions_state ON compositions (company_id, state, id);
+
+-- The bank editions a composition (or a budget) prices with, in order.
+CREATE TABLE composition_banks (
+	company_id         text COLLATE "C" NOT NULL,
+	composition_id     text COLLATE "C" NOT NULL,
+	pos                int NOT NULL,
+	name               text COLLATE "C" NOT NULL,
+	state              text COLLATE "C" NOT NULL,
+	month              text COLLATE "C" NOT NULL,
+	region             text COLLATE "C" NOT NULL,
+	report             boolean NOT NULL,
+	asked_region       text COLLATE "C" NOT NULL,
+	with_labor_charges boolean,
+	PRIMARY KEY (company_id, composition_id, pos),
+	FOREIGN KEY (company_id, composition_id) REFERENCES compositions (company_id, id) ON DELETE CASCADE
+);
+
+CREATE TABLE composition_items (
+	company_id     text COLLATE "C" NOT NULL,
+	composition_id text COLLATE "C" NOT NULL,
+	pos            int NOT NULL,
+	bank           text COLLATE "C" NOT NULL,
+	code           text COLLATE "C" NOT NULL,
+	kind           text COLLATE "C" NOT NULL,
+	quantity       numeric NOT NULL,
+	utilization    numeric,
+	PRIMARY KEY (company_id, composition_id, pos),
+	FOREIGN KEY (company_id, composition_id) REFERENCES compositions (company_id, id) ON DELETE CASCADE
+);
+-- Which compositions use an item (a resource or a composition), for the
+-- "still used by" checks.
+CREATE INDEX composition_items_code ON composition_items (company_id, bank, code);
+
+CREATE TABLE editions (
+	key           text COLLATE "C" PRIMARY KEY,
+	bank          text COLLATE "C" NOT NULL,
+	state         text COLLATE "C" NOT NULL,
+	month         text COLLATE "C" NOT NULL,
+	region        text COLLATE "C" NOT NULL,
+	regimes       int[],
+	resources     int NOT NULL,
+	compositions  int NOT NULL,
+	structures    int NOT NULL,
+	source        text NOT NULL,
+	imported_at   timestamptz NOT NULL,
+	imported_at_ns int NOT NULL
+);
+
+-- Bank rows are keyed by their edition's key; they may be written before
+-- the edition's own row (an import writes it last), so there is no foreign
+-- key to editions.
+CREATE TABLE bank_resources (
+	edition_key text COLLATE "C" NOT NULL,
+	code        text COLLATE "C" NOT NULL,
+	description text COLLATE "C" NOT NULL,
+	unit        text COLLATE "C" NOT NULL,
+	type        int NOT NULL,
+	pnd         numeric NOT NULL,
+	pd          numeric NOT NULL,
+	pndi        numeric NOT NULL,
+	pdi         numeric NOT NULL,
+	PRIMARY KEY (edition_key, code)
+);
+
+CREATE TABLE bank_compositions (
+	edition_key text COLLATE "C" NOT NULL,
+	code        text COLLATE "C" NOT NULL,
+	description text COLLATE "C" NOT NULL,
+	unit        text COLLATE "C" NOT NULL,
+	class       text COLLATE "C" NOT NULL,
+	cost_pnd    numeric NOT NULL,
+	cost_pd     numeric NOT NULL,
+	-- Whether the composition has a structure at all (an empty list and
+	-- none differ).
+	has_items   boolean NOT NULL,
+	PRIMARY KEY (edition_key, code)
+);
+
+CREATE TABLE bank_composition_items (
+	edition_key      text COLLATE "C" NOT NULL,
+	composition_code text COLLATE "C" NOT NULL,
+	pos              int NOT NULL,
+	kind             text COLLATE "C" NOT NULL,
+	code             text COLLATE "C" NOT NULL,
+	coefficient      numeric NOT NULL,
+	PRIMARY KEY (edition_key, composition_code, pos),
+	FOREIGN KEY (edition_key, composition_code) REFERENCES bank_compositions (edition_key, code) ON DELETE CASCADE
+);
+
+CREATE TABLE budgets (
+	company_id    text COLLATE "C" NOT NULL,
+	id            text COLLATE "C" NOT NULL,
+	user_id       text COLLATE "C" NOT NULL,
+	department_id text COLLATE "C" NOT NULL,
+	code          text COLLATE "C" NOT NULL,
+	description   text COLLATE "C" NOT NULL,
+	client        text COLLATE "C" NOT NULL,
+	state         text COLLATE "C" NOT NULL,
+	desonerado    boolean NOT NULL,
+	bdi           numeric NOT NULL,
+	bdi_mode      text COLLATE "C" NOT NULL,
+	rounding      text COLLATE "C" NOT NULL,
+	node_seq      int NOT NULL,
+	-- Whether the budget has a list of banks and a tree at all (nil and
+	-- empty differ).
+	has_banks     boolean NOT NULL,
+	has_items     boolean NOT NULL,
+	created_at    timestamptz NOT NULL,
+	created_at_ns int NOT NULL,
+	updated_at    timestamptz NOT NULL,
+	updated_at_ns int NOT NULL,
+	PRIMARY KEY (company_id, id)
+);
+CREATE UNIQUE INDEX budgets_id ON budgets (id);
+CREATE UNIQUE INDEX budgets_code ON budgets (company_id, code);
+CREATE INDEX budgets_description ON budgets (company_id, lower(description), id);
+CREATE INDEX budgets_created ON budgets (company_id, created_at, id);
+CREATE INDEX budgets_updated ON budgets (company_id, updated_at, id);
+CREATE INDEX budgets_state ON budgets (company_id, state, id);
+
+CREATE TABLE budget_banks (
+	company_id text COLLATE "C" NOT NULL,
+	budget_id  text COLLATE "C" NOT NULL,
+	pos        int NOT NULL,
+	name       text COLLATE "C" NOT NULL,
+	state      text COLLATE "C" NOT NULL,
+	month      text COLLATE "C" NOT NULL,
+	region     text COLLATE "C" NOT NULL,
+	report     boolean NOT NULL,
+	PRIMARY KEY (company_id, budget_id, pos),
+	FOREIGN KEY (company_id, budget_id) REFERENCES budgets (company_id, id) ON DELETE CASCADE
+);
+
+-- The tree of a budget, one row per node in depth-first order (pos); parent
+-- is the pos of the node's parent, -1 at the top.
+CREATE TABLE budget_nodes (
+	company_id  text COLLATE "C" NOT NULL,
+	budget_id   text COLLATE "C" NOT NULL,
+	pos         int NOT NULL,
+	parent      int NOT NULL,
+	id          text COLLATE "C" NOT NULL,
+	kind        text COLLATE "C" NOT NULL,
+	description text NOT NULL,
+	bank        text COLLATE "C" NOT NULL,
+	code        text COLLATE "C" NOT NULL,
+	quantity    numeric, -- NULL for zero, as the bbolt store leaves it out
+	PRIMARY KEY (company_id, budget_id, pos),
+	FOREIGN KEY (company_id, budget_id) REFERENCES budgets (company_id, id) ON DELETE CASCADE
+);
+-- Which budgets use an item, for the "still used by" checks.
+CREATE INDEX budget_nodes_code ON budget_nodes (company_id, bank, code);
