@@ -350,4 +350,3 @@ func (t *tx) flush() error {
 	}
 	return nil
 }
-
