@@ -27,6 +27,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -62,8 +63,9 @@ type Options struct {
 // Store is an app.Store on a PostgreSQL database. It is safe for concurrent
 // use by many goroutines and by many processes.
 type Store struct {
-	pool *pgxpool.Pool
-	opts Options
+	pool   *pgxpool.Pool
+	opts   Options
+	closed atomic.Bool
 }
 
 var _ app.Store = (*Store)(nil)
@@ -187,9 +189,10 @@ func retryableDDL(err error) bool {
 	}
 	// 23505: another process inserted the version (or created a catalog
 	// row of the version table) first; 40001, 40P01: aborted by the server;
-	// 42P07: the table exists (created by the other process meanwhile).
+	// 42P07, 42710: the table or its type exists (created by the other
+	// process meanwhile).
 	switch pe.Code {
-	case "23505", "40001", "40P01", "42P07":
+	case "23505", "40001", "40P01", "42P07", "42710":
 		return true
 	}
 	return false
@@ -251,7 +254,14 @@ func (s *Store) maxRetries() int {
 	return s.opts.MaxRetries
 }
 
+// errClosed is what a transaction on a closed store returns: a fault of
+// the program, as with the bbolt store, not an unavailable database.
+var errClosed = errors.New("pgstore: the store is closed")
+
 func (s *Store) run(ctx context.Context, writable bool, fn func(app.Tx) error) error {
+	if s.closed.Load() {
+		return errClosed
+	}
 	max := s.maxRetries()
 	for attempt := 0; ; attempt++ {
 		if err := ctx.Err(); err != nil {
@@ -286,6 +296,9 @@ func (s *Store) runOnce(ctx context.Context, writable bool, fn func(app.Tx) erro
 	}
 	ptx, err := s.pool.BeginTx(ctx, opts)
 	if err != nil {
+		if s.closed.Load() {
+			return errClosed, false
+		}
 		return s.connErr("begin transaction", err), false
 	}
 	t := newTx(ctx, ptx, writable)
@@ -336,6 +349,9 @@ func retryable(err error) bool {
 
 // Ping reports whether the database answers.
 func (s *Store) Ping(ctx context.Context) error {
+	if s.closed.Load() {
+		return errClosed
+	}
 	if err := s.pool.Ping(ctx); err != nil {
 		return domain.Errorf(domain.EUNAVAILABLE, "the database does not answer: %v", err)
 	}
@@ -345,6 +361,7 @@ func (s *Store) Ping(ctx context.Context) error {
 // Close closes every connection. Transactions started later fail. It is
 // safe to call more than once.
 func (s *Store) Close() error {
+	s.closed.Store(true)
 	s.pool.Close()
 	return nil
 }
