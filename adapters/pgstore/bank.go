@@ -18,6 +18,10 @@ import (
 // of an edition that the transaction reads many times are served from one
 // read of the whole edition.
 
+// flushAt is how many buffered rows a transaction keeps before it writes
+// them, so that a very large import does not hold them all in memory.
+const flushAt = 20000
+
 // loadAfter is how many point reads of one edition's rows a write
 // transaction makes before it reads the whole edition at once.
 const loadAfter = 64
@@ -129,6 +133,9 @@ func (t *tx) PutBankResource(editionKey string, v *domain.BankResource) error {
 	}
 	c := *v
 	b.resources[k] = &c
+	if len(b.resOrder) >= flushAt {
+		return t.flush()
+	}
 	return nil
 }
 
@@ -242,6 +249,9 @@ func (t *tx) PutBankComposition(editionKey string, c *domain.BankComposition) er
 		b.compOrder = append(b.compOrder, k)
 	}
 	b.compositions[k] = copyBankComposition(c)
+	if len(b.compOrder) >= flushAt {
+		return t.flush()
+	}
 	return nil
 }
 

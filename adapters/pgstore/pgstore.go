@@ -365,3 +365,27 @@ func (s *Store) Close() error {
 	s.pool.Close()
 	return nil
 }
+
+// Tables lists the tables of the records, in the order costdb migrate
+// reports their counts.
+var Tables = []string{
+	"settings", "companies", "departments", "users", "groups", "resources", "compositions",
+	"editions", "bank_resources", "bank_compositions", "budgets",
+}
+
+// Counts returns the number of rows of each table of Tables, in one
+// transaction.
+func (s *Store) Counts(ctx context.Context) (map[string]int, error) {
+	out := map[string]int{}
+	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		for _, table := range Tables {
+			var n int
+			if err := tx.QueryRow(ctx, `SELECT count(*) FROM `+table).Scan(&n); err != nil {
+				return err
+			}
+			out[table] = n
+		}
+		return nil
+	})
+	return out, err
+}

@@ -7,14 +7,13 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/costdb/costdb/adapters/boltstore"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 )
 
 // openService opens the database for an administration command.
 func openService(ctx context.Context, path string) (*app.Service, func(), error) {
-	st, err := boltstore.Open(path, boltstore.Options{})
+	st, err := openStore(ctx, path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -33,7 +32,7 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fs := flag.NewFlagSet("costdb users "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	db := fs.String("db", "./costdb.db", "bbolt database file")
+	db := fs.String("db", defaultDB(), dbUsage)
 	email := fs.String("email", "", "the user's e-mail address")
 	switch args[0] {
 	case "add":
@@ -89,7 +88,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fs := flag.NewFlagSet("costdb import sample", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	db := fs.String("db", "./costdb.db", "bbolt database file")
+	db := fs.String("db", defaultDB(), dbUsage)
 	if err := fs.Parse(args[1:]); err != nil {
 		return errUsage
 	}

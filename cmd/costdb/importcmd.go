@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/costdb/costdb/adapters/bankfiles"
-	"github.com/costdb/costdb/adapters/boltstore"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 )
@@ -28,7 +27,7 @@ const importUsage = `usage: costdb import sample --db PATH
 func runImportBank(ctx context.Context, kind string, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("costdb import "+kind, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	db := fs.String("db", "./costdb.db", "bbolt database file")
+	db := fs.String("db", defaultDB(), dbUsage)
 	state := fs.String("state", "", "state (UF) of the files, such as PE (required)")
 	month := fs.String("month", "", "reference month of the files, MM/YYYY (required)")
 	bank := bankfiles.OfficialSinapi()
@@ -79,7 +78,7 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 	}
 	read := time.Since(start)
 
-	st, err := boltstore.Open(*db, boltstore.Options{})
+	st, err := openStore(ctx, *db)
 	if err != nil {
 		return err
 	}

@@ -1,14 +1,18 @@
 // Command costdb runs the costdb service and its administration commands.
 //
-//	costdb serve [--addr 127.0.0.1:8080] [--db ./costdb.db] [--demo]
+//	costdb serve [--addr 127.0.0.1:8080] [--db ./costdb.db|postgres://…] [--demo]
 //	costdb users add --db PATH --company NAME --email EMAIL [--name NAME] [--department NAME]
 //	costdb users disable|enable --db PATH --email EMAIL
 //	costdb import sample --db PATH
 //	costdb import sinapi --db PATH --state UF --month MM/YYYY [--regime desonerado|nao-desonerado] FILE...
 //	costdb import sicro --db PATH --state UF --month MM/YYYY FILE...
+//	costdb migrate --from PATH --to postgres://…
 //
-// Every serve flag can also be given in the environment as COSTDB_<FLAG>
-// (COSTDB_ADDR, COSTDB_DB, COSTDB_DEMO, …); a flag on the command line wins.
+// --db takes a bbolt file path (the default, ./costdb.db) or a postgres://
+// (postgresql://) URL, for every command. Every serve flag can also be given
+// in the environment as COSTDB_<FLAG> (COSTDB_ADDR, COSTDB_DB, COSTDB_DEMO,
+// …), and COSTDB_DB is the default of every other command's --db; a flag on
+// the command line wins.
 package main
 
 import (
@@ -37,6 +41,10 @@ Usage:
   costdb import sample --db PATH
   costdb import sinapi --db PATH --state UF --month MM/YYYY [--regime desonerado|nao-desonerado] FILE...
   costdb import sicro --db PATH --state UF --month MM/YYYY FILE...
+  costdb migrate --from PATH --to postgres://USER@HOST/DB
+
+--db (env COSTDB_DB) is a bbolt file path (default ./costdb.db) or a
+postgres:// URL.
 
 Run "costdb COMMAND -h" for the flags of a command.
 `
@@ -58,6 +66,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runUsers(ctx, args[1:], stdout, stderr)
 	case "import":
 		err = runImport(ctx, args[1:], stdout, stderr)
+	case "migrate":
+		err = runMigrate(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/costdb/costdb/adapters/bankfiles/sample"
-	"github.com/costdb/costdb/adapters/boltstore"
 	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/adapters/httpapi/server"
 	"github.com/costdb/costdb/adapters/jwtauth"
@@ -55,7 +54,7 @@ type Main struct {
 
 	Stdout, Stderr io.Writer
 
-	store    *boltstore.Store
+	store    app.Store
 	svc      *app.Service
 	listener net.Listener
 	server   *http.Server
@@ -66,7 +65,7 @@ type Main struct {
 func NewMain(stdout, stderr io.Writer) *Main {
 	return &Main{
 		Addr:           "127.0.0.1:8080",
-		DBPath:         "./costdb.db",
+		DBPath:         "./costdb.db", // COSTDB_DB applies through applyEnv
 		TimeZone:       "America/Sao_Paulo",
 		MaxBodyBytes:   1 << 20,
 		TokenTTL:       24 * time.Hour,
@@ -91,7 +90,7 @@ func (m *Main) ParseFlags(args []string) error {
 	fs := flag.NewFlagSet("costdb serve", flag.ContinueOnError)
 	fs.SetOutput(m.Stderr)
 	fs.StringVar(&m.Addr, "addr", m.Addr, "address to listen on (env COSTDB_ADDR)")
-	fs.StringVar(&m.DBPath, "db", m.DBPath, "bbolt database file (env COSTDB_DB)")
+	fs.StringVar(&m.DBPath, "db", m.DBPath, dbUsage)
 	fs.BoolVar(&m.Demo, "demo", m.Demo, "load the bundled sample banks and create a demo user when there is none (env COSTDB_DEMO)")
 	fs.StringVar(&m.TimeZone, "tz", m.TimeZone, "time zone of created_at in responses (env COSTDB_TZ)")
 	fs.Int64Var(&m.MaxBodyBytes, "max-body", m.MaxBodyBytes, "largest accepted request body, in bytes (env COSTDB_MAX_BODY)")
@@ -151,7 +150,7 @@ func (m *Main) Open(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("time zone %q: %v", m.TimeZone, err)
 	}
-	st, err := boltstore.Open(m.DBPath, boltstore.Options{})
+	st, err := openStore(ctx, m.DBPath)
 	if err != nil {
 		return err
 	}
@@ -194,7 +193,7 @@ func (m *Main) Open(ctx context.Context) error {
 			m.log.Error("server stopped", "err", err)
 		}
 	}()
-	m.log.Info("costdb listening", "addr", ln.Addr().String(), "db", m.DBPath)
+	m.log.Info("costdb listening", "addr", ln.Addr().String(), "db", redactDB(m.DBPath))
 	return nil
 }
 
