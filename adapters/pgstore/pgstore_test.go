@@ -214,7 +214,7 @@ func TestBankBulk(t *testing.T) {
 				PNDI: decimal.RequireFromString("0"), PDI: decimal.RequireFromString("0.0000001")}}
 	}
 	comps := []*domain.BankComposition{{Code: "C1", Description: "Comp", Unit: "M2", Class: "X",
-		Cost: domain.UnitPrice{PND: decimal.RequireFromString("10.00"), PD: decimal.RequireFromString("9.9")},
+		Cost:  domain.UnitPrice{PND: decimal.RequireFromString("10.00"), PD: decimal.RequireFromString("9.9")},
 		Items: []domain.StructureItem{{Kind: domain.ItemKind("resource"), Code: "00001", Coefficient: decimal.RequireFromString("0.25")}}}}
 	for round := range 2 {
 		err := s.Update(bg, func(tx app.Tx) error {

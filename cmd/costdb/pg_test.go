@@ -302,4 +302,3 @@ func TestMigrateRoundTrip(t *testing.T) {
 		}
 	}
 }
-

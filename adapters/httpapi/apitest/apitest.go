@@ -26,11 +26,11 @@ import (
 
 	"github.com/costdb/costdb/adapters/bankfiles/sample"
 	"github.com/costdb/costdb/adapters/boltstore"
-	"github.com/costdb/costdb/adapters/pgstore"
-	"github.com/costdb/costdb/adapters/pgstore/pgtest"
 	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/adapters/httpapi/server"
 	"github.com/costdb/costdb/adapters/jwtauth"
+	"github.com/costdb/costdb/adapters/pgstore"
+	"github.com/costdb/costdb/adapters/pgstore/pgtest"
 	"github.com/costdb/costdb/app"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )

@@ -75,4 +75,3 @@ func Main(m *testing.M) {
 
 // Engine returns the engine the tests are running on.
 func Engine() string { return engine }
-
