@@ -4,7 +4,6 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/costdb/costdb/domain"
 	"github.com/shopspring/decimal"
@@ -381,22 +380,26 @@ func (s *Service) budget(tx Tx, p domain.Principal, id string) (*domain.Budget, 
 // location (state), created_at, updated_at. Only the page asked for is
 // priced. Returns EBADREQUEST for a bad query (see ListQuery).
 func (s *Service) Budgets(ctx context.Context, p domain.Principal, q ListQuery) ([]*domain.PricedBudget, int, error) {
-	sel, err := compile(budgetList, q)
+	sq, err := compileQuery(budgetList, q)
 	if err != nil {
 		return nil, 0, err
 	}
 	var out []*domain.PricedBudget
 	var total int
 	err = s.store.View(ctx, func(tx Tx) error {
-		all, err := tx.Budgets(p.CompanyID)
+		page, n, err := tx.Budgets(p.CompanyID, sq)
 		if err != nil {
 			return err
 		}
-		var page []*domain.Budget
-		page, total = sel.apply(all)
+		total = n
 		bp := budgetPricer(tx, p)
 		out = make([]*domain.PricedBudget, 0, len(page))
-		for _, b := range page {
+		for _, h := range page {
+			// Only the budgets of the page are read in full.
+			b, err := tx.Budget(h.ID)
+			if err != nil {
+				return err
+			}
 			pb, err := bp.Price(b)
 			if err != nil {
 				return err
@@ -408,34 +411,26 @@ func (s *Service) Budgets(ctx context.Context, p domain.Principal, q ListQuery) 
 	return out, total, err
 }
 
-func budCode(b *domain.Budget) string        { return b.Code }
-func budDescription(b *domain.Budget) string { return b.Description }
-func budClient(b *domain.Budget) string      { return b.Client }
-func budState(b *domain.Budget) string       { return b.State }
-func budCreated(b *domain.Budget) time.Time  { return b.CreatedAt }
-func budUpdated(b *domain.Budget) time.Time  { return b.UpdatedAt }
-
-var budgetList = listSpec[*domain.Budget]{
-	filters: []filterSpec[*domain.Budget]{
-		{names: []string{"code"}, parse: contains(budCode)},
-		{names: []string{"description"}, parse: contains(budDescription)},
-		{names: []string{"client"}, parse: contains(budClient)},
-		{names: []string{"search"}, parse: contains(budCode, budDescription, budClient)},
-		{names: []string{"location", "state"}, parse: equalFold(budState, stateCode)},
-		{names: []string{"created_after"}, parse: createdAfter(budCreated)},
-		{names: []string{"created_before"}, parse: createdBefore(budCreated)},
-		{names: []string{"updated_after"}, parse: createdAfter(budUpdated)},
-		{names: []string{"updated_before"}, parse: createdBefore(budUpdated)},
+var budgetList = querySpec{
+	filters: []queryFilter{
+		{names: []string{"code"}, parse: containsIn(FieldCode)},
+		{names: []string{"description"}, parse: containsIn(FieldDescription)},
+		{names: []string{"client"}, parse: containsIn(FieldClient)},
+		{names: []string{"search"}, parse: containsIn(FieldCode, FieldDescription, FieldClient)},
+		{names: []string{"location", "state"}, parse: equalFoldCond(FieldState, stateCode)},
+		{names: []string{"created_after"}, parse: timeCond(AtOrAfter, FieldCreatedAt)},
+		{names: []string{"created_before"}, parse: timeCond(Before, FieldCreatedAt)},
+		{names: []string{"updated_after"}, parse: timeCond(AtOrAfter, FieldUpdatedAt)},
+		{names: []string{"updated_before"}, parse: timeCond(Before, FieldUpdatedAt)},
 	},
-	sorts: []sortSpec[*domain.Budget]{
-		{names: []string{"code"}, cmp: byCode(budCode)},
-		{names: []string{"description"}, cmp: byText(budDescription)},
-		{names: []string{"client"}, cmp: byText(budClient)},
-		{names: []string{"location", "state"}, cmp: byText(budState)},
-		{names: []string{"created_at"}, cmp: byTime(budCreated)},
-		{names: []string{"updated_at"}, cmp: byTime(budUpdated)},
+	sorts: []querySort{
+		{names: []string{"code"}, field: FieldCode},
+		{names: []string{"description"}, field: FieldDescription},
+		{names: []string{"client"}, field: FieldClient},
+		{names: []string{"location", "state"}, field: FieldState},
+		{names: []string{"created_at"}, field: FieldCreatedAt},
+		{names: []string{"updated_at"}, field: FieldUpdatedAt},
 	},
-	id: func(b *domain.Budget) string { return b.ID },
 }
 
 // DeleteBudget deletes a budget of the caller's company.
@@ -699,22 +694,15 @@ func (s *Service) ABCReport(ctx context.Context, p domain.Principal, id string, 
 // budgetsUsing names the company's budgets with a line of the own base of
 // the kind and code (for a composition, in its state).
 func budgetsUsing(tx Tx, p domain.Principal, kind domain.ItemKind, code, state string) ([]string, error) {
-	bs, err := tx.Budgets(p.CompanyID)
+	// listNames shows the first few users: read no more than that.
+	using := Query{Where: []Cond{{Op: Uses, Item: UsedItem{Kind: kind, Code: code, State: state}}}, Limit: maxNames + 1}
+	bs, _, err := tx.Budgets(p.CompanyID, using)
 	if err != nil {
 		return nil, err
 	}
 	var users []string
 	for _, b := range bs {
-		if kind == domain.KindComposition && b.State != state {
-			continue
-		}
-		for _, e := range b.Outline() {
-			n := e.Node
-			if n.Bank == domain.BankMyBase && n.Kind == domain.NodeKind(kind) && n.Code == code {
-				users = append(users, b.Code)
-				break
-			}
-		}
+		users = append(users, b.Code)
 	}
 	return users, nil
 }

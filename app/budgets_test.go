@@ -7,7 +7,6 @@ import (
 
 	"github.com/costdb/costdb/adapters/bankfiles/sample"
 	"github.com/costdb/costdb/adapters/jwtauth"
-	"github.com/costdb/costdb/adapters/memstore"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 	"github.com/google/go-cmp/cmp"
@@ -23,7 +22,7 @@ func newSampleFixture(t testing.TB) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := app.New(memstore.New(), tokens, app.Config{})
+	svc := app.New(newStore(t), tokens, app.Config{})
 	eds, err := sample.Load()
 	if err != nil {
 		t.Fatal(err)

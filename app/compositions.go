@@ -211,15 +211,9 @@ func (s *Service) CompositionByCode(ctx context.Context, p domain.Principal, cod
 // compositionInAnyState finds the company's composition with the code when
 // no state is given.
 func compositionInAnyState(tx Tx, p domain.Principal, code string) (*domain.Composition, error) {
-	all, err := tx.Compositions(p.CompanyID)
+	found, _, err := tx.Compositions(p.CompanyID, Query{Where: []Cond{{Op: Equal, Fields: []Field{FieldCode}, Text: code}}})
 	if err != nil {
 		return nil, err
-	}
-	var found []*domain.Composition
-	for _, c := range all {
-		if c.Code == code {
-			found = append(found, c)
-		}
 	}
 	switch len(found) {
 	case 0:
@@ -244,19 +238,18 @@ func compositionInAnyState(tx Tx, p domain.Principal, code string) (*domain.Comp
 // Only the page asked for is priced. Returns EBADREQUEST for a bad query
 // (see ListQuery).
 func (s *Service) Compositions(ctx context.Context, p domain.Principal, q ListQuery) ([]*domain.PricedComposition, int, error) {
-	sel, err := compile(compositionList, q)
+	sq, err := compileQuery(compositionList, q)
 	if err != nil {
 		return nil, 0, err
 	}
 	var out []*domain.PricedComposition
 	var total int
 	err = s.store.View(ctx, func(tx Tx) error {
-		all, err := tx.Compositions(p.CompanyID)
+		page, n, err := tx.Compositions(p.CompanyID, sq)
 		if err != nil {
 			return err
 		}
-		var page []*domain.Composition
-		page, total = sel.apply(all)
+		total = n
 		pr := domain.NewPricer(source{tx: tx, companyID: p.CompanyID})
 		for _, c := range page {
 			pc, err := pr.Price(c)

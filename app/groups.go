@@ -54,7 +54,12 @@ func checkGroup(tx Tx, g *domain.Group) error {
 	if err := g.Validate(); err != nil {
 		return err
 	}
-	groups, err := tx.Groups(g.CompanyID)
+	// At most two groups of the company can have the description once
+	// case is ignored: g itself and the one it would clash with.
+	groups, _, err := tx.Groups(g.CompanyID, Query{
+		Where: []Cond{{Op: EqualFold, Fields: []Field{FieldDescription}, Text: g.Description}},
+		Limit: 2,
+	})
 	if err != nil {
 		return err
 	}
@@ -93,19 +98,16 @@ func (s *Service) group(tx Tx, p domain.Principal, id string) (*domain.Group, er
 // description, created_after, created_before; sort fields: description,
 // created_at. Returns EBADREQUEST for a bad query (see ListQuery).
 func (s *Service) Groups(ctx context.Context, p domain.Principal, q ListQuery) ([]*domain.Group, int, error) {
-	sel, err := compile(groupList, q)
+	sq, err := compileQuery(groupList, q)
 	if err != nil {
 		return nil, 0, err
 	}
 	var out []*domain.Group
 	var total int
 	err = s.store.View(ctx, func(tx Tx) error {
-		all, err := tx.Groups(p.CompanyID)
-		if err != nil {
-			return err
-		}
-		out, total = sel.apply(all)
-		return nil
+		var err error
+		out, total, err = tx.Groups(p.CompanyID, sq)
+		return err
 	})
 	return out, total, err
 }
@@ -118,24 +120,22 @@ func (s *Service) DeleteGroup(ctx context.Context, p domain.Principal, id string
 		if err != nil {
 			return err
 		}
+		// listNames shows the first few members: read no more than that.
 		var members []string
-		rs, err := tx.Resources(p.CompanyID)
+		inGroup := Query{Where: []Cond{{Op: Equal, Fields: []Field{FieldGroup}, Text: g.ID}}, Limit: maxNames + 1}
+		rs, _, err := tx.Resources(p.CompanyID, inGroup)
 		if err != nil {
 			return err
 		}
 		for _, r := range rs {
-			if r.GroupID == g.ID {
-				members = append(members, "resource "+r.Code)
-			}
+			members = append(members, "resource "+r.Code)
 		}
-		cs, err := tx.Compositions(p.CompanyID)
+		cs, _, err := tx.Compositions(p.CompanyID, inGroup)
 		if err != nil {
 			return err
 		}
 		for _, c := range cs {
-			if c.GroupID == g.ID {
-				members = append(members, "composition "+c.Code+" ("+c.State+")")
-			}
+			members = append(members, "composition "+c.Code+" ("+c.State+")")
 		}
 		if len(members) > 0 {
 			return domain.Errorf(domain.ECONFLICT, "group %s still has members: %s", g.Description, listNames(members))
@@ -156,11 +156,14 @@ func checkGroupRef(tx Tx, p domain.Principal, groupID string) error {
 	return err
 }
 
-// listNames joins names for a message, keeping it short.
+// maxNames is how many names a message lists (listNames).
+const maxNames = 10
+
+// listNames joins names for a message, keeping it short: the first maxNames,
+// then "…" when there are more.
 func listNames(names []string) string {
-	const max = 10
-	if len(names) > max {
-		return strings.Join(names[:max], ", ") + ", …"
+	if len(names) > maxNames {
+		return strings.Join(names[:maxNames], ", ") + ", …"
 	}
 	return strings.Join(names, ", ")
 }

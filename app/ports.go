@@ -31,7 +31,10 @@ type Store interface {
 // by ID and keep every index of the record up to date. Methods that write
 // return an error inside a read-only transaction.
 //
-// Lists are in ID order, which is creation order for IDs made by NewID.
+// Lists are in ID order, which is creation order for IDs made by NewID. The
+// company lists (Groups, Resources, Compositions, Budgets) answer a Query:
+// they return one page, in the query's order, and the number of the
+// company's records that match (see Query for the exact rules).
 type Tx interface {
 	// Setting returns the value stored under key, or nil when there is none.
 	Setting(key string) ([]byte, error)
@@ -52,19 +55,19 @@ type Tx interface {
 	CountUsers() (int, error)
 
 	Group(id string) (*domain.Group, error)
-	Groups(companyID string) ([]*domain.Group, error)
+	Groups(companyID string, q Query) ([]*domain.Group, int, error)
 	PutGroup(g *domain.Group) error
 	DeleteGroup(id string) error
 
 	Resource(id string) (*domain.Resource, error)
 	ResourceByCode(companyID, code string) (*domain.Resource, error)
-	Resources(companyID string) ([]*domain.Resource, error)
+	Resources(companyID string, q Query) ([]*domain.Resource, int, error)
 	PutResource(r *domain.Resource) error
 	DeleteResource(id string) error
 
 	Composition(id string) (*domain.Composition, error)
 	CompositionByCode(companyID, code, state string) (*domain.Composition, error)
-	Compositions(companyID string) ([]*domain.Composition, error)
+	Compositions(companyID string, q Query) ([]*domain.Composition, int, error)
 	PutComposition(c *domain.Composition) error
 	DeleteComposition(id string) error
 
@@ -88,8 +91,9 @@ type Tx interface {
 	Budget(id string) (*domain.Budget, error)
 	// BudgetByCode returns the company's budget with the code.
 	BudgetByCode(companyID, code string) (*domain.Budget, error)
-	// Budgets lists the company's budgets, trees included, in ID order.
-	Budgets(companyID string) ([]*domain.Budget, error)
+	// Budgets lists the headers (no trees) of the company's budgets that
+	// match q: read a budget with Budget to get its tree.
+	Budgets(companyID string, q Query) ([]*domain.BudgetHeader, int, error)
 	// PutBudget inserts or replaces a budget. Its code is unique within its
 	// company: ECONFLICT when another budget of the company has it.
 	PutBudget(b *domain.Budget) error

@@ -1,14 +1,11 @@
 package app
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/costdb/costdb/domain"
 )
@@ -71,6 +68,32 @@ type selection[T any] struct {
 // naming every bad parameter.
 func compile[T any](spec listSpec[T], q ListQuery) (*selection[T], error) {
 	sel := &selection[T]{id: spec.id, page: q.Page}
+	err := check(spec.filters, spec.sorts, q,
+		func(f filterSpec[T], value string, zone *time.Location) string {
+			pred, msg := f.parse(value, zone)
+			if msg == "" {
+				sel.match = append(sel.match, pred)
+			}
+			return msg
+		},
+		func(s sortSpec[T], desc bool) {
+			c := s.cmp
+			if desc {
+				c = func(a, b T) int { return s.cmp(b, a) }
+			}
+			sel.order = append(sel.order, c)
+		})
+	if err != nil {
+		return nil, err
+	}
+	return sel, nil
+}
+
+// check validates q's filters and sort keys against the lists of filters
+// and sort fields, handing each good filter (its value trimmed) to filter,
+// which parses it and returns what is wrong with the value, and each good
+// sort key to order. It returns EBADREQUEST naming every bad parameter.
+func check[F, S named](filters []F, sorts []S, q ListQuery, filter func(f F, value string, zone *time.Location) string, order func(s S, desc bool)) error {
 	var bad []domain.FieldError
 	fail := func(param, format string, args ...any) {
 		bad = append(bad, domain.FieldError{Field: param, Message: fmt.Sprintf(format, args...)})
@@ -88,51 +111,93 @@ func compile[T any](spec listSpec[T], q ListQuery) (*selection[T], error) {
 	seen := map[string]string{} // filter name → parameter that used it
 	for _, name := range names {
 		param := "filter[" + name + "]"
-		f, ok := find(spec.filters, name)
+		f, ok := find(filters, name)
 		if !ok {
-			fail(param, "is not a filter of this list (filters: %s)", allNames(spec.filters))
+			fail(param, "is not a filter of this list (filters: %s)", allNames(filters))
 			continue
 		}
-		if other, dup := seen[f.names[0]]; dup {
+		canonical := f.aliases()[0]
+		if other, dup := seen[canonical]; dup {
 			fail(param, "filters the same field as %s", other)
 			continue
 		}
-		seen[f.names[0]] = param
+		seen[canonical] = param
 		value := strings.TrimSpace(q.Filters[name])
 		if value == "" {
 			fail(param, "must not be empty (leave the filter out to list everything)")
 			continue
 		}
-		pred, msg := f.parse(value, zone)
-		if msg != "" {
+		if msg := filter(f, value, zone); msg != "" {
 			fail(param, "%s", msg)
 			continue
 		}
-		sel.match = append(sel.match, pred)
 	}
 
 	used := map[string]bool{}
 	for _, k := range q.Sort {
-		s, ok := find(spec.sorts, k.Field)
+		s, ok := find(sorts, k.Field)
 		if !ok {
-			fail("sort", "cannot sort by %q (fields: %s)", k.Field, allNames(spec.sorts))
+			fail("sort", "cannot sort by %q (fields: %s)", k.Field, allNames(sorts))
 			continue
 		}
-		if used[s.names[0]] {
-			fail("sort", "names the field %s more than once", s.names[0])
+		canonical := s.aliases()[0]
+		if used[canonical] {
+			fail("sort", "names the field %s more than once", canonical)
 			continue
 		}
-		used[s.names[0]] = true
-		c := s.cmp
-		if k.Desc {
-			c = func(a, b T) int { return s.cmp(b, a) }
-		}
-		sel.order = append(sel.order, c)
+		used[canonical] = true
+		order(s, k.Desc)
 	}
 	if len(bad) > 0 {
-		return nil, &domain.Error{Code: domain.EBADREQUEST, Message: "bad list query: " + bad[0].Field + " " + bad[0].Message, Fields: bad}
+		return &domain.Error{Code: domain.EBADREQUEST, Message: "bad list query: " + bad[0].Field + " " + bad[0].Message, Fields: bad}
 	}
-	return sel, nil
+	return nil
+}
+
+// querySpec is what a company list, answered by the store, can be filtered
+// and sorted by: each filter becomes a Cond, each sort key an Order.
+type querySpec struct {
+	filters []queryFilter
+	sorts   []querySort
+}
+
+// queryFilter is one filter of a store list; names as filterSpec's.
+type queryFilter struct {
+	names []string
+	parse func(value string, zone *time.Location) (Cond, string)
+}
+
+// querySort is one sort field of a store list; names as sortSpec's.
+type querySort struct {
+	names []string
+	field Field
+}
+
+func (f queryFilter) aliases() []string { return f.names }
+func (s querySort) aliases() []string   { return s.names }
+
+// compileQuery checks q against spec and returns the store query, or
+// EBADREQUEST naming every bad parameter.
+func compileQuery(spec querySpec, q ListQuery) (Query, error) {
+	out := Query{Offset: q.Page.Offset, Limit: q.Page.Limit}
+	err := check(spec.filters, spec.sorts, q,
+		func(f queryFilter, value string, zone *time.Location) string {
+			c, msg := f.parse(value, zone)
+			if msg == "" {
+				out.Where = append(out.Where, c)
+			}
+			return msg
+		},
+		func(s querySort, desc bool) {
+			out.Sort = append(out.Sort, Order{Field: s.field, Desc: desc})
+		})
+	if err != nil {
+		return Query{}, err
+	}
+	if out.Offset < 0 {
+		out.Offset = 0
+	}
+	return out, nil
 }
 
 // apply filters and orders all (in creation order) and returns the page
@@ -195,75 +260,146 @@ func allNames[S named](list []S) string {
 
 // The filters and sort fields of the three lists.
 
-var groupList = listSpec[*domain.Group]{
-	filters: []filterSpec[*domain.Group]{
-		{names: []string{"description"}, parse: contains(func(g *domain.Group) string { return g.Description })},
-		{names: []string{"created_after"}, parse: createdAfter(func(g *domain.Group) time.Time { return g.CreatedAt })},
-		{names: []string{"created_before"}, parse: createdBefore(func(g *domain.Group) time.Time { return g.CreatedAt })},
+var groupList = querySpec{
+	filters: []queryFilter{
+		{names: []string{"description"}, parse: containsIn(FieldDescription)},
+		{names: []string{"created_after"}, parse: timeCond(AtOrAfter, FieldCreatedAt)},
+		{names: []string{"created_before"}, parse: timeCond(Before, FieldCreatedAt)},
 	},
-	sorts: []sortSpec[*domain.Group]{
-		{names: []string{"description"}, cmp: byText(func(g *domain.Group) string { return g.Description })},
-		{names: []string{"created_at"}, cmp: byTime(func(g *domain.Group) time.Time { return g.CreatedAt })},
+	sorts: []querySort{
+		{names: []string{"description"}, field: FieldDescription},
+		{names: []string{"created_at"}, field: FieldCreatedAt},
 	},
-	id: func(g *domain.Group) string { return g.ID },
 }
 
-var resourceList = listSpec[*domain.Resource]{
-	filters: []filterSpec[*domain.Resource]{
-		{names: []string{"code"}, parse: contains(resCode)},
-		{names: []string{"description"}, parse: contains(resDescription)},
-		{names: []string{"search"}, parse: contains(resCode, resDescription)},
-		{names: []string{"resource_type", "type"}, parse: resourceType},
-		{names: []string{"unit"}, parse: equalFold(func(r *domain.Resource) string { return r.Unit }, nil)},
-		{names: []string{"group"}, parse: sameID(func(r *domain.Resource) string { return r.GroupID })},
-		{names: []string{"state"}, parse: pricedIn},
-		{names: []string{"status"}, parse: boolean(func(r *domain.Resource) bool { return r.Status })},
-		{names: []string{"is_sicro"}, parse: boolean(func(r *domain.Resource) bool { return r.IsSicro })},
-		{names: []string{"created_after"}, parse: createdAfter(func(r *domain.Resource) time.Time { return r.CreatedAt })},
-		{names: []string{"created_before"}, parse: createdBefore(func(r *domain.Resource) time.Time { return r.CreatedAt })},
+var resourceList = querySpec{
+	filters: []queryFilter{
+		{names: []string{"code"}, parse: containsIn(FieldCode)},
+		{names: []string{"description"}, parse: containsIn(FieldDescription)},
+		{names: []string{"search"}, parse: containsIn(FieldCode, FieldDescription)},
+		{names: []string{"resource_type", "type"}, parse: resourceTypeCond},
+		{names: []string{"unit"}, parse: equalFoldCond(FieldUnit, nil)},
+		{names: []string{"group"}, parse: sameIDCond(FieldGroup)},
+		{names: []string{"state"}, parse: pricedInCond},
+		{names: []string{"status"}, parse: boolCond(FieldStatus)},
+		{names: []string{"is_sicro"}, parse: boolCond(FieldIsSicro)},
+		{names: []string{"created_after"}, parse: timeCond(AtOrAfter, FieldCreatedAt)},
+		{names: []string{"created_before"}, parse: timeCond(Before, FieldCreatedAt)},
 	},
-	sorts: []sortSpec[*domain.Resource]{
-		{names: []string{"code"}, cmp: byCode(resCode)},
-		{names: []string{"description"}, cmp: byText(resDescription)},
-		{names: []string{"resource_type", "type"}, cmp: byInt(func(r *domain.Resource) int { return r.Type })},
-		{names: []string{"unit"}, cmp: byText(func(r *domain.Resource) string { return r.Unit })},
-		{names: []string{"status"}, cmp: byBool(func(r *domain.Resource) bool { return r.Status })},
-		{names: []string{"is_sicro"}, cmp: byBool(func(r *domain.Resource) bool { return r.IsSicro })},
-		{names: []string{"created_at"}, cmp: byTime(func(r *domain.Resource) time.Time { return r.CreatedAt })},
+	sorts: []querySort{
+		{names: []string{"code"}, field: FieldCode},
+		{names: []string{"description"}, field: FieldDescription},
+		{names: []string{"resource_type", "type"}, field: FieldType},
+		{names: []string{"unit"}, field: FieldUnit},
+		{names: []string{"status"}, field: FieldStatus},
+		{names: []string{"is_sicro"}, field: FieldIsSicro},
+		{names: []string{"created_at"}, field: FieldCreatedAt},
 	},
-	id: func(r *domain.Resource) string { return r.ID },
 }
 
-var compositionList = listSpec[*domain.Composition]{
-	filters: []filterSpec[*domain.Composition]{
-		{names: []string{"code"}, parse: contains(compCode)},
-		{names: []string{"description"}, parse: contains(compDescription)},
-		{names: []string{"search"}, parse: contains(compCode, compDescription)},
-		{names: []string{"composition_type", "type"}, parse: compositionClass},
-		{names: []string{"unit"}, parse: equalFold(func(c *domain.Composition) string { return c.Unit }, nil)},
-		{names: []string{"location", "state"}, parse: equalFold(compState, stateCode)},
-		{names: []string{"group"}, parse: sameID(func(c *domain.Composition) string { return c.GroupID })},
-		{names: []string{"is_sicro"}, parse: boolean(func(c *domain.Composition) bool { return c.IsSicro })},
-		{names: []string{"created_after"}, parse: createdAfter(func(c *domain.Composition) time.Time { return c.CreatedAt })},
-		{names: []string{"created_before"}, parse: createdBefore(func(c *domain.Composition) time.Time { return c.CreatedAt })},
+var compositionList = querySpec{
+	filters: []queryFilter{
+		{names: []string{"code"}, parse: containsIn(FieldCode)},
+		{names: []string{"description"}, parse: containsIn(FieldDescription)},
+		{names: []string{"search"}, parse: containsIn(FieldCode, FieldDescription)},
+		{names: []string{"composition_type", "type"}, parse: equalFoldCond(FieldType, compositionClassCode)},
+		{names: []string{"unit"}, parse: equalFoldCond(FieldUnit, nil)},
+		{names: []string{"location", "state"}, parse: equalFoldCond(FieldState, stateCode)},
+		{names: []string{"group"}, parse: sameIDCond(FieldGroup)},
+		{names: []string{"is_sicro"}, parse: boolCond(FieldIsSicro)},
+		{names: []string{"created_after"}, parse: timeCond(AtOrAfter, FieldCreatedAt)},
+		{names: []string{"created_before"}, parse: timeCond(Before, FieldCreatedAt)},
 	},
-	sorts: []sortSpec[*domain.Composition]{
-		{names: []string{"code"}, cmp: byCode(compCode)},
-		{names: []string{"description"}, cmp: byText(compDescription)},
-		{names: []string{"composition_type", "type"}, cmp: byText(func(c *domain.Composition) string { return c.Type })},
-		{names: []string{"unit"}, cmp: byText(func(c *domain.Composition) string { return c.Unit })},
-		{names: []string{"location", "state"}, cmp: byText(compState)},
-		{names: []string{"is_sicro"}, cmp: byBool(func(c *domain.Composition) bool { return c.IsSicro })},
-		{names: []string{"created_at"}, cmp: byTime(func(c *domain.Composition) time.Time { return c.CreatedAt })},
+	sorts: []querySort{
+		{names: []string{"code"}, field: FieldCode},
+		{names: []string{"description"}, field: FieldDescription},
+		{names: []string{"composition_type", "type"}, field: FieldType},
+		{names: []string{"unit"}, field: FieldUnit},
+		{names: []string{"location", "state"}, field: FieldState},
+		{names: []string{"is_sicro"}, field: FieldIsSicro},
+		{names: []string{"created_at"}, field: FieldCreatedAt},
 	},
-	id: func(c *domain.Composition) string { return c.ID },
 }
 
-func resCode(r *domain.Resource) string            { return r.Code }
-func resDescription(r *domain.Resource) string     { return r.Description }
-func compCode(c *domain.Composition) string        { return c.Code }
-func compDescription(c *domain.Composition) string { return c.Description }
-func compState(c *domain.Composition) string       { return c.State }
+// Store filters: each turns a filter value into a Cond, or says what is
+// wrong with the value.
+
+// containsIn matches when any of the fields contains the value, ignoring
+// case and accents ("alvenaria" matches "ALVENARIA", "agua" matches "ÁGUA").
+func containsIn(fields ...Field) func(string, *time.Location) (Cond, string) {
+	return func(v string, _ *time.Location) (Cond, string) {
+		return Cond{Op: Contains, Fields: fields, Text: v}, ""
+	}
+}
+
+// equalFoldCond matches a field equal to the value, ignoring case; check,
+// when set, refuses values that could never match.
+func equalFoldCond(f Field, check func(string) string) func(string, *time.Location) (Cond, string) {
+	return func(v string, _ *time.Location) (Cond, string) {
+		if check != nil {
+			if msg := check(v); msg != "" {
+				return Cond{}, msg
+			}
+		}
+		return Cond{Op: EqualFold, Fields: []Field{f}, Text: v}, ""
+	}
+}
+
+func compositionClassCode(v string) string {
+	if !domain.ValidCompositionClass(strings.ToUpper(v)) {
+		return "is not a composition class (see the composition_classes catalogue)"
+	}
+	return ""
+}
+
+func resourceTypeCond(v string, _ *time.Location) (Cond, string) {
+	t, err := strconv.Atoi(v)
+	if err != nil || !domain.ValidResourceType(t) {
+		return Cond{}, "is not a resource type (see the resource_types catalogue)"
+	}
+	return Cond{Op: Equal, Fields: []Field{FieldType}, Int: t}, ""
+}
+
+// pricedInCond matches a resource with a price line in the state.
+func pricedInCond(v string, _ *time.Location) (Cond, string) {
+	if msg := stateCode(v); msg != "" {
+		return Cond{}, msg
+	}
+	return Cond{Op: PricedIn, Text: strings.ToUpper(v)}, ""
+}
+
+// sameIDCond matches the record whose id (a group's) is the value, exactly.
+func sameIDCond(f Field) func(string, *time.Location) (Cond, string) {
+	return func(v string, _ *time.Location) (Cond, string) {
+		return Cond{Op: Equal, Fields: []Field{f}, Text: v}, ""
+	}
+}
+
+func boolCond(f Field) func(string, *time.Location) (Cond, string) {
+	return func(v string, _ *time.Location) (Cond, string) {
+		switch v {
+		case "true":
+			return Cond{Op: Equal, Fields: []Field{f}, Bool: true}, ""
+		case "false":
+			return Cond{Op: Equal, Fields: []Field{f}, Bool: false}, ""
+		}
+		return Cond{}, "must be true or false"
+	}
+}
+
+// timeCond matches records whose time field is at or after (AtOrAfter) or
+// strictly before (Before) the instant; a date alone is the start of that
+// day in the query's zone, so that created_after=2026-08-01 and
+// created_before=2026-09-01 select August.
+func timeCond(op Op, f Field) func(string, *time.Location) (Cond, string) {
+	return func(v string, zone *time.Location) (Cond, string) {
+		t, ok := parseInstant(v, zone)
+		if !ok {
+			return Cond{}, "must be a date (YYYY-MM-DD) or an RFC 3339 date-time"
+		}
+		return Cond{Op: op, Fields: []Field{f}, Time: t}, ""
+	}
+}
 
 // Filters.
 
@@ -307,78 +443,6 @@ func stateCode(v string) string {
 	return ""
 }
 
-func compositionClass(v string, zone *time.Location) (func(*domain.Composition) bool, string) {
-	return equalFold(func(c *domain.Composition) string { return c.Type }, func(v string) string {
-		if !domain.ValidCompositionClass(strings.ToUpper(v)) {
-			return "is not a composition class (see the composition_classes catalogue)"
-		}
-		return ""
-	})(v, zone)
-}
-
-func resourceType(v string, _ *time.Location) (func(*domain.Resource) bool, string) {
-	t, err := strconv.Atoi(v)
-	if err != nil || !domain.ValidResourceType(t) {
-		return nil, "is not a resource type (see the resource_types catalogue)"
-	}
-	return func(r *domain.Resource) bool { return r.Type == t }, ""
-}
-
-// pricedIn matches a resource with a price line in the state.
-func pricedIn(v string, _ *time.Location) (func(*domain.Resource) bool, string) {
-	if msg := stateCode(v); msg != "" {
-		return nil, msg
-	}
-	st := strings.ToUpper(v)
-	return func(r *domain.Resource) bool { _, ok := r.Locals[st]; return ok }, ""
-}
-
-// sameID matches the record whose id (a group's) is the value, exactly.
-func sameID[T any](id func(T) string) parser[T] {
-	return func(v string, _ *time.Location) (func(T) bool, string) {
-		return func(x T) bool { return id(x) == v }, ""
-	}
-}
-
-func boolean[T any](get func(T) bool) parser[T] {
-	return func(v string, _ *time.Location) (func(T) bool, string) {
-		var want bool
-		switch v {
-		case "true":
-			want = true
-		case "false":
-		default:
-			return nil, "must be true or false"
-		}
-		return func(x T) bool { return get(x) == want }, ""
-	}
-}
-
-// createdAfter matches records created at or after the instant; a date
-// alone is the start of that day in the query's zone.
-func createdAfter[T any](at func(T) time.Time) parser[T] {
-	return func(v string, zone *time.Location) (func(T) bool, string) {
-		t, ok := parseInstant(v, zone)
-		if !ok {
-			return nil, "must be a date (YYYY-MM-DD) or an RFC 3339 date-time"
-		}
-		return func(x T) bool { return !at(x).Before(t) }, ""
-	}
-}
-
-// createdBefore matches records created strictly before the instant; a date
-// alone is the start of that day, so that created_after=2026-08-01 and
-// created_before=2026-09-01 select August.
-func createdBefore[T any](at func(T) time.Time) parser[T] {
-	return func(v string, zone *time.Location) (func(T) bool, string) {
-		t, ok := parseInstant(v, zone)
-		if !ok {
-			return nil, "must be a date (YYYY-MM-DD) or an RFC 3339 date-time"
-		}
-		return func(x T) bool { return at(x).Before(t) }, ""
-	}
-}
-
 // parseInstant reads YYYY-MM-DD (midnight in zone) or RFC 3339. A "+" of the
 // offset that arrived as a space (an unescaped + in a query string) is
 // taken as the "+" it was.
@@ -420,102 +484,12 @@ func byCode[T any](code func(T) string) func(a, b T) int {
 	}
 }
 
-func byInt[T any](get func(T) int) func(a, b T) int {
-	return func(a, b T) int { return cmp.Compare(get(a), get(b)) }
-}
-
-// byBool orders false before true.
-func byBool[T any](get func(T) bool) func(a, b T) int {
-	return func(a, b T) int {
-		switch x, y := get(a), get(b); {
-		case x == y:
-			return 0
-		case !x:
-			return -1
-		}
-		return 1
-	}
-}
-
 func byTime[T any](get func(T) time.Time) func(a, b T) int {
 	return func(a, b T) int { return get(a).Compare(get(b)) }
 }
 
-// naturalCompare compares a and b with runs of ASCII digits compared by
-// their numeric value (leading zeros ignored, "007" equal to "7"), and
-// everything else byte by byte.
-func naturalCompare(a, b string) int {
-	for a != "" && b != "" {
-		if isDigit(a[0]) && isDigit(b[0]) {
-			da, ra := digits(a)
-			db, rb := digits(b)
-			na, nb := strings.TrimLeft(da, "0"), strings.TrimLeft(db, "0")
-			if c := cmp.Compare(len(na), len(nb)); c != 0 {
-				return c
-			}
-			if c := strings.Compare(na, nb); c != 0 {
-				return c
-			}
-			a, b = ra, rb
-			continue
-		}
-		if a[0] != b[0] {
-			return cmp.Compare(a[0], b[0])
-		}
-		a, b = a[1:], b[1:]
-	}
-	return cmp.Compare(len(a), len(b))
-}
+// fold and naturalCompare are Fold and NaturalCompare, for the lists app
+// still filters itself (editions, bank items).
+func fold(s string) string { return Fold(s) }
 
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
-
-func digits(s string) (run, rest string) {
-	i := 0
-	for i < len(s) && isDigit(s[i]) {
-		i++
-	}
-	return s[:i], s[i:]
-}
-
-// fold returns s in lower case without accents ("Água Fria" → "agua
-// fria"), the form text filters and orders compare. Combining marks (text
-// sent decomposed) are dropped too.
-func fold(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		if r < utf8.RuneSelf { // ASCII: no accent to drop, no table to read
-			if 'A' <= r && r <= 'Z' {
-				r += 'a' - 'A'
-			}
-			b.WriteByte(byte(r))
-			continue
-		}
-		if unicode.Is(unicode.Mn, r) {
-			continue
-		}
-		r = unicode.ToLower(r)
-		if base, ok := unaccented[r]; ok {
-			r = base
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// unaccented maps the accented lower-case Latin letters (Latin-1 and Latin
-// Extended-A, which cover Portuguese and its neighbours) to their base letter.
-var unaccented = func() map[rune]rune {
-	m := map[rune]rune{}
-	for base, accented := range map[rune]string{
-		'a': "àáâãäåāăą", 'c': "çćĉċč", 'd': "ďđ", 'e': "èéêëēĕėęě", 'g': "ĝğġģ",
-		'h': "ĥħ", 'i': "ìíîïĩīĭįı", 'j': "ĵ", 'k': "ķ", 'l': "ĺļľŀł", 'n': "ñńņňŉ",
-		'o': "òóôõöøōŏő", 'r': "ŕŗř", 's': "śŝşš", 't': "ţťŧ", 'u': "ùúûüũūŭůűų",
-		'w': "ŵ", 'y': "ýÿŷ", 'z': "źżž",
-	} {
-		for _, r := range accented {
-			m[r] = base
-		}
-	}
-	return m
-}()
+func naturalCompare(a, b string) int { return NaturalCompare(a, b) }

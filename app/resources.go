@@ -186,19 +186,16 @@ func (s *Service) resource(tx Tx, p domain.Principal, id string) (*domain.Resour
 // resource_type (type), unit, status, is_sicro, created_at. Returns
 // EBADREQUEST for a bad query (see ListQuery).
 func (s *Service) Resources(ctx context.Context, p domain.Principal, q ListQuery) ([]*domain.Resource, int, error) {
-	sel, err := compile(resourceList, q)
+	sq, err := compileQuery(resourceList, q)
 	if err != nil {
 		return nil, 0, err
 	}
 	var out []*domain.Resource
 	var total int
 	err = s.store.View(ctx, func(tx Tx) error {
-		all, err := tx.Resources(p.CompanyID)
-		if err != nil {
-			return err
-		}
-		out, total = sel.apply(all)
-		return nil
+		var err error
+		out, total, err = tx.Resources(p.CompanyID, sq)
+		return err
 	})
 	return out, total, err
 }
@@ -222,21 +219,15 @@ func (s *Service) DeleteResource(ctx context.Context, p domain.Principal, id str
 // state) with the code is an item of a composition of the company, or a
 // line of one of its budgets.
 func notUsed(tx Tx, p domain.Principal, kind domain.ItemKind, code, state string) error {
-	cs, err := tx.Compositions(p.CompanyID)
+	// listNames shows the first few users: read no more than that.
+	using := Query{Where: []Cond{{Op: Uses, Item: UsedItem{Kind: kind, Code: code, State: state}}}, Limit: maxNames + 1}
+	cs, _, err := tx.Compositions(p.CompanyID, using)
 	if err != nil {
 		return err
 	}
 	var users []string
 	for _, c := range cs {
-		if kind == domain.KindComposition && c.State != state {
-			continue
-		}
-		for _, it := range c.Items {
-			if it.IsOwn() && it.Kind == kind && it.Code == code {
-				users = append(users, c.Code+" ("+c.State+")")
-				break
-			}
-		}
+		users = append(users, c.Code+" ("+c.State+")")
 	}
 	if len(users) > 0 {
 		return domain.Errorf(domain.ECONFLICT, "%s %s is used by compositions %s", kind, code, listNames(users))

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/costdb/costdb/adapters/jwtauth"
-	"github.com/costdb/costdb/adapters/memstore"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 	"github.com/google/go-cmp/cmp"
@@ -31,7 +30,7 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	st := memstore.New()
+	st := newStore(t)
 	tokens, err := jwtauth.New([]byte("0123456789abcdef0123456789abcdef"))
 	if err != nil {
 		t.Fatal(err)

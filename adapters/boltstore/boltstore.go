@@ -26,8 +26,10 @@ import (
 )
 
 // SchemaVersion is the version of the on-disk layout this package writes and
-// understands. A file with a newer version is refused.
-const SchemaVersion = 1
+// understands. A file with a newer version is refused; a file of version 1
+// (before the list indexes) gets them built when it is opened, and becomes
+// version 2.
+const SchemaVersion = 2
 
 // DefaultTimeout is how long Open waits for the file lock when
 // Options.Timeout is zero.
@@ -92,6 +94,8 @@ var (
 		bucketCompositions, bucketCompositionByCode, bucketCompositionsByCompany,
 		bucketEditions, bucketBankResources, bucketBankCompositions,
 		bucketBudgets, bucketBudgetByCode, bucketBudgetsByCompany,
+		bucketGroupsOrder, bucketResourcesOrder, bucketCompositionsOrder, bucketCompositionsUses,
+		bucketBudgetsOrder, bucketBudgetsUses, bucketListCounts,
 	}
 
 	keySchemaVersion = []byte("schema_version")
@@ -129,6 +133,7 @@ func Open(path string, opts Options) (*Store, error) {
 // of an existing one.
 func initSchema(btx *bolt.Tx, path string) error {
 	meta := btx.Bucket(bucketMeta)
+	upgrade := false
 	if meta == nil {
 		empty := true
 		_ = btx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })
@@ -152,10 +157,20 @@ func initSchema(btx *bolt.Tx, path string) error {
 			return fmt.Errorf("database %s has schema version %d, but this costdb supports only version %d (upgrade costdb): %w",
 				path, v, SchemaVersion, ErrNewerSchema)
 		}
+		upgrade = v < SchemaVersion
 	}
 	for _, name := range allBuckets {
 		if _, err := btx.CreateBucketIfNotExists(name); err != nil {
 			return fmt.Errorf("boltstore: init %s: bucket %s: %w", path, name, err)
+		}
+	}
+	if upgrade {
+		// Version 1 had no list indexes: build them from the records.
+		if err := rebuildLists(btx); err != nil {
+			return fmt.Errorf("boltstore: upgrade %s to schema version %d: %w", path, SchemaVersion, err)
+		}
+		if err := meta.Put(keySchemaVersion, []byte(strconv.Itoa(SchemaVersion))); err != nil {
+			return fmt.Errorf("boltstore: upgrade %s: %w", path, err)
 		}
 	}
 	return nil

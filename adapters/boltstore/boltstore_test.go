@@ -80,27 +80,27 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	setSchemaVersion(t, path, "2")
+	setSchemaVersion(t, path, "3")
 
 	_, err := Open(path, Options{})
 	if !errors.Is(err, ErrNewerSchema) {
-		t.Fatalf("Open of a version 2 file = %v, want ErrNewerSchema", err)
+		t.Fatalf("Open of a version 3 file = %v, want ErrNewerSchema", err)
 	}
-	for _, want := range []string{path, "schema version 2", "version 1", "upgrade costdb"} {
+	for _, want := range []string{path, "schema version 3", "version 2", "upgrade costdb"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not say %q", err, want)
 		}
 	}
 
-	// The refused file is left as it was: version 2, data intact.
+	// The refused file is left as it was: version 3, data intact.
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
 	_ = db.View(func(tx *bolt.Tx) error {
-		if v := tx.Bucket(bucketMeta).Get(keySchemaVersion); string(v) != "2" {
-			t.Errorf("schema version after a refused Open = %q, want 2", v)
+		if v := tx.Bucket(bucketMeta).Get(keySchemaVersion); string(v) != "3" {
+			t.Errorf("schema version after a refused Open = %q, want 3", v)
 		}
 		if v := tx.Bucket(bucketSettings).Get([]byte("kept")); string(v) != "yes" {
 			t.Errorf("setting after a refused Open = %q, want yes", v)
@@ -149,8 +149,8 @@ func TestNewFileHasSchemaVersion(t *testing.T) {
 	}
 	defer db.Close()
 	_ = db.View(func(tx *bolt.Tx) error {
-		if v := tx.Bucket(bucketMeta).Get(keySchemaVersion); string(v) != "1" {
-			t.Errorf("schema version = %q, want 1", v)
+		if v := tx.Bucket(bucketMeta).Get(keySchemaVersion); string(v) != "2" {
+			t.Errorf("schema version = %q, want 2", v)
 		}
 		for _, name := range allBuckets {
 			if tx.Bucket(name) == nil {
@@ -162,7 +162,7 @@ func TestNewFileHasSchemaVersion(t *testing.T) {
 }
 
 // TestOpenAddsNewBuckets: a version-1 file written before budgets existed
-// gets their buckets when it is opened, and keeps version 1.
+// gets their buckets when it is opened, and the list indexes of version 2.
 func TestOpenAddsNewBuckets(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "costdb.db")
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
@@ -170,6 +170,9 @@ func TestOpenAddsNewBuckets(t *testing.T) {
 		t.Fatal(err)
 	}
 	old := map[string]bool{"budgets": true, "budgets_by_code": true, "budgets_by_company": true}
+	for _, name := range listBuckets {
+		old[string(name)] = true
+	}
 	err = db.Update(func(tx *bolt.Tx) error {
 		for _, name := range allBuckets {
 			if old[string(name)] {
@@ -199,8 +202,8 @@ func TestOpenAddsNewBuckets(t *testing.T) {
 	}
 	defer db.Close()
 	_ = db.View(func(tx *bolt.Tx) error {
-		if v := tx.Bucket(bucketMeta).Get(keySchemaVersion); string(v) != "1" {
-			t.Errorf("schema version = %q after adding buckets, want 1", v)
+		if v := tx.Bucket(bucketMeta).Get(keySchemaVersion); string(v) != "2" {
+			t.Errorf("schema version = %q after adding buckets, want 2", v)
 		}
 		return nil
 	})
@@ -268,9 +271,12 @@ func TestOnDiskEncoding(t *testing.T) {
 			value  string
 		}{
 			{bucketResourceByCode, "01HZXCO1\x00R-1", "01HZXRE1"},
-			{bucketResourcesByCompany, "01HZXCO1\x0001HZXRE1", ""},
+			{bucketResourcesByCompany, "01HZXCO1\x0001HZXRE1",
+				`{"c":"R-1","fc":"r-1","d":"Areia","fd":"areia","u":"M3","tn":4,"p":["MG"],"ca":[1706745600,1],"ua":[0,0]}`},
+			{bucketResourcesOrder, "01HZXCO1\x00code\x00r-\x30\x021\x00\x01R-1\x00\x0101HZXRE1", "01HZXRE1"},
+			{bucketListCounts, "01HZXCO1\x00resources", "\x00\x00\x00\x00\x00\x00\x00\x01"},
 			{bucketCompositionByCode, "01HZXCO1\x00C-1\x00SP", "01HZXCP1"},
-			{bucketCompositionsByCompany, "01HZXCO1\x0001HZXCP1", ""},
+			{bucketCompositionsByCompany, "01HZXCO1\x0001HZXCP1", "*"},
 			{bucketEditions, "SINAPI/MG/2026-08/", "*"},
 			{bucketBankResources, "SINAPI/MG/2026-08/\x0000001", "*"},
 			{bucketBudgets, "01HZXBU1", `{"id":"01HZXBU1","company_id":"01HZXCO1","user_id":"","department_id":"","code":"ORC-1",` +
@@ -278,7 +284,7 @@ func TestOnDiskEncoding(t *testing.T) {
 				`"rounding":"truncate","node_seq":2,"items":[{"id":"n1","kind":"stage","description":"Etapa","items":[` +
 				`{"id":"n2","kind":"composition","bank":"SINAPI","code":"89306","quantity":"120.50"}]}],"created_at":"","updated_at":""}`},
 			{bucketBudgetByCode, "01HZXCO1\x00ORC-1", "01HZXBU1"},
-			{bucketBudgetsByCompany, "01HZXCO1\x0001HZXBU1", ""},
+			{bucketBudgetsByCompany, "01HZXCO1\x0001HZXBU1", "*"},
 		}
 		for _, k := range keys {
 			v := tx.Bucket(k.bucket).Get([]byte(k.key))

@@ -190,6 +190,26 @@ type budgetRecord struct {
 	UpdatedAt    string             `json:"updated_at"`
 }
 
+// budgetHeaderRecord is budgetRecord without the tree: decoding a budget
+// into it skips the nodes.
+type budgetHeaderRecord struct {
+	ID           string          `json:"id"`
+	CompanyID    string          `json:"company_id"`
+	UserID       string          `json:"user_id"`
+	DepartmentID string          `json:"department_id"`
+	Code         string          `json:"code"`
+	Description  string          `json:"description"`
+	Client       string          `json:"client"`
+	State        string          `json:"state"`
+	Banks        []bankRefRecord `json:"banks"`
+	Desonerado   bool            `json:"desonerado"`
+	BDI          string          `json:"bdi"`
+	BDIMode      string          `json:"bdi_mode"`
+	Rounding     string          `json:"rounding"`
+	CreatedAt    string          `json:"created_at"`
+	UpdatedAt    string          `json:"updated_at"`
+}
+
 // Scalars.
 
 // encDec writes a decimal exactly, keeping its scale: 1.50 is "1.50".
@@ -512,4 +532,21 @@ func (r *budgetRecord) domain(d *decoder) *domain.Budget {
 		}
 	}
 	return b
+}
+
+func (r *budgetHeaderRecord) domain(d *decoder) *domain.BudgetHeader {
+	h := &domain.BudgetHeader{
+		ID: r.ID, CompanyID: r.CompanyID, UserID: r.UserID, DepartmentID: r.DepartmentID,
+		Code: r.Code, Description: r.Description, Client: r.Client, State: r.State,
+		Desonerado: r.Desonerado, BDI: d.dec("bdi", r.BDI), BDIMode: domain.BDIMode(r.BDIMode),
+		Rounding:  domain.BudgetRounding(r.Rounding),
+		CreatedAt: d.time("created_at", r.CreatedAt), UpdatedAt: d.time("updated_at", r.UpdatedAt),
+	}
+	if r.Banks != nil {
+		h.Banks = make([]domain.BankRef, len(r.Banks))
+		for i, x := range r.Banks {
+			h.Banks[i] = domain.BankRef{Name: x.Name, State: x.State, Month: x.Month, Region: x.Region, Report: x.Report}
+		}
+	}
+	return h
 }

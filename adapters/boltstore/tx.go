@@ -114,30 +114,6 @@ func (t *tx) reindex(index []byte, what, id string, oldKey, newKey []byte) error
 	return nil
 }
 
-// relist moves the entry of a per-company list index (companyID \x00 id →
-// empty value) from oldKey to newKey.
-func (t *tx) relist(index []byte, oldKey, newKey []byte) error {
-	b := t.bucket(index)
-	if oldKey != nil && !bytes.Equal(oldKey, newKey) {
-		if err := b.Delete(oldKey); err != nil {
-			return err
-		}
-	}
-	return b.Put(newKey, []byte{})
-}
-
-// listIDs returns the ids a per-company list index holds for companyID, in
-// ID order.
-func (t *tx) listIDs(index []byte, companyID string) []string {
-	prefix := key(companyID, "")
-	var ids []string
-	c := t.bucket(index).Cursor()
-	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-		ids = append(ids, string(k[len(prefix):]))
-	}
-	return ids
-}
-
 func decoded[T any](d *decoder, v T, bucket []byte, k string) (T, error) {
 	if d.err != nil {
 		var zero T
@@ -376,20 +352,8 @@ func (t *tx) Group(id string) (*domain.Group, error) {
 	return decoded(&d, r.domain(&d), bucketGroups, id)
 }
 
-func (t *tx) Groups(companyID string) ([]*domain.Group, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	ids := t.listIDs(bucketGroupsByCompany, companyID)
-	out := make([]*domain.Group, 0, len(ids))
-	for _, id := range ids {
-		g, err := t.Group(id)
-		if err != nil {
-			return nil, fmt.Errorf("boltstore: index groups_by_company names group %s: %w", id, err)
-		}
-		out = append(out, g)
-	}
-	return out, nil
+func (t *tx) Groups(companyID string, q app.Query) ([]*domain.Group, int, error) {
+	return page(t, groupKind, companyID, q, t.Group)
 }
 
 func (t *tx) PutGroup(g *domain.Group) error {
@@ -407,11 +371,7 @@ func (t *tx) PutGroup(g *domain.Group) error {
 	if err != nil {
 		return err
 	}
-	var oldList []byte
-	if found {
-		oldList = key(old.CompanyID, old.ID)
-	}
-	if err := t.relist(bucketGroupsByCompany, oldList, key(g.CompanyID, g.ID)); err != nil {
+	if err := t.reindexList(groupKind, g.ID, found, old.CompanyID, g.CompanyID, groupRow(g)); err != nil {
 		return err
 	}
 	return t.put(bucketGroups, []byte(g.ID), toGroupRecord(g))
@@ -429,7 +389,7 @@ func (t *tx) DeleteGroup(id string) error {
 	if !found {
 		return notFound("group %s not found", id)
 	}
-	if err := t.bucket(bucketGroupsByCompany).Delete(key(old.CompanyID, id)); err != nil {
+	if err := t.reindexList(groupKind, id, true, old.CompanyID, "", nil); err != nil {
 		return err
 	}
 	return t.bucket(bucketGroups).Delete([]byte(id))
@@ -463,20 +423,8 @@ func (t *tx) ResourceByCode(companyID, code string) (*domain.Resource, error) {
 	return nil, notFound("resource %s not found", code)
 }
 
-func (t *tx) Resources(companyID string) ([]*domain.Resource, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	ids := t.listIDs(bucketResourcesByCompany, companyID)
-	out := make([]*domain.Resource, 0, len(ids))
-	for _, id := range ids {
-		r, err := t.Resource(id)
-		if err != nil {
-			return nil, fmt.Errorf("boltstore: index resources_by_company names resource %s: %w", id, err)
-		}
-		out = append(out, r)
-	}
-	return out, nil
+func (t *tx) Resources(companyID string, q app.Query) ([]*domain.Resource, int, error) {
+	return page(t, resourceKind, companyID, q, t.Resource)
 }
 
 func (t *tx) PutResource(v *domain.Resource) error {
@@ -494,14 +442,14 @@ func (t *tx) PutResource(v *domain.Resource) error {
 	if err != nil {
 		return err
 	}
-	var oldKey, oldList []byte
+	var oldKey []byte
 	if found {
-		oldKey, oldList = key(old.CompanyID, old.Code), key(old.CompanyID, old.ID)
+		oldKey = key(old.CompanyID, old.Code)
 	}
 	if err := t.reindex(bucketResourceByCode, "resource code "+v.Code, v.ID, oldKey, key(v.CompanyID, v.Code)); err != nil {
 		return err
 	}
-	if err := t.relist(bucketResourcesByCompany, oldList, key(v.CompanyID, v.ID)); err != nil {
+	if err := t.reindexList(resourceKind, v.ID, found, old.CompanyID, v.CompanyID, resourceRow(v)); err != nil {
 		return err
 	}
 	return t.put(bucketResources, []byte(v.ID), toResourceRecord(v))
@@ -522,7 +470,7 @@ func (t *tx) DeleteResource(id string) error {
 	if err := t.bucket(bucketResourceByCode).Delete(key(old.CompanyID, old.Code)); err != nil {
 		return err
 	}
-	if err := t.bucket(bucketResourcesByCompany).Delete(key(old.CompanyID, id)); err != nil {
+	if err := t.reindexList(resourceKind, id, true, old.CompanyID, "", nil); err != nil {
 		return err
 	}
 	return t.bucket(bucketResources).Delete([]byte(id))
@@ -556,20 +504,8 @@ func (t *tx) CompositionByCode(companyID, code, state string) (*domain.Compositi
 	return nil, notFound("composition %s (%s) not found", code, state)
 }
 
-func (t *tx) Compositions(companyID string) ([]*domain.Composition, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	ids := t.listIDs(bucketCompositionsByCompany, companyID)
-	out := make([]*domain.Composition, 0, len(ids))
-	for _, id := range ids {
-		c, err := t.Composition(id)
-		if err != nil {
-			return nil, fmt.Errorf("boltstore: index compositions_by_company names composition %s: %w", id, err)
-		}
-		out = append(out, c)
-	}
-	return out, nil
+func (t *tx) Compositions(companyID string, q app.Query) ([]*domain.Composition, int, error) {
+	return page(t, compositionKind, companyID, q, t.Composition)
 }
 
 func (t *tx) PutComposition(c *domain.Composition) error {
@@ -587,15 +523,15 @@ func (t *tx) PutComposition(c *domain.Composition) error {
 	if err != nil {
 		return err
 	}
-	var oldKey, oldList []byte
+	var oldKey []byte
 	if found {
-		oldKey, oldList = key(old.CompanyID, old.Code, old.State), key(old.CompanyID, old.ID)
+		oldKey = key(old.CompanyID, old.Code, old.State)
 	}
 	what := fmt.Sprintf("composition code %s (%s)", c.Code, c.State)
 	if err := t.reindex(bucketCompositionByCode, what, c.ID, oldKey, key(c.CompanyID, c.Code, c.State)); err != nil {
 		return err
 	}
-	if err := t.relist(bucketCompositionsByCompany, oldList, key(c.CompanyID, c.ID)); err != nil {
+	if err := t.reindexList(compositionKind, c.ID, found, old.CompanyID, c.CompanyID, compositionRow(c)); err != nil {
 		return err
 	}
 	return t.put(bucketCompositions, []byte(c.ID), toCompositionRecord(c))
@@ -616,7 +552,7 @@ func (t *tx) DeleteComposition(id string) error {
 	if err := t.bucket(bucketCompositionByCode).Delete(key(old.CompanyID, old.Code, old.State)); err != nil {
 		return err
 	}
-	if err := t.bucket(bucketCompositionsByCompany).Delete(key(old.CompanyID, id)); err != nil {
+	if err := t.reindexList(compositionKind, id, true, old.CompanyID, "", nil); err != nil {
 		return err
 	}
 	return t.bucket(bucketCompositions).Delete([]byte(id))
@@ -798,20 +734,22 @@ func (t *tx) BudgetByCode(companyID, code string) (*domain.Budget, error) {
 	return nil, notFound("budget %s not found", code)
 }
 
-func (t *tx) Budgets(companyID string) ([]*domain.Budget, error) {
-	if err := t.readable(); err != nil {
+func (t *tx) Budgets(companyID string, q app.Query) ([]*domain.BudgetHeader, int, error) {
+	return page(t, budgetKind, companyID, q, t.budgetHeader)
+}
+
+// budgetHeader reads a budget without decoding its tree.
+func (t *tx) budgetHeader(id string) (*domain.BudgetHeader, error) {
+	var r budgetHeaderRecord
+	ok, err := t.get(bucketBudgets, []byte(id), &r)
+	if err != nil {
 		return nil, err
 	}
-	ids := t.listIDs(bucketBudgetsByCompany, companyID)
-	out := make([]*domain.Budget, 0, len(ids))
-	for _, id := range ids {
-		b, err := t.Budget(id)
-		if err != nil {
-			return nil, fmt.Errorf("boltstore: index budgets_by_company names budget %s: %w", id, err)
-		}
-		out = append(out, b)
+	if !ok {
+		return nil, notFound("budget %s not found", id)
 	}
-	return out, nil
+	var d decoder
+	return decoded(&d, r.domain(&d), bucketBudgets, id)
 }
 
 func (t *tx) PutBudget(b *domain.Budget) error {
@@ -834,14 +772,14 @@ func (t *tx) PutBudget(b *domain.Budget) error {
 	if err != nil {
 		return err
 	}
-	var oldKey, oldList []byte
+	var oldKey []byte
 	if found {
-		oldKey, oldList = key(old.CompanyID, old.Code), key(old.CompanyID, old.ID)
+		oldKey = key(old.CompanyID, old.Code)
 	}
 	if err := t.reindex(bucketBudgetByCode, "budget code "+b.Code, b.ID, oldKey, key(b.CompanyID, b.Code)); err != nil {
 		return err
 	}
-	if err := t.relist(bucketBudgetsByCompany, oldList, key(b.CompanyID, b.ID)); err != nil {
+	if err := t.reindexList(budgetKind, b.ID, found, old.CompanyID, b.CompanyID, budgetRow(b)); err != nil {
 		return err
 	}
 	return t.put(bucketBudgets, []byte(b.ID), toBudgetRecord(b))
@@ -865,8 +803,25 @@ func (t *tx) DeleteBudget(id string) error {
 	if err := t.bucket(bucketBudgetByCode).Delete(key(old.CompanyID, old.Code)); err != nil {
 		return err
 	}
-	if err := t.bucket(bucketBudgetsByCompany).Delete(key(old.CompanyID, id)); err != nil {
+	if err := t.reindexList(budgetKind, id, true, old.CompanyID, "", nil); err != nil {
 		return err
 	}
 	return t.bucket(bucketBudgets).Delete([]byte(id))
+}
+
+// page answers q for the company and reads the records of the page.
+func page[T any](t *tx, k *listKind, companyID string, q app.Query, read func(id string) (T, error)) ([]T, int, error) {
+	ids, total, err := t.query(k, companyID, q)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]T, 0, len(ids))
+	for _, id := range ids {
+		x, err := read(id)
+		if err != nil {
+			return nil, 0, fmt.Errorf("boltstore: index %s names %s: %w", k.rows, id, err)
+		}
+		out = append(out, x)
+	}
+	return out, total, nil
 }

@@ -186,9 +186,9 @@ func testGroups(t *testing.T, s app.Store) {
 	checkLookups(t, s, []lookup{
 		{name: "Group(A1)", get: func(tx app.Tx) (any, error) { return tx.Group(grA1) }, want: a1},
 		{name: "Group(B1)", get: func(tx app.Tx) (any, error) { return tx.Group(grB1) }, want: b1},
-		{name: "Groups(A)", get: func(tx app.Tx) (any, error) { return tx.Groups(coA) }, want: []*domain.Group{a1, a2}},
-		{name: "Groups(B)", get: func(tx app.Tx) (any, error) { return tx.Groups(coB) }, want: []*domain.Group{b1}},
-		{name: "Groups(none)", get: func(tx app.Tx) (any, error) { return tx.Groups(coZ) }, want: []*domain.Group{}},
+		{name: "Groups(A)", get: func(tx app.Tx) (any, error) { return all(tx.Groups(coA, app.Query{})) }, want: []*domain.Group{a1, a2}},
+		{name: "Groups(B)", get: func(tx app.Tx) (any, error) { return all(tx.Groups(coB, app.Query{})) }, want: []*domain.Group{b1}},
+		{name: "Groups(none)", get: func(tx app.Tx) (any, error) { return all(tx.Groups(coZ, app.Query{})) }, want: []*domain.Group{}},
 		{name: "Group(missing)", get: func(tx app.Tx) (any, error) { return tx.Group(grA3) }, code: notFound},
 	})
 
@@ -203,8 +203,8 @@ func testGroups(t *testing.T, s app.Store) {
 	})
 	checkLookups(t, s, []lookup{
 		{name: "Group(A1) replaced", get: func(tx app.Tx) (any, error) { return tx.Group(grA1) }, want: a1b},
-		{name: "Groups(A) after move", get: func(tx app.Tx) (any, error) { return tx.Groups(coA) }, want: []*domain.Group{a1b}},
-		{name: "Groups(B) after move", get: func(tx app.Tx) (any, error) { return tx.Groups(coB) }, want: []*domain.Group{a2b, b1}},
+		{name: "Groups(A) after move", get: func(tx app.Tx) (any, error) { return all(tx.Groups(coA, app.Query{})) }, want: []*domain.Group{a1b}},
+		{name: "Groups(B) after move", get: func(tx app.Tx) (any, error) { return all(tx.Groups(coB, app.Query{})) }, want: []*domain.Group{a2b, b1}},
 	})
 
 	update(t, s, func(tx app.Tx) error { return tx.DeleteGroup(grB1) })
@@ -212,7 +212,7 @@ func testGroups(t *testing.T, s app.Store) {
 	wantCode(t, "DeleteGroup(deleted)", err, notFound)
 	checkLookups(t, s, []lookup{
 		{name: "Group(deleted)", get: func(tx app.Tx) (any, error) { return tx.Group(grB1) }, code: notFound},
-		{name: "Groups(B) after delete", get: func(tx app.Tx) (any, error) { return tx.Groups(coB) }, want: []*domain.Group{a2b}},
+		{name: "Groups(B) after delete", get: func(tx app.Tx) (any, error) { return all(tx.Groups(coB, app.Query{})) }, want: []*domain.Group{a2b}},
 	})
 }
 
@@ -233,9 +233,9 @@ func testResources(t *testing.T, s app.Store) {
 		{name: "ResourceByCode(B,R-1)", get: func(tx app.Tx) (any, error) { return tx.ResourceByCode(coB, "R-1") }, want: b1},
 		{name: "ResourceByCode(B,R-2)", get: func(tx app.Tx) (any, error) { return tx.ResourceByCode(coB, "R-2") }, code: notFound},
 		{name: "ResourceByCode(A,r-1)", get: func(tx app.Tx) (any, error) { return tx.ResourceByCode(coA, "r-1") }, code: notFound},
-		{name: "Resources(A)", get: func(tx app.Tx) (any, error) { return tx.Resources(coA) }, want: []*domain.Resource{a1, a2}},
-		{name: "Resources(B)", get: func(tx app.Tx) (any, error) { return tx.Resources(coB) }, want: []*domain.Resource{b1}},
-		{name: "Resources(none)", get: func(tx app.Tx) (any, error) { return tx.Resources(coZ) }, want: []*domain.Resource{}},
+		{name: "Resources(A)", get: func(tx app.Tx) (any, error) { return all(tx.Resources(coA, app.Query{})) }, want: []*domain.Resource{a1, a2}},
+		{name: "Resources(B)", get: func(tx app.Tx) (any, error) { return all(tx.Resources(coB, app.Query{})) }, want: []*domain.Resource{b1}},
+		{name: "Resources(none)", get: func(tx app.Tx) (any, error) { return all(tx.Resources(coZ, app.Query{})) }, want: []*domain.Resource{}},
 		{name: "Resource(missing)", get: func(tx app.Tx) (any, error) { return tx.Resource(reA3) }, code: notFound},
 	})
 
@@ -247,7 +247,7 @@ func testResources(t *testing.T, s app.Store) {
 		{name: "ResourceByCode(new code)", get: func(tx app.Tx) (any, error) { return tx.ResourceByCode(coA, "R-1X") }, want: recoded},
 		{name: "ResourceByCode(old code)", get: func(tx app.Tx) (any, error) { return tx.ResourceByCode(coA, "R-1") }, code: notFound},
 		{name: "ResourceByCode(B,R-1) untouched", get: func(tx app.Tx) (any, error) { return tx.ResourceByCode(coB, "R-1") }, want: b1},
-		{name: "Resources(A) after recode", get: func(tx app.Tx) (any, error) { return tx.Resources(coA) }, want: []*domain.Resource{recoded, a2}},
+		{name: "Resources(A) after recode", get: func(tx app.Tx) (any, error) { return all(tx.Resources(coA, app.Query{})) }, want: []*domain.Resource{recoded, a2}},
 	})
 
 	// A code another resource of the company holds is refused.
@@ -262,8 +262,8 @@ func testResources(t *testing.T, s app.Store) {
 	checkLookups(t, s, []lookup{
 		{name: "ResourceByCode(old company)", get: func(tx app.Tx) (any, error) { return tx.ResourceByCode(coA, "R-2") }, code: notFound},
 		{name: "ResourceByCode(new company)", get: func(tx app.Tx) (any, error) { return tx.ResourceByCode(coC, "R-2") }, want: moved},
-		{name: "Resources(A) after move", get: func(tx app.Tx) (any, error) { return tx.Resources(coA) }, want: []*domain.Resource{recoded}},
-		{name: "Resources(C) after move", get: func(tx app.Tx) (any, error) { return tx.Resources(coC) }, want: []*domain.Resource{moved}},
+		{name: "Resources(A) after move", get: func(tx app.Tx) (any, error) { return all(tx.Resources(coA, app.Query{})) }, want: []*domain.Resource{recoded}},
+		{name: "Resources(C) after move", get: func(tx app.Tx) (any, error) { return all(tx.Resources(coC, app.Query{})) }, want: []*domain.Resource{moved}},
 	})
 
 	update(t, s, func(tx app.Tx) error { return tx.DeleteResource(reA1) })
@@ -272,7 +272,7 @@ func testResources(t *testing.T, s app.Store) {
 	checkLookups(t, s, []lookup{
 		{name: "Resource(deleted)", get: func(tx app.Tx) (any, error) { return tx.Resource(reA1) }, code: notFound},
 		{name: "ResourceByCode(deleted)", get: func(tx app.Tx) (any, error) { return tx.ResourceByCode(coA, "R-1X") }, code: notFound},
-		{name: "Resources(A) after delete", get: func(tx app.Tx) (any, error) { return tx.Resources(coA) }, want: []*domain.Resource{}},
+		{name: "Resources(A) after delete", get: func(tx app.Tx) (any, error) { return all(tx.Resources(coA, app.Query{})) }, want: []*domain.Resource{}},
 	})
 	// The code of a deleted resource can be used again.
 	reused := newResource(reA3, coA, "R-1X")
@@ -299,9 +299,9 @@ func testCompositions(t *testing.T, s app.Store) {
 		{name: "CompositionByCode(B,C-1,MG)", get: func(tx app.Tx) (any, error) { return tx.CompositionByCode(coB, "C-1", "MG") }, want: b1},
 		{name: "CompositionByCode(B,C-1,SP)", get: func(tx app.Tx) (any, error) { return tx.CompositionByCode(coB, "C-1", "SP") }, code: notFound},
 		{name: "CompositionByCode(A,C-2,MG)", get: func(tx app.Tx) (any, error) { return tx.CompositionByCode(coA, "C-2", "MG") }, code: notFound},
-		{name: "Compositions(A)", get: func(tx app.Tx) (any, error) { return tx.Compositions(coA) }, want: []*domain.Composition{a1, a2}},
-		{name: "Compositions(B)", get: func(tx app.Tx) (any, error) { return tx.Compositions(coB) }, want: []*domain.Composition{b1}},
-		{name: "Compositions(none)", get: func(tx app.Tx) (any, error) { return tx.Compositions(coZ) }, want: []*domain.Composition{}},
+		{name: "Compositions(A)", get: func(tx app.Tx) (any, error) { return all(tx.Compositions(coA, app.Query{})) }, want: []*domain.Composition{a1, a2}},
+		{name: "Compositions(B)", get: func(tx app.Tx) (any, error) { return all(tx.Compositions(coB, app.Query{})) }, want: []*domain.Composition{b1}},
+		{name: "Compositions(none)", get: func(tx app.Tx) (any, error) { return all(tx.Compositions(coZ, app.Query{})) }, want: []*domain.Composition{}},
 		{name: "Composition(missing)", get: func(tx app.Tx) (any, error) { return tx.Composition(cpA3) }, code: notFound},
 	})
 
@@ -319,7 +319,7 @@ func testCompositions(t *testing.T, s app.Store) {
 	checkLookups(t, s, []lookup{
 		{name: "CompositionByCode(new code)", get: func(tx app.Tx) (any, error) { return tx.CompositionByCode(coA, "C-9", "RJ") }, want: recoded},
 		{name: "CompositionByCode(old code)", get: func(tx app.Tx) (any, error) { return tx.CompositionByCode(coA, "C-1", "RJ") }, code: notFound},
-		{name: "Compositions(A) after recode", get: func(tx app.Tx) (any, error) { return tx.Compositions(coA) }, want: []*domain.Composition{recoded, a2}},
+		{name: "Compositions(A) after recode", get: func(tx app.Tx) (any, error) { return all(tx.Compositions(coA, app.Query{})) }, want: []*domain.Composition{recoded, a2}},
 	})
 
 	err := s.Update(bg(), func(tx app.Tx) error { return tx.PutComposition(newComposition(cpA3, coA, "C-1", "SP")) })
@@ -332,8 +332,8 @@ func testCompositions(t *testing.T, s app.Store) {
 	checkLookups(t, s, []lookup{
 		{name: "CompositionByCode(old company)", get: func(tx app.Tx) (any, error) { return tx.CompositionByCode(coA, "C-1", "SP") }, code: notFound},
 		{name: "CompositionByCode(new company)", get: func(tx app.Tx) (any, error) { return tx.CompositionByCode(coC, "C-1", "SP") }, want: moved},
-		{name: "Compositions(A) after move", get: func(tx app.Tx) (any, error) { return tx.Compositions(coA) }, want: []*domain.Composition{recoded}},
-		{name: "Compositions(C) after move", get: func(tx app.Tx) (any, error) { return tx.Compositions(coC) }, want: []*domain.Composition{moved}},
+		{name: "Compositions(A) after move", get: func(tx app.Tx) (any, error) { return all(tx.Compositions(coA, app.Query{})) }, want: []*domain.Composition{recoded}},
+		{name: "Compositions(C) after move", get: func(tx app.Tx) (any, error) { return all(tx.Compositions(coC, app.Query{})) }, want: []*domain.Composition{moved}},
 	})
 
 	update(t, s, func(tx app.Tx) error { return tx.DeleteComposition(cpA1) })
@@ -342,8 +342,8 @@ func testCompositions(t *testing.T, s app.Store) {
 	checkLookups(t, s, []lookup{
 		{name: "Composition(deleted)", get: func(tx app.Tx) (any, error) { return tx.Composition(cpA1) }, code: notFound},
 		{name: "CompositionByCode(deleted)", get: func(tx app.Tx) (any, error) { return tx.CompositionByCode(coA, "C-9", "RJ") }, code: notFound},
-		{name: "Compositions(A) after delete", get: func(tx app.Tx) (any, error) { return tx.Compositions(coA) }, want: []*domain.Composition{}},
-		{name: "Compositions(B) after delete", get: func(tx app.Tx) (any, error) { return tx.Compositions(coB) }, want: []*domain.Composition{b1}},
+		{name: "Compositions(A) after delete", get: func(tx app.Tx) (any, error) { return all(tx.Compositions(coA, app.Query{})) }, want: []*domain.Composition{}},
+		{name: "Compositions(B) after delete", get: func(tx app.Tx) (any, error) { return all(tx.Compositions(coB, app.Query{})) }, want: []*domain.Composition{b1}},
 	})
 	// The code and state of a deleted composition can be used again.
 	reused := newComposition(cpA3, coA, "C-9", "RJ")
@@ -480,14 +480,14 @@ func testEmptyStore(t *testing.T, s app.Store) {
 		{name: "UserByEmail(empty)", get: func(tx app.Tx) (any, error) { return tx.UserByEmail("") }, code: notFound},
 		{name: "CountUsers", get: func(tx app.Tx) (any, error) { return tx.CountUsers() }, want: 0},
 		{name: "Group", get: func(tx app.Tx) (any, error) { return tx.Group(grA1) }, code: notFound},
-		{name: "Groups", get: func(tx app.Tx) (any, error) { return tx.Groups(coA) }, want: []*domain.Group{}},
+		{name: "Groups", get: func(tx app.Tx) (any, error) { return all(tx.Groups(coA, app.Query{})) }, want: []*domain.Group{}},
 		{name: "Resource", get: func(tx app.Tx) (any, error) { return tx.Resource(reA1) }, code: notFound},
 		{name: "Resource(empty id)", get: func(tx app.Tx) (any, error) { return tx.Resource("") }, code: notFound},
 		{name: "ResourceByCode", get: func(tx app.Tx) (any, error) { return tx.ResourceByCode(coA, "R-1") }, code: notFound},
-		{name: "Resources", get: func(tx app.Tx) (any, error) { return tx.Resources(coA) }, want: []*domain.Resource{}},
+		{name: "Resources", get: func(tx app.Tx) (any, error) { return all(tx.Resources(coA, app.Query{})) }, want: []*domain.Resource{}},
 		{name: "Composition", get: func(tx app.Tx) (any, error) { return tx.Composition(cpA1) }, code: notFound},
 		{name: "CompositionByCode", get: func(tx app.Tx) (any, error) { return tx.CompositionByCode(coA, "C-1", "MG") }, code: notFound},
-		{name: "Compositions", get: func(tx app.Tx) (any, error) { return tx.Compositions(coA) }, want: []*domain.Composition{}},
+		{name: "Compositions", get: func(tx app.Tx) (any, error) { return all(tx.Compositions(coA, app.Query{})) }, want: []*domain.Composition{}},
 		{name: "Edition", get: func(tx app.Tx) (any, error) { return tx.Edition(edSinapiAug) }, code: notFound},
 		{name: "Editions", get: func(tx app.Tx) (any, error) { return tx.Editions() }, want: []*domain.Edition{}},
 		{name: "BankResource", get: func(tx app.Tx) (any, error) { return tx.BankResource(edSinapiAug, "00001") }, code: notFound},
@@ -497,7 +497,7 @@ func testEmptyStore(t *testing.T, s app.Store) {
 		{name: "BankCompositions", get: func(tx app.Tx) (any, error) { return tx.BankCompositions(edSinapiAug) }, want: []*domain.BankComposition{}},
 		{name: "Budget", get: func(tx app.Tx) (any, error) { return tx.Budget(buA1) }, code: notFound},
 		{name: "BudgetByCode", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coA, "ORC-1") }, code: notFound},
-		{name: "Budgets", get: func(tx app.Tx) (any, error) { return tx.Budgets(coA) }, want: []*domain.Budget{}},
+		{name: "Budgets", get: func(tx app.Tx) (any, error) { return all(tx.Budgets(coA, app.Query{})) }, want: headers()},
 	})
 	deletes := []struct {
 		name string
@@ -603,10 +603,10 @@ func testWorld(t *testing.T, s app.Store) {
 		"BudgetByCode(" + coA + ",ORC-1)": w.budgets[2],
 		"BudgetByCode(" + coA + ",ORC-2)": w.budgets[1],
 		"BudgetByCode(" + coB + ",ORC-1)": w.budgets[0],
-		"Budgets(" + coA + ")":            []*domain.Budget{w.budgets[2], w.budgets[1]},
-		"Budgets(" + coB + ")":            []*domain.Budget{w.budgets[0]},
-		"Budgets(" + coC + ")":            []*domain.Budget{},
-		"Budgets(" + coZ + ")":            []*domain.Budget{},
+		"Budgets(" + coA + ")":            headers(w.budgets[2], w.budgets[1]),
+		"Budgets(" + coB + ")":            headers(w.budgets[0]),
+		"Budgets(" + coC + ")":            headers(),
+		"Budgets(" + coZ + ")":            headers(),
 	}
 	want := make(map[string]any, len(got))
 	for _, p := range probes() {
@@ -704,9 +704,9 @@ func testBudgets(t *testing.T, s app.Store) {
 		{name: "BudgetByCode(B,ORC-1)", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coB, "ORC-1") }, want: b1},
 		{name: "BudgetByCode(B,ORC-2)", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coB, "ORC-2") }, code: notFound},
 		{name: "BudgetByCode(A,orc-1)", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coA, "orc-1") }, code: notFound},
-		{name: "Budgets(A)", get: func(tx app.Tx) (any, error) { return tx.Budgets(coA) }, want: []*domain.Budget{a1, a2}},
-		{name: "Budgets(B)", get: func(tx app.Tx) (any, error) { return tx.Budgets(coB) }, want: []*domain.Budget{b1}},
-		{name: "Budgets(none)", get: func(tx app.Tx) (any, error) { return tx.Budgets(coZ) }, want: []*domain.Budget{}},
+		{name: "Budgets(A)", get: func(tx app.Tx) (any, error) { return all(tx.Budgets(coA, app.Query{})) }, want: headers(a1, a2)},
+		{name: "Budgets(B)", get: func(tx app.Tx) (any, error) { return all(tx.Budgets(coB, app.Query{})) }, want: headers(b1)},
+		{name: "Budgets(none)", get: func(tx app.Tx) (any, error) { return all(tx.Budgets(coZ, app.Query{})) }, want: headers()},
 		{name: "Budget(missing)", get: func(tx app.Tx) (any, error) { return tx.Budget(buA3) }, code: notFound},
 	})
 
@@ -735,8 +735,8 @@ func testBudgets(t *testing.T, s app.Store) {
 	checkLookups(t, s, []lookup{
 		{name: "BudgetByCode(old company)", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coA, "ORC-2") }, code: notFound},
 		{name: "BudgetByCode(new company)", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coC, "ORC-2") }, want: moved},
-		{name: "Budgets(A) after move", get: func(tx app.Tx) (any, error) { return tx.Budgets(coA) }, want: []*domain.Budget{recoded}},
-		{name: "Budgets(C) after move", get: func(tx app.Tx) (any, error) { return tx.Budgets(coC) }, want: []*domain.Budget{moved}},
+		{name: "Budgets(A) after move", get: func(tx app.Tx) (any, error) { return all(tx.Budgets(coA, app.Query{})) }, want: headers(recoded)},
+		{name: "Budgets(C) after move", get: func(tx app.Tx) (any, error) { return all(tx.Budgets(coC, app.Query{})) }, want: headers(moved)},
 	})
 
 	update(t, s, func(tx app.Tx) error { return tx.DeleteBudget(buA1) })
@@ -745,8 +745,8 @@ func testBudgets(t *testing.T, s app.Store) {
 	checkLookups(t, s, []lookup{
 		{name: "Budget(deleted)", get: func(tx app.Tx) (any, error) { return tx.Budget(buA1) }, code: notFound},
 		{name: "BudgetByCode(deleted)", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coA, "ORC-1X") }, code: notFound},
-		{name: "Budgets(A) after delete", get: func(tx app.Tx) (any, error) { return tx.Budgets(coA) }, want: []*domain.Budget{}},
-		{name: "Budgets(B) after delete", get: func(tx app.Tx) (any, error) { return tx.Budgets(coB) }, want: []*domain.Budget{b1}},
+		{name: "Budgets(A) after delete", get: func(tx app.Tx) (any, error) { return all(tx.Budgets(coA, app.Query{})) }, want: headers()},
+		{name: "Budgets(B) after delete", get: func(tx app.Tx) (any, error) { return all(tx.Budgets(coB, app.Query{})) }, want: headers(b1)},
 	})
 	reused := newBudget(buA3, coA, "ORC-1X")
 	update(t, s, func(tx app.Tx) error { return tx.PutBudget(reused) })

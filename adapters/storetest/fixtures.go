@@ -430,10 +430,10 @@ func probes() []probe {
 	}
 	for _, co := range []string{coA, coB, coC, coZ} {
 		p = append(p,
-			probe{"Budgets(" + co + ")", func(tx app.Tx) (any, error) { return tx.Budgets(co) }},
-			probe{"Groups(" + co + ")", func(tx app.Tx) (any, error) { return tx.Groups(co) }},
-			probe{"Resources(" + co + ")", func(tx app.Tx) (any, error) { return tx.Resources(co) }},
-			probe{"Compositions(" + co + ")", func(tx app.Tx) (any, error) { return tx.Compositions(co) }},
+			probe{"Budgets(" + co + ")", func(tx app.Tx) (any, error) { return all(tx.Budgets(co, app.Query{})) }},
+			probe{"Groups(" + co + ")", func(tx app.Tx) (any, error) { return all(tx.Groups(co, app.Query{})) }},
+			probe{"Resources(" + co + ")", func(tx app.Tx) (any, error) { return all(tx.Resources(co, app.Query{})) }},
+			probe{"Compositions(" + co + ")", func(tx app.Tx) (any, error) { return all(tx.Compositions(co, app.Query{})) }},
 		)
 	}
 	for _, k := range []string{edSinapiAug, edSinapiJul, edSicroAL, edOrseSE} {

@@ -64,9 +64,9 @@ func testMixedIDLayouts(t *testing.T, s app.Store) {
 		{name: "Composition(old id)", get: func(tx app.Tx) (any, error) { return tx.Composition(oldID1) }, want: compositions[0]},
 		{name: "Budget(old id)", get: func(tx app.Tx) (any, error) { return tx.Budget(oldID2) }, want: budgets[1]},
 		{name: "Resource(new id)", get: func(tx app.Tx) (any, error) { return tx.Resource(newIDs[2]) }, want: resources[4]},
-		{name: "Groups in creation order", get: func(tx app.Tx) (any, error) { return tx.Groups(coA) }, want: groups},
-		{name: "Resources in creation order", get: func(tx app.Tx) (any, error) { return tx.Resources(coA) }, want: resources},
-		{name: "Compositions in creation order", get: func(tx app.Tx) (any, error) { return tx.Compositions(coA) }, want: compositions},
-		{name: "Budgets in creation order", get: func(tx app.Tx) (any, error) { return tx.Budgets(coA) }, want: budgets},
+		{name: "Groups in creation order", get: func(tx app.Tx) (any, error) { return all(tx.Groups(coA, app.Query{})) }, want: groups},
+		{name: "Resources in creation order", get: func(tx app.Tx) (any, error) { return all(tx.Resources(coA, app.Query{})) }, want: resources},
+		{name: "Compositions in creation order", get: func(tx app.Tx) (any, error) { return all(tx.Compositions(coA, app.Query{})) }, want: compositions},
+		{name: "Budgets in creation order", get: func(tx app.Tx) (any, error) { return all(tx.Budgets(coA, app.Query{})) }, want: headers(budgets...)},
 	})
 }

@@ -1,10 +1,11 @@
 // Package storetest is the contract suite of the storage port: every
 // implementation of app.Store runs it from its own tests, so that all of
-// them behave the same way (the in-memory reference store, the bbolt store
-// and any later one).
+// them behave the same way (the bbolt store, the PostgreSQL store and any
+// later one). The list methods answer app.Query as its documentation says;
+// query.go checks every filter, sort key and paging rule.
 //
 //	func TestContract(t *testing.T) {
-//		storetest.Run(t, func(t *testing.T) app.Store { return memstore.New() })
+//		storetest.Run(t, func(t *testing.T) app.Store { return open(t) })
 //	}
 //
 // A persistent store also runs RunReopen, which checks that everything
@@ -14,6 +15,7 @@ package storetest
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -60,6 +62,11 @@ func Run(t *testing.T, open func(t *testing.T) app.Store) {
 		{"TxAfterEnd", testTxAfterEnd},
 		{"CanceledContext", testCanceledContext},
 		{"PingAndClose", testPingAndClose},
+		{"QueryResources", testQueryResources},
+		{"QueryCompositions", testQueryCompositions},
+		{"QueryGroups", testQueryGroups},
+		{"QueryBudgets", testQueryBudgets},
+		{"QueryConcurrentWriters", testQueryConcurrentWriters},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -169,4 +176,25 @@ func checkLookups(t *testing.T, s app.Store, lookups []lookup) {
 		}
 		return nil
 	})
+}
+
+// all returns the page of a list method asked for everything (an empty
+// Query), failing when its total is not the number of records listed.
+func all[T any](items []T, total int, err error) ([]T, error) {
+	if err != nil {
+		return nil, err
+	}
+	if total != len(items) {
+		return nil, fmt.Errorf("total %d for a list of %d records, asked for all", total, len(items))
+	}
+	return items, nil
+}
+
+// headers returns the headers of the budgets, as Budgets lists them.
+func headers(bs ...*domain.Budget) []*domain.BudgetHeader {
+	out := make([]*domain.BudgetHeader, len(bs))
+	for i, b := range bs {
+		out[i] = b.Header()
+	}
+	return out
 }

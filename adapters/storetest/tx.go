@@ -48,10 +48,10 @@ func testReadYourWrites(t *testing.T, s app.Store) {
 			{name: "UserByEmail(new)", get: func(tx app.Tx) (any, error) { return tx.UserByEmail("ana@alfa2.example") }, want: newUser(usA1, coA, deA1, "ana@alfa2.example")},
 			{name: "CountUsers", get: func(tx app.Tx) (any, error) { return tx.CountUsers() }, want: 3},
 			{name: "Group(deleted)", get: func(tx app.Tx) (any, error) { return tx.Group(grA2) }, code: notFound},
-			{name: "Groups(A)", get: func(tx app.Tx) (any, error) { return tx.Groups(coA) }, want: []*domain.Group{newGroup(grA1, coA, "Alvenaria e vedação"), newGroup(grA3, coA, "Coberturas")}},
+			{name: "Groups(A)", get: func(tx app.Tx) (any, error) { return all(tx.Groups(coA, app.Query{})) }, want: []*domain.Group{newGroup(grA1, coA, "Alvenaria e vedação"), newGroup(grA3, coA, "Coberturas")}},
 			{name: "ResourceByCode(new)", get: func(tx app.Tx) (any, error) { return tx.ResourceByCode(coA, "R-1X") }, want: r1},
 			{name: "ResourceByCode(old)", get: func(tx app.Tx) (any, error) { return tx.ResourceByCode(coA, "R-1") }, code: notFound},
-			{name: "Resources(A)", get: func(tx app.Tx) (any, error) { return tx.Resources(coA) }, want: []*domain.Resource{r1, r3}},
+			{name: "Resources(A)", get: func(tx app.Tx) (any, error) { return all(tx.Resources(coA, app.Query{})) }, want: []*domain.Resource{r1, r3}},
 			{name: "CompositionByCode(new state)", get: func(tx app.Tx) (any, error) { return tx.CompositionByCode(coA, "C-1", "RJ") }, want: newComposition(cpA1, coA, "C-1", "RJ")},
 			{name: "Composition(deleted)", get: func(tx app.Tx) (any, error) { return tx.Composition(cpA2) }, code: notFound},
 			{name: "Edition(new)", get: func(tx app.Tx) (any, error) { return tx.Edition(edOrseSE) }, want: newEdition("ORSE", "SE", "01/2025")},
@@ -60,7 +60,7 @@ func testReadYourWrites(t *testing.T, s app.Store) {
 			{name: "BudgetByCode(new)", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coA, "ORC-1X") }, want: newBudget(buA1, coA, "ORC-1X")},
 			{name: "BudgetByCode(old)", get: func(tx app.Tx) (any, error) { return tx.BudgetByCode(coA, "ORC-1") }, code: notFound},
 			{name: "Budget(deleted)", get: func(tx app.Tx) (any, error) { return tx.Budget(buA2) }, code: notFound},
-			{name: "Budgets(A)", get: func(tx app.Tx) (any, error) { return tx.Budgets(coA) }, want: []*domain.Budget{newBudget(buA1, coA, "ORC-1X"), newBudget(buA3, coA, "ORC-3")}},
+			{name: "Budgets(A)", get: func(tx app.Tx) (any, error) { return all(tx.Budgets(coA, app.Query{})) }, want: headers(newBudget(buA1, coA, "ORC-1X"), newBudget(buA3, coA, "ORC-3"))},
 		}
 		for _, l := range checks {
 			got, err := l.get(tx)
@@ -381,17 +381,17 @@ func testCopies(t *testing.T, s app.Store) {
 	// Lists hand out copies too.
 	update(t, s, func(tx app.Tx) error { return tx.PutGroup(newGroup(grA1, coA, "Alvenaria")) })
 	view(t, s, func(tx app.Tx) error {
-		gs, err := tx.Groups(coA)
+		gs, err := all(tx.Groups(coA, app.Query{}))
 		if err != nil {
 			return err
 		}
 		gs[0].Description = "changed"
-		rs, err := tx.Resources(coA)
+		rs, err := all(tx.Resources(coA, app.Query{}))
 		if err != nil {
 			return err
 		}
 		rs[0].Locals["MG"] = domain.PriceLine{}
-		cs, err := tx.Compositions(coA)
+		cs, err := all(tx.Compositions(coA, app.Query{}))
 		if err != nil {
 			return err
 		}
@@ -411,21 +411,21 @@ func testCopies(t *testing.T, s app.Store) {
 			return err
 		}
 		bcs[0].Items[0].Code, bcs[0].Cost.PD = "changed", dec("1")
-		bs, err := tx.Budgets(coA)
+		bs, err := all(tx.Budgets(coA, app.Query{}))
 		if err != nil {
 			return err
 		}
-		bs[0].Items[0].Items[0].Code = "changed"
+		bs[0].Banks[0].Name, bs[0].Code = "changed", "changed"
 		return nil
 	})
 	checkLookups(t, s, []lookup{
-		{name: "Groups", get: func(tx app.Tx) (any, error) { return tx.Groups(coA) }, want: []*domain.Group{newGroup(grA1, coA, "Alvenaria")}},
-		{name: "Resources", get: func(tx app.Tx) (any, error) { return tx.Resources(coA) }, want: []*domain.Resource{newResource(reA1, coA, "R-1")}},
-		{name: "Compositions", get: func(tx app.Tx) (any, error) { return tx.Compositions(coA) }, want: []*domain.Composition{newComposition(cpA1, coA, "C-1", "MG")}},
+		{name: "Groups", get: func(tx app.Tx) (any, error) { return all(tx.Groups(coA, app.Query{})) }, want: []*domain.Group{newGroup(grA1, coA, "Alvenaria")}},
+		{name: "Resources", get: func(tx app.Tx) (any, error) { return all(tx.Resources(coA, app.Query{})) }, want: []*domain.Resource{newResource(reA1, coA, "R-1")}},
+		{name: "Compositions", get: func(tx app.Tx) (any, error) { return all(tx.Compositions(coA, app.Query{})) }, want: []*domain.Composition{newComposition(cpA1, coA, "C-1", "MG")}},
 		{name: "Editions", get: func(tx app.Tx) (any, error) { return tx.Editions() }, want: []*domain.Edition{newEdition("SINAPI", "MG", "08/2026")}},
 		{name: "BankResources", get: func(tx app.Tx) (any, error) { return tx.BankResources(edSinapiAug) }, want: []*domain.BankResource{newBankResource("00001", "10.01")}},
 		{name: "BankCompositions", get: func(tx app.Tx) (any, error) { return tx.BankCompositions(edSinapiAug) }, want: []*domain.BankComposition{newBankComposition("87292", "401.23")}},
-		{name: "Budgets", get: func(tx app.Tx) (any, error) { return tx.Budgets(coA) }, want: []*domain.Budget{newBudget(buA1, coA, "ORC-1")}},
+		{name: "Budgets", get: func(tx app.Tx) (any, error) { return all(tx.Budgets(coA, app.Query{})) }, want: headers(newBudget(buA1, coA, "ORC-1"))},
 	})
 }
 
