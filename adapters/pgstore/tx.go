@@ -429,11 +429,12 @@ func (t *tx) CountUsers() (int, error) {
 
 // Groups.
 
-const groupCols = `g.id, g.company_id, g.user_id, g.department_id, g.description, g.created_at, g.created_at_ns`
+const groupCols = `r.id, r.company_id, r.user_id, r.department_id, r.description, r.created_at, r.created_at_ns`
 
-func (t *tx) groups(where string, args []any) ([]*domain.Group, error) {
+func (t *tx) groups(s sel) ([]*domain.Group, error) {
 	out := []*domain.Group{}
-	err := t.query(`SELECT `+groupCols+` FROM groups g WHERE `+where, args, func(r pgx.Rows) error {
+	b := &pgx.Batch{}
+	batchRows(b, `SELECT `+groupCols+` FROM groups r WHERE `+s.where+s.tail, s.args, func(r pgx.Rows) error {
 		var g domain.Group
 		var at time.Time
 		var ns int32
@@ -444,14 +445,15 @@ func (t *tx) groups(where string, args []any) ([]*domain.Group, error) {
 		out = append(out, &g)
 		return nil
 	})
-	return out, err
+	s.queueCount(b, "groups")
+	return out, t.send(b)
 }
 
 func (t *tx) Group(id string) (*domain.Group, error) {
 	if err := t.readable(); err != nil {
 		return nil, err
 	}
-	gs, err := t.groups(`g.id = $1`, []any{id})
+	gs, err := t.groups(byWhere(`r.id = $1`, id))
 	if err != nil {
 		return nil, err
 	}
@@ -459,13 +461,6 @@ func (t *tx) Group(id string) (*domain.Group, error) {
 		return nil, notFound("group %s not found", id)
 	}
 	return gs[0], nil
-}
-
-func (t *tx) Groups(companyID string) ([]*domain.Group, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	return t.groups(`g.company_id = $1 ORDER BY g.id`, []any{companyID})
 }
 
 func (t *tx) PutGroup(g *domain.Group) error {
@@ -482,9 +477,9 @@ func (t *tx) PutGroup(g *domain.Group) error {
 		return err
 	}
 	at, ns := ts(g.CreatedAt)
-	return t.exec(`INSERT INTO groups (company_id, id, user_id, department_id, description, created_at, created_at_ns)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		g.CompanyID, g.ID, g.UserID, g.DepartmentID, g.Description, at, ns)
+	return t.exec(`INSERT INTO groups (company_id, id, user_id, department_id, description, description_fold, description_ci, created_at, created_at_ns)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		g.CompanyID, g.ID, g.UserID, g.DepartmentID, g.Description, app.Fold(g.Description), ciFold(g.Description), at, ns)
 }
 
 func (t *tx) DeleteGroup(id string) error {
@@ -545,12 +540,12 @@ const resourceCols = `r.id, r.company_id, r.user_id, r.department_id, r.group_id
 // resources loads the resources that the clause (a WHERE condition on r,
 // with ORDER BY and LIMIT when needed) selects, their prices included, in
 // one round trip.
-func (t *tx) resources(clause string, args ...any) ([]*domain.Resource, error) {
+func (t *tx) resources(s sel) ([]*domain.Resource, error) {
 	out := []*domain.Resource{}
 	byID := map[string]*domain.Resource{}
 	var d decoder
 	b := &pgx.Batch{}
-	batchRows(b, `SELECT `+resourceCols+` FROM resources r WHERE `+clause, args, func(rows pgx.Rows) error {
+	batchRows(b, `SELECT `+resourceCols+` FROM resources r WHERE `+s.where+s.tail, s.args, func(rows pgx.Rows) error {
 		var v domain.Resource
 		var at time.Time
 		var ns int32
@@ -565,7 +560,7 @@ func (t *tx) resources(clause string, args ...any) ([]*domain.Resource, error) {
 		return nil
 	})
 	batchRows(b, `SELECT p.resource_id, p.state, p.pnd::text, p.pd::text, p.pndi::text, p.pdi::text FROM resource_prices p
-		WHERE (p.company_id, p.resource_id) IN (SELECT r.company_id, r.id FROM resources r WHERE `+clause+`)`, args,
+		WHERE (p.company_id, p.resource_id) IN (SELECT r.company_id, r.id FROM resources r WHERE `+s.where+s.tail+`)`, s.args,
 		func(rows pgx.Rows) error {
 			var id, st, pnd, pd, pndi, pdi string
 			if err := rows.Scan(&id, &st, &pnd, &pd, &pndi, &pdi); err != nil {
@@ -576,6 +571,7 @@ func (t *tx) resources(clause string, args ...any) ([]*domain.Resource, error) {
 			}
 			return nil
 		})
+	s.queueCount(b, "resources")
 	if err := t.send(b); err != nil {
 		return nil, err
 	}
@@ -586,7 +582,7 @@ func (t *tx) Resource(id string) (*domain.Resource, error) {
 	if err := t.readable(); err != nil {
 		return nil, err
 	}
-	rs, err := t.resources(`r.id = $1`, id)
+	rs, err := t.resources(byWhere(`r.id = $1`, id))
 	if err != nil {
 		return nil, err
 	}
@@ -600,7 +596,7 @@ func (t *tx) ResourceByCode(companyID, code string) (*domain.Resource, error) {
 	if err := t.readable(); err != nil {
 		return nil, err
 	}
-	rs, err := t.resources(`r.company_id = $1 AND r.code = $2`, companyID, code)
+	rs, err := t.resources(byWhere(`r.company_id = $1 AND r.code = $2`, companyID, code))
 	if err != nil {
 		return nil, err
 	}
@@ -608,13 +604,6 @@ func (t *tx) ResourceByCode(companyID, code string) (*domain.Resource, error) {
 		return nil, notFound("resource %s not found", code)
 	}
 	return rs[0], nil
-}
-
-func (t *tx) Resources(companyID string) ([]*domain.Resource, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	return t.resources(`r.company_id = $1 ORDER BY r.id`, companyID)
 }
 
 func (t *tx) PutResource(v *domain.Resource) error {
@@ -638,10 +627,12 @@ func (t *tx) PutResource(v *domain.Resource) error {
 	b := &pgx.Batch{}
 	b.Queue(`DELETE FROM resources WHERE id = $1`, v.ID)
 	b.Queue(`INSERT INTO resources (company_id, id, user_id, department_id, group_id, code, second_code, description,
-		type, unit, is_sicro, status, note, created_at, created_at_ns)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+		type, unit, is_sicro, status, note, code_fold, code_key, description_fold, description_ci, unit_fold, unit_ci,
+		created_at, created_at_ns)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
 		v.CompanyID, v.ID, v.UserID, v.DepartmentID, v.GroupID, v.Code, v.SecondCode, v.Description,
-		v.Type, v.Unit, v.IsSicro, v.Status, v.Note, at, ns)
+		v.Type, v.Unit, v.IsSicro, v.Status, v.Note, app.Fold(v.Code), app.CodeKey(app.Fold(v.Code)),
+		app.Fold(v.Description), ciFold(v.Description), app.Fold(v.Unit), ciFold(v.Unit), at, ns)
 	for st, p := range v.Locals {
 		b.Queue(`INSERT INTO resource_prices (company_id, resource_id, state, pnd, pd, pndi, pdi) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
 			v.CompanyID, v.ID, st, num(p.PND), num(p.PD), num(p.PNDI), num(p.PDI))
@@ -661,12 +652,12 @@ const compositionCols = `r.id, r.company_id, r.user_id, r.department_id, r.group
 
 // compositions loads the compositions that the clause (on r) selects, with
 // their banks and items, in one round trip.
-func (t *tx) compositions(clause string, args ...any) ([]*domain.Composition, error) {
+func (t *tx) compositions(s sel) ([]*domain.Composition, error) {
 	out := []*domain.Composition{}
 	byID := map[string]*domain.Composition{}
 	var d decoder
 	b := &pgx.Batch{}
-	batchRows(b, `SELECT `+compositionCols+` FROM compositions r WHERE `+clause, args, func(rows pgx.Rows) error {
+	batchRows(b, `SELECT `+compositionCols+` FROM compositions r WHERE `+s.where+s.tail, s.args, func(rows pgx.Rows) error {
 		var c domain.Composition
 		var at time.Time
 		var ns int32
@@ -691,7 +682,8 @@ func (t *tx) compositions(clause string, args ...any) ([]*domain.Composition, er
 		byID[c.ID] = &c
 		return nil
 	})
-	sub := `(SELECT r.company_id, r.id FROM compositions r WHERE ` + clause + `)`
+	sub := `(SELECT r.company_id, r.id FROM compositions r WHERE ` + s.where + s.tail + `)`
+	args := s.args
 	batchRows(b, `SELECT x.composition_id, x.name, x.state, x.month, x.region, x.report, x.asked_region, x.with_labor_charges
 		FROM composition_banks x WHERE (x.company_id, x.composition_id) IN `+sub+` ORDER BY x.composition_id, x.pos`, args,
 		func(rows pgx.Rows) error {
@@ -723,6 +715,7 @@ func (t *tx) compositions(clause string, args ...any) ([]*domain.Composition, er
 			}
 			return nil
 		})
+	s.queueCount(b, "compositions")
 	if err := t.send(b); err != nil {
 		return nil, err
 	}
@@ -733,7 +726,7 @@ func (t *tx) Composition(id string) (*domain.Composition, error) {
 	if err := t.readable(); err != nil {
 		return nil, err
 	}
-	cs, err := t.compositions(`r.id = $1`, id)
+	cs, err := t.compositions(byWhere(`r.id = $1`, id))
 	if err != nil {
 		return nil, err
 	}
@@ -747,7 +740,7 @@ func (t *tx) CompositionByCode(companyID, code, state string) (*domain.Compositi
 	if err := t.readable(); err != nil {
 		return nil, err
 	}
-	cs, err := t.compositions(`r.company_id = $1 AND r.code = $2 AND r.state = $3`, companyID, code, state)
+	cs, err := t.compositions(byWhere(`r.company_id = $1 AND r.code = $2 AND r.state = $3`, companyID, code, state))
 	if err != nil {
 		return nil, err
 	}
@@ -755,13 +748,6 @@ func (t *tx) CompositionByCode(companyID, code, state string) (*domain.Compositi
 		return nil, notFound("composition %s (%s) not found", code, state)
 	}
 	return cs[0], nil
-}
-
-func (t *tx) Compositions(companyID string) ([]*domain.Composition, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	return t.compositions(`r.company_id = $1 ORDER BY r.id`, companyID)
 }
 
 func (t *tx) PutComposition(c *domain.Composition) error {
@@ -787,11 +773,15 @@ func (t *tx) PutComposition(c *domain.Composition) error {
 	b.Queue(`DELETE FROM compositions WHERE id = $1`, c.ID)
 	b.Queue(`INSERT INTO compositions (company_id, id, user_id, department_id, group_id, code, second_code, description,
 		type, unit, state, is_sicro, labor, rounding, note, team_production, fic, labor_addition, has_banks, has_items,
+		code_fold, code_key, description_fold, description_ci, unit_fold, unit_ci, state_fold, state_ci, type_fold, type_ci,
 		created_at, created_at_ns)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
+			$21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32)`,
 		c.CompanyID, c.ID, c.UserID, c.DepartmentID, c.GroupID, c.Code, c.SecondCode, c.Description,
 		c.Type, c.Unit, c.State, c.IsSicro, c.Labor, int(c.Rounding), c.Note,
-		num(c.TeamProduction), num(c.FIC), num(c.LaborAddition), c.Banks != nil, c.Items != nil, at, ns)
+		num(c.TeamProduction), num(c.FIC), num(c.LaborAddition), c.Banks != nil, c.Items != nil,
+		app.Fold(c.Code), app.CodeKey(app.Fold(c.Code)), app.Fold(c.Description), ciFold(c.Description),
+		app.Fold(c.Unit), ciFold(c.Unit), app.Fold(c.State), ciFold(c.State), app.Fold(c.Type), ciFold(c.Type), at, ns)
 	for i, br := range c.Banks {
 		b.Queue(`INSERT INTO composition_banks (company_id, composition_id, pos, name, state, month, region, report, asked_region, with_labor_charges)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
@@ -896,13 +886,13 @@ const budgetCols = `r.id, r.company_id, r.user_id, r.department_id, r.code, r.de
 
 // budgets loads the budgets that the clause (on r) selects, with their
 // banks and, when trees is set, their trees, in one round trip.
-func (t *tx) budgets(trees bool, clause string, args ...any) ([]*domain.Budget, error) {
+func (t *tx) budgets(trees bool, s sel) ([]*domain.Budget, error) {
 	out := []*domain.Budget{}
 	byID := map[string]*domain.Budget{}
 	nodes := map[string][]nodeRow{}
 	var d decoder
 	b := &pgx.Batch{}
-	batchRows(b, `SELECT `+budgetCols+` FROM budgets r WHERE `+clause, args, func(rows pgx.Rows) error {
+	batchRows(b, `SELECT `+budgetCols+` FROM budgets r WHERE `+s.where+s.tail, s.args, func(rows pgx.Rows) error {
 		var v domain.Budget
 		var bdi, mode, rounding string
 		var hasBanks, hasItems bool
@@ -924,7 +914,8 @@ func (t *tx) budgets(trees bool, clause string, args ...any) ([]*domain.Budget, 
 		byID[v.ID] = &v
 		return nil
 	})
-	sub := `(SELECT r.company_id, r.id FROM budgets r WHERE ` + clause + `)`
+	sub := `(SELECT r.company_id, r.id FROM budgets r WHERE ` + s.where + s.tail + `)`
+	args := s.args
 	batchRows(b, `SELECT x.budget_id, x.name, x.state, x.month, x.region, x.report
 		FROM budget_banks x WHERE (x.company_id, x.budget_id) IN `+sub+` ORDER BY x.budget_id, x.pos`, args,
 		func(rows pgx.Rows) error {
@@ -953,6 +944,7 @@ func (t *tx) budgets(trees bool, clause string, args ...any) ([]*domain.Budget, 
 				return nil
 			})
 	}
+	s.queueCount(b, "budgets")
 	if err := t.send(b); err != nil {
 		return nil, err
 	}
@@ -1014,7 +1006,7 @@ func (t *tx) Budget(id string) (*domain.Budget, error) {
 	if err := t.readable(); err != nil {
 		return nil, err
 	}
-	bs, err := t.budgets(true, `r.id = $1`, id)
+	bs, err := t.budgets(true, byWhere(`r.id = $1`, id))
 	if err != nil {
 		return nil, err
 	}
@@ -1028,7 +1020,7 @@ func (t *tx) BudgetByCode(companyID, code string) (*domain.Budget, error) {
 	if err := t.readable(); err != nil {
 		return nil, err
 	}
-	bs, err := t.budgets(true, `r.company_id = $1 AND r.code = $2`, companyID, code)
+	bs, err := t.budgets(true, byWhere(`r.company_id = $1 AND r.code = $2`, companyID, code))
 	if err != nil {
 		return nil, err
 	}
@@ -1036,13 +1028,6 @@ func (t *tx) BudgetByCode(companyID, code string) (*domain.Budget, error) {
 		return nil, notFound("budget %s not found", code)
 	}
 	return bs[0], nil
-}
-
-func (t *tx) Budgets(companyID string) ([]*domain.Budget, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	return t.budgets(true, `r.company_id = $1 ORDER BY r.id`, companyID)
 }
 
 func (t *tx) PutBudget(v *domain.Budget) error {
@@ -1067,10 +1052,15 @@ func (t *tx) PutBudget(v *domain.Budget) error {
 	b := &pgx.Batch{}
 	b.Queue(`DELETE FROM budgets WHERE id = $1`, v.ID)
 	b.Queue(`INSERT INTO budgets (company_id, id, user_id, department_id, code, description, client, state, desonerado,
-		bdi, bdi_mode, rounding, node_seq, has_banks, has_items, created_at, created_at_ns, updated_at, updated_at_ns)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
+		bdi, bdi_mode, rounding, node_seq, has_banks, has_items,
+		code_fold, code_key, description_fold, description_ci, client_fold, client_ci, state_fold, state_ci,
+		created_at, created_at_ns, updated_at, updated_at_ns)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
+			$16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)`,
 		v.CompanyID, v.ID, v.UserID, v.DepartmentID, v.Code, v.Description, v.Client, v.State, v.Desonerado,
-		num(v.BDI), string(v.BDIMode), string(v.Rounding), v.NodeSeq, v.Banks != nil, v.Items != nil, at, ns, up, upNS)
+		num(v.BDI), string(v.BDIMode), string(v.Rounding), v.NodeSeq, v.Banks != nil, v.Items != nil,
+		app.Fold(v.Code), app.CodeKey(app.Fold(v.Code)), app.Fold(v.Description), ciFold(v.Description),
+		app.Fold(v.Client), ciFold(v.Client), app.Fold(v.State), ciFold(v.State), at, ns, up, upNS)
 	for i, br := range v.Banks {
 		b.Queue(`INSERT INTO budget_banks (company_id, budget_id, pos, name, state, month, region, report)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,

@@ -1,5 +1,11 @@
 -- costdb schema, version 1. Every text that is a key or sorts is COLLATE "C"
--- (byte order, as the bbolt store lists). Times are timestamptz plus the
+-- (byte order, as the bbolt store lists). The lists' text rules are kept in
+-- columns the store computes from the record on every write: *_fold is
+-- app.Fold of the field (lower case, no accents: Contains and the order),
+-- *_ci its simple case folding (EqualFold), code_key app.CodeKey of the
+-- folded code (the natural order of codes). A substring test (Contains)
+-- reads the company's rows: no trigram index, since that needs an
+-- extension. Times are timestamptz plus the
 -- nanoseconds below the microsecond (*_ns), so that they come back exact.
 -- Decimals are numeric, which keeps their scale (1.50 stays 1.50).
 
@@ -48,13 +54,16 @@ CREATE TABLE groups (
 	user_id       text COLLATE "C" NOT NULL,
 	department_id text COLLATE "C" NOT NULL,
 	description   text COLLATE "C" NOT NULL,
+	description_fold text COLLATE "C" NOT NULL,
+	description_ci   text COLLATE "C" NOT NULL,
 	created_at    timestamptz NOT NULL,
 	created_at_ns int NOT NULL,
 	PRIMARY KEY (company_id, id)
 );
 CREATE UNIQUE INDEX groups_id ON groups (id);
-CREATE INDEX groups_description ON groups (company_id, lower(description), id);
-CREATE INDEX groups_created ON groups (company_id, created_at, id);
+CREATE INDEX groups_description ON groups (company_id, description_fold, description, id);
+CREATE INDEX groups_description_ci ON groups (company_id, description_ci);
+CREATE INDEX groups_created ON groups (company_id, created_at, created_at_ns, id);
 
 CREATE TABLE resources (
 	company_id    text COLLATE "C" NOT NULL,
@@ -70,16 +79,27 @@ CREATE TABLE resources (
 	is_sicro      boolean NOT NULL,
 	status        boolean NOT NULL,
 	note          text NOT NULL,
+	code_fold        text COLLATE "C" NOT NULL,
+	code_key         bytea NOT NULL,
+	description_fold text COLLATE "C" NOT NULL,
+	description_ci   text COLLATE "C" NOT NULL,
+	unit_fold        text COLLATE "C" NOT NULL,
+	unit_ci          text COLLATE "C" NOT NULL,
 	created_at    timestamptz NOT NULL,
 	created_at_ns int NOT NULL,
 	PRIMARY KEY (company_id, id)
 );
 CREATE UNIQUE INDEX resources_id ON resources (id);
 CREATE UNIQUE INDEX resources_code ON resources (company_id, code);
-CREATE INDEX resources_description ON resources (company_id, lower(description), id);
-CREATE INDEX resources_created ON resources (company_id, created_at, id);
-CREATE INDEX resources_group ON resources (company_id, group_id, id);
+CREATE INDEX resources_code_order ON resources (company_id, code_key, code, id);
+CREATE INDEX resources_description ON resources (company_id, description_fold, description, id);
 CREATE INDEX resources_type ON resources (company_id, type, id);
+CREATE INDEX resources_unit ON resources (company_id, unit_fold, unit, id);
+CREATE INDEX resources_unit_ci ON resources (company_id, unit_ci);
+CREATE INDEX resources_status ON resources (company_id, status, id);
+CREATE INDEX resources_is_sicro ON resources (company_id, is_sicro, id);
+CREATE INDEX resources_created ON resources (company_id, created_at, created_at_ns, id);
+CREATE INDEX resources_group ON resources (company_id, group_id, id);
 
 -- The prices of a resource, one row per state.
 CREATE TABLE resource_prices (
@@ -117,16 +137,33 @@ CREATE TABLE compositions (
 	-- differ).
 	has_banks       boolean NOT NULL,
 	has_items       boolean NOT NULL,
+	code_fold        text COLLATE "C" NOT NULL,
+	code_key         bytea NOT NULL,
+	description_fold text COLLATE "C" NOT NULL,
+	description_ci   text COLLATE "C" NOT NULL,
+	unit_fold        text COLLATE "C" NOT NULL,
+	unit_ci          text COLLATE "C" NOT NULL,
+	state_fold       text COLLATE "C" NOT NULL,
+	state_ci         text COLLATE "C" NOT NULL,
+	type_fold        text COLLATE "C" NOT NULL,
+	type_ci          text COLLATE "C" NOT NULL,
 	created_at      timestamptz NOT NULL,
 	created_at_ns   int NOT NULL,
 	PRIMARY KEY (company_id, id)
 );
 CREATE UNIQUE INDEX compositions_id ON compositions (id);
 CREATE UNIQUE INDEX compositions_code ON compositions (company_id, code, state);
-CREATE INDEX compositions_description ON compositions (company_id, lower(description), id);
-CREATE INDEX compositions_created ON compositions (company_id, created_at, id);
+CREATE INDEX compositions_code_order ON compositions (company_id, code_key, code, id);
+CREATE INDEX compositions_description ON compositions (company_id, description_fold, description, id);
+CREATE INDEX compositions_type ON compositions (company_id, type_fold, type, id);
+CREATE INDEX compositions_type_ci ON compositions (company_id, type_ci);
+CREATE INDEX compositions_unit ON compositions (company_id, unit_fold, unit, id);
+CREATE INDEX compositions_unit_ci ON compositions (company_id, unit_ci);
+CREATE INDEX compositions_state ON compositions (company_id, state_fold, state, id);
+CREATE INDEX compositions_state_ci ON compositions (company_id, state_ci);
+CREATE INDEX compositions_is_sicro ON compositions (company_id, is_sicro, id);
+CREATE INDEX compositions_created ON compositions (company_id, created_at, created_at_ns, id);
 CREATE INDEX compositions_group ON compositions (company_id, group_id, id);
-CREATE INDEX compositions_state ON compositions (company_id, state, id);
 
 -- The bank editions a composition (or a budget) prices with, in order.
 CREATE TABLE composition_banks (
@@ -234,6 +271,14 @@ CREATE TABLE budgets (
 	-- empty differ).
 	has_banks     boolean NOT NULL,
 	has_items     boolean NOT NULL,
+	code_fold        text COLLATE "C" NOT NULL,
+	code_key         bytea NOT NULL,
+	description_fold text COLLATE "C" NOT NULL,
+	description_ci   text COLLATE "C" NOT NULL,
+	client_fold      text COLLATE "C" NOT NULL,
+	client_ci        text COLLATE "C" NOT NULL,
+	state_fold       text COLLATE "C" NOT NULL,
+	state_ci         text COLLATE "C" NOT NULL,
 	created_at    timestamptz NOT NULL,
 	created_at_ns int NOT NULL,
 	updated_at    timestamptz NOT NULL,
@@ -242,10 +287,13 @@ CREATE TABLE budgets (
 );
 CREATE UNIQUE INDEX budgets_id ON budgets (id);
 CREATE UNIQUE INDEX budgets_code ON budgets (company_id, code);
-CREATE INDEX budgets_description ON budgets (company_id, lower(description), id);
-CREATE INDEX budgets_created ON budgets (company_id, created_at, id);
-CREATE INDEX budgets_updated ON budgets (company_id, updated_at, id);
-CREATE INDEX budgets_state ON budgets (company_id, state, id);
+CREATE INDEX budgets_code_order ON budgets (company_id, code_key, code, id);
+CREATE INDEX budgets_description ON budgets (company_id, description_fold, description, id);
+CREATE INDEX budgets_client ON budgets (company_id, client_fold, client, id);
+CREATE INDEX budgets_state ON budgets (company_id, state_fold, state, id);
+CREATE INDEX budgets_state_ci ON budgets (company_id, state_ci);
+CREATE INDEX budgets_created ON budgets (company_id, created_at, created_at_ns, id);
+CREATE INDEX budgets_updated ON budgets (company_id, updated_at, updated_at_ns, id);
 
 CREATE TABLE budget_banks (
 	company_id text COLLATE "C" NOT NULL,
