@@ -190,6 +190,10 @@ type BankItem struct {
 	// productive hourly cost, PNDI/PDI the idle one), or a composition's
 	// published unit cost in PND and PD.
 	Prices domain.PriceLine
+	// Unpriced says which regimes (indexed by domain.Regime) the edition
+	// published no price of for this item: those prices read 0 and the API
+	// shows them as null.
+	Unpriced [2]bool
 	// StructureItems counts the items of a composition's published
 	// structure (0 when it was not imported).
 	StructureItems int
@@ -220,8 +224,12 @@ type StructureLine struct {
 	// UnitPrice is the item's unit price in the edition (a resource's
 	// productive price, a composition's published cost).
 	UnitPrice domain.UnitPrice
-	// Missing says the edition has no such item (priced at zero).
+	// Missing says the edition has no such item: UnitPrice is zero and the
+	// API shows it as null.
 	Missing bool
+	// Unpriced says which regimes the item has no price in (both when
+	// Missing).
+	Unpriced [2]bool
 }
 
 // TypeText is the line's type as v1 items write it.
@@ -238,7 +246,7 @@ func (l *StructureLine) TypeText() string {
 func resourceItem(ref domain.BankRef, r *domain.BankResource) *BankItem {
 	return &BankItem{
 		Edition: ref, Kind: domain.KindResource, Code: r.Code, Description: r.Description, Unit: r.Unit,
-		ResourceType: r.Type, Prices: r.Prices,
+		ResourceType: r.Type, Prices: r.Prices, Unpriced: unpriced(r.Priced),
 	}
 }
 
@@ -246,7 +254,13 @@ func compositionItem(ref domain.BankRef, c *domain.BankComposition) *BankItem {
 	return &BankItem{
 		Edition: ref, Kind: domain.KindComposition, Code: c.Code, Description: c.Description, Unit: c.Unit,
 		Class: c.Class, Prices: domain.PriceLine{PND: c.Cost.PND, PD: c.Cost.PD}, StructureItems: len(c.Items),
+		Unpriced: unpriced(c.Priced),
 	}
+}
+
+// unpriced says which regimes a record has no price in.
+func unpriced(priced func(domain.Regime) bool) [2]bool {
+	return [2]bool{!priced(domain.NaoDesonerado), !priced(domain.Desonerado)}
 }
 
 // cleanRef trims a reference as a client sends it and upper-cases its bank,
@@ -329,17 +343,19 @@ func structure(tx Tx, key string, items []domain.StructureItem) ([]StructureLine
 			var c *domain.BankComposition
 			if c, err = tx.BankComposition(key, si.Code); err == nil {
 				l.Description, l.Unit, l.Class, l.UnitPrice = c.Description, c.Unit, c.Class, c.Cost
+				l.Unpriced = unpriced(c.Priced)
 			}
 		} else {
 			var r *domain.BankResource
 			if r, err = tx.BankResource(key, si.Code); err == nil {
 				l.Description, l.Unit, l.ResourceType = r.Description, r.Unit, r.Type
 				l.UnitPrice = domain.UnitPrice{PND: r.Prices.PND, PD: r.Prices.PD}
+				l.Unpriced = unpriced(r.Priced)
 			}
 		}
 		switch {
 		case isNotFound(err):
-			l.Missing = true
+			l.Missing, l.Unpriced = true, [2]bool{true, true}
 		case err != nil:
 			return nil, err
 		}

@@ -166,7 +166,7 @@ func (s *Service) UpdateBudget(ctx context.Context, p domain.Principal, id strin
 		set(&in.BDI, patch.BDI)
 		set(&in.BDIMode, patch.BDIMode)
 		set(&in.Rounding, patch.Rounding)
-		oldState := b.State
+		oldState, oldDesonerado := b.State, b.Desonerado
 		in.applyFields(b)
 		if patch.Banks != nil {
 			b.Banks = bankRefs(patch.Banks)
@@ -174,7 +174,7 @@ func (s *Service) UpdateBudget(ctx context.Context, p domain.Principal, id strin
 		if patch.Items != nil {
 			replaceItems(b, patch.Items)
 		}
-		relook := patch.Banks != nil || patch.Items != nil || b.State != oldState
+		relook := patch.Banks != nil || patch.Items != nil || b.State != oldState || b.Desonerado != oldDesonerado
 		if err := s.checkTree(tx, p, b, relook, patch.Items != nil); err != nil {
 			return err
 		}
@@ -187,8 +187,10 @@ func (s *Service) UpdateBudget(ctx context.Context, p domain.Principal, id strin
 
 // checkBudget checks a budget before it is saved: its fields and tree
 // (domain.Budget.Validate), its banks (imported editions), its code (unique
-// in the company) and, when lines is true, that what every line names
-// exists. Every problem is named in one EINVALID error.
+// in the company) and, when lines is true (a new budget, or new banks,
+// tree, state or regime), that every edition has the budget's regime and
+// that what every line names exists (priced in that regime). Every problem
+// is named in one EINVALID error.
 func checkBudget(tx Tx, p domain.Principal, b *domain.Budget, lines bool) error {
 	var v domain.Validation
 	if err := v.Merge("", b.Validate()); err != nil {
@@ -199,14 +201,22 @@ func checkBudget(tx Tx, p domain.Principal, b *domain.Budget, lines bool) error 
 		if ref.Validate("") != nil {
 			continue // named by Validate
 		}
-		_, err := tx.Edition(ref.EditionKey())
+		ed, err := tx.Edition(ref.EditionKey())
 		switch {
 		case isNotFound(err):
-			v.Add("/banks/"+strconv.Itoa(i), "edition %s has not been imported", editionName(ref))
+			msg, err := editionAbsent(tx, ref)
+			if err != nil {
+				return err
+			}
+			v.Add("/banks/"+strconv.Itoa(i), "%s", msg)
 		case err != nil:
 			return err
 		default:
 			imported[ref.Name] = true
+			// A budget is priced in one regime: its editions must have it.
+			if lacks := lackingRegimes(ed, b.Regime()); lacks != "" && lines {
+				v.Add("/banks/"+strconv.Itoa(i), "edition %s lacks the %s prices this budget is priced in", editionName(ref), lacks)
+			}
 		}
 	}
 	if b.Code != "" {
@@ -322,13 +332,24 @@ func (lc *lineChecker) lookup(n *domain.BudgetNode) (string, error) {
 		}
 	default:
 		ref, _ := lc.b.Bank(n.Bank)
+		priced := true
 		if n.Kind == domain.NodeComposition {
-			_, err = lc.src.BankComposition(ref, n.Code)
+			var c *domain.BankComposition
+			if c, err = lc.src.BankComposition(ref, n.Code); err == nil {
+				priced = c.Priced(lc.b.Regime())
+			}
 		} else {
-			_, err = lc.src.BankResource(ref, n.Code)
+			var r *domain.BankResource
+			if r, err = lc.src.BankResource(ref, n.Code); err == nil {
+				priced = r.Priced(lc.b.Regime())
+			}
 		}
 		if isNotFound(err) {
 			return string(n.Kind) + " " + n.Code + " does not exist in " + editionName(ref), nil
+		}
+		if err == nil && !priced {
+			return string(n.Kind) + " " + n.Code + " has no " + regimeName(lc.b.Regime()) + " price in " + editionName(ref) +
+				", the regime this budget is priced in", nil
 		}
 	}
 	return "", err
@@ -340,7 +361,11 @@ func saveBudget(tx Tx, p domain.Principal, b *domain.Budget) (*domain.PricedBudg
 	if err := tx.PutBudget(b); err != nil {
 		return nil, err
 	}
-	return budgetPricer(tx, p).Price(b)
+	pb, err := budgetPricer(tx, p).Price(b)
+	if err != nil {
+		return nil, err
+	}
+	return pb, pb.CheckBounds()
 }
 
 func budgetPricer(tx Tx, p domain.Principal) *domain.BudgetPricer {

@@ -13,7 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// newSampleFixture is a service over a memory store holding the real
+// newSampleFixture is a service over a bbolt store (a temporary file) holding the real
 // sample banks (SINAPI MG 08/2026 and SICRO3 AL 01/2024), with two
 // companies.
 func newSampleFixture(t testing.TB) *fixture {

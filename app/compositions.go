@@ -63,8 +63,10 @@ func (s *Service) CreateComposition(ctx context.Context, p domain.Principal, in 
 			return err
 		}
 		var err error
-		out, err = price(tx, p, c)
-		return err
+		if out, err = price(tx, p, c); err != nil {
+			return err
+		}
+		return out.CheckBounds()
 	})
 	return out, err
 }
@@ -123,10 +125,50 @@ func (s *Service) UpdateComposition(ctx context.Context, p domain.Principal, id 
 			return err
 		}
 		if c.Code != oldCode || c.State != oldState {
-			return notUsed(tx, p, domain.KindComposition, oldCode, oldState)
+			if err := notUsed(tx, p, domain.KindComposition, oldCode, oldState); err != nil {
+				return err
+			}
+		}
+		if c.State != oldState {
+			return ownItemsPriced(tx, p, c)
 		}
 		return nil
 	})
+}
+
+// ownItemsPriced checks, for a composition moved to another state, that
+// every own item can be priced there: an own resource needs a price line for
+// the new state and an own sub-composition must exist in it (they are found
+// by code in the composition's state). Otherwise EINVALID on /state naming
+// each item, so that a move never turns a price into a silent zero.
+func ownItemsPriced(tx Tx, p domain.Principal, c *domain.Composition) error {
+	src := source{tx: tx, companyID: p.CompanyID}
+	var v domain.Validation
+	for _, it := range c.Items {
+		if !it.IsOwn() {
+			continue
+		}
+		if it.Kind == domain.KindComposition {
+			_, err := src.OwnComposition(it.Code, c.State)
+			if isNotFound(err) {
+				v.Add("/state", "own composition %s, an item of this composition, does not exist in %s", it.Code, c.State)
+			} else if err != nil {
+				return err
+			}
+			continue
+		}
+		r, err := src.OwnResource(it.Code)
+		if err != nil {
+			if isNotFound(err) {
+				continue // already gone: priced reads list it as missing
+			}
+			return err
+		}
+		if _, ok := r.Locals[c.State]; !ok {
+			v.Add("/state", "resource %s, an item of this composition, has no price for %s", it.Code, c.State)
+		}
+	}
+	return v.Err()
 }
 
 // changeComposition runs change on a composition of the caller's company in
@@ -146,8 +188,10 @@ func (s *Service) changeComposition(ctx context.Context, p domain.Principal, id 
 		if err := tx.PutComposition(c); err != nil {
 			return err
 		}
-		out, err = price(tx, p, c)
-		return err
+		if out, err = price(tx, p, c); err != nil {
+			return err
+		}
+		return out.CheckBounds()
 	})
 	return out, err
 }
@@ -305,8 +349,9 @@ type ItemInput struct {
 // AddItems adds items to a composition, or sets the quantity of those
 // already there, and returns it priced. Every item is checked before
 // anything is written: an unknown bank or code is EINVALID naming the item
-// (`/items/N/code`), and an own composition that would contain itself is
-// ECONFLICT.
+// (`/items/N/code`), more items than Config.MaxItemsPerComposition in the
+// composition is EINVALID on `/items`, and an own composition that would
+// contain itself is ECONFLICT.
 func (s *Service) AddItems(ctx context.Context, p domain.Principal, id string, items []ItemInput) (*domain.PricedComposition, error) {
 	return s.changeComposition(ctx, p, id, func(tx Tx, c *domain.Composition) error {
 		if err := s.checkCount("/items", len(items)); err != nil {
@@ -324,7 +369,13 @@ func (s *Service) AddItems(ctx context.Context, p domain.Principal, id string, i
 				c.SetItem(it)
 			}
 		}
-		return v.Err()
+		if err := v.Err(); err != nil {
+			return err
+		}
+		if n := len(c.Items); n > s.cfg.MaxItemsPerComposition {
+			return domain.FieldErrorf("/items", "would give the composition %d items; a composition holds at most %d", n, s.cfg.MaxItemsPerComposition)
+		}
+		return nil
 	})
 }
 
@@ -504,7 +555,11 @@ func (s *Service) AddBanks(ctx context.Context, p domain.Principal, id string, b
 			}
 			ed, err := tx.Edition(ref.EditionKey())
 			if isNotFound(err) {
-				v.Add(ptr, "edition %s has not been imported", editionName(ref))
+				msg, err := editionAbsent(tx, ref)
+				if err != nil {
+					return err
+				}
+				v.Add(ptr, "%s", msg)
 				continue
 			} else if err != nil {
 				return err
@@ -518,6 +573,13 @@ func (s *Service) AddBanks(ctx context.Context, p domain.Principal, id string, b
 					v.Add(ptr+"/with_labor_charges", "edition %s has no %s prices", editionName(ref), reg)
 					continue
 				}
+			} else if lacks := lackingRegimes(ed, domain.NaoDesonerado, domain.Desonerado); lacks != "" {
+				// A composition shows both regimes (pnd and pd), so unless the
+				// client named the one it prices in (with_labor_charges), it
+				// needs an edition with both: a regime never imported would
+				// otherwise price at zero.
+				v.Add(ptr, "edition %s lacks the %s prices: a composition shows both regimes (pnd and pd), so import them first", editionName(ref), lacks)
+				continue
 			}
 			for j, it := range c.Items {
 				if it.Bank != ref.Name {
@@ -564,6 +626,49 @@ func (s *Service) checkCount(field string, n int) error {
 		return domain.FieldErrorf(field, "has %d entries; at most %d are accepted in one request", n, s.cfg.MaxItemsPerRequest)
 	}
 	return nil
+}
+
+// lackingRegimes names the regimes of want that the edition has no prices
+// for ("desonerado", "não desonerado and desonerado"); "" when it has them all.
+func lackingRegimes(ed *domain.Edition, want ...domain.Regime) string {
+	var names []string
+	for _, r := range want {
+		if !ed.HasRegime(r) {
+			names = append(names, regimeName(r))
+		}
+	}
+	return strings.Join(names, " and ")
+}
+
+// regimeName names a regime for a message.
+func regimeName(r domain.Regime) string {
+	if r == domain.Desonerado {
+		return "desonerado"
+	}
+	return "não desonerado"
+}
+
+// editionAbsent says why an edition that is not in the store cannot be
+// used: never imported at all, or imported for other states (the edition
+// lacks the state asked for), naming those states.
+func editionAbsent(tx Tx, ref domain.BankRef) (string, error) {
+	eds, err := tx.Editions()
+	if err != nil {
+		return "", err
+	}
+	var states []string
+	seen := map[string]bool{}
+	for _, e := range eds {
+		if e.Bank == ref.Name && e.Month == ref.Month && strings.EqualFold(e.Region, ref.Region) && !seen[e.State] {
+			seen[e.State] = true
+			states = append(states, e.State)
+		}
+	}
+	if len(states) == 0 {
+		return "edition " + editionName(ref) + " has not been imported", nil
+	}
+	return "edition " + editionName(ref) + " has not been imported: " + ref.Name + " " + ref.Month +
+		" lacks the state " + ref.State + " (imported for " + listNames(states) + ")", nil
 }
 
 // editionName names an edition for a message: "SINAPI MG 08/2026".

@@ -2,6 +2,9 @@ package app
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/costdb/costdb/domain"
@@ -102,7 +105,8 @@ func set[T any](to *T, from *T) {
 // UpdateResource changes the fields the patch names. Returns ENOTFOUND for a
 // resource outside the caller's company, EINVALID for a bad field, and
 // ECONFLICT when the code changes while a composition or a budget uses the
-// resource.
+// resource, or when the prices of a state go while a composition or a
+// budget of that state uses it (a silent zero price otherwise).
 func (s *Service) UpdateResource(ctx context.Context, p domain.Principal, id string, patch ResourcePatch) (*domain.Resource, error) {
 	var out *domain.Resource
 	err := s.store.Update(ctx, func(tx Tx) error {
@@ -110,7 +114,7 @@ func (s *Service) UpdateResource(ctx context.Context, p domain.Principal, id str
 		if err != nil {
 			return err
 		}
-		oldCode := r.Code
+		oldCode, oldLocals := r.Code, r.Locals
 		patch.apply(r)
 		if err := checkResource(tx, p, r); err != nil {
 			return err
@@ -119,6 +123,9 @@ func (s *Service) UpdateResource(ctx context.Context, p domain.Principal, id str
 			if err := notUsed(tx, p, domain.KindResource, oldCode, ""); err != nil {
 				return err
 			}
+		}
+		if err := statesNotUsed(tx, p, oldCode, oldLocals, r.Locals); err != nil {
+			return err
 		}
 		out = r
 		return tx.PutResource(r)
@@ -240,4 +247,77 @@ func notUsed(tx Tx, p domain.Principal, kind domain.ItemKind, code, state string
 		return domain.Errorf(domain.ECONFLICT, "%s %s is used by budgets %s", kind, code, listNames(budgets))
 	}
 	return nil
+}
+
+// maxUsersNamed is how many users of a record a conflict names.
+const maxUsersNamed = 20
+
+// statesNotUsed returns ECONFLICT when a state has a price line in before
+// and none in after while an own composition of that state has the resource
+// (code) as an item, or a budget of that state has it as a line: those
+// would lose their price. It names up to maxUsersNamed users.
+func statesNotUsed(tx Tx, p domain.Principal, code string, before, after map[string]domain.PriceLine) error {
+	gone := map[string]bool{}
+	for st := range before {
+		if _, ok := after[st]; !ok {
+			gone[st] = true
+		}
+	}
+	if len(gone) == 0 {
+		return nil
+	}
+	// Ask, state by state, for the users' number and the first ones (by
+	// index), then merge: the first maxUsersNamed users in ID order are
+	// among the first of each state.
+	using := UsedItem{Kind: domain.KindResource, Code: code}
+	var users []string
+	total := 0
+	states := map[string]bool{}
+	type user struct{ id, name string }
+	var comps, buds []user
+	for st := range gone {
+		q := Query{Where: []Cond{{Op: Uses, Item: using}, {Op: EqualFold, Fields: []Field{FieldState}, Text: st}}, Limit: maxUsersNamed}
+		cs, nc, err := tx.Compositions(p.CompanyID, q)
+		if err != nil {
+			return err
+		}
+		for _, c := range cs {
+			comps = append(comps, user{c.ID, "composition " + c.Code + " (" + c.State + ")"})
+		}
+		bs, nb, err := tx.Budgets(p.CompanyID, q)
+		if err != nil {
+			return err
+		}
+		for _, b := range bs {
+			buds = append(buds, user{b.ID, "budget " + b.Code + " (" + b.State + ")"})
+		}
+		if nc+nb > 0 {
+			states[st] = true
+		}
+		total += nc + nb
+	}
+	byID := func(a, b user) int { return strings.Compare(a.id, b.id) }
+	slices.SortFunc(comps, byID)
+	slices.SortFunc(buds, byID)
+	for _, u := range append(comps, buds...) {
+		users = append(users, u.name)
+	}
+	if total == 0 {
+		return nil
+	}
+	list := make([]string, 0, len(states))
+	for st := range states {
+		list = append(list, st)
+	}
+	sort.Strings(list)
+	named := users
+	if len(named) > maxUsersNamed {
+		named = named[:maxUsersNamed]
+	}
+	msg := strings.Join(named, ", ")
+	if more := total - len(named); more > 0 {
+		msg += fmt.Sprintf(" and %d more", more)
+	}
+	return domain.Errorf(domain.ECONFLICT, "resource %s cannot lose its prices in %s: %d compositions or budgets of that state use it (%s)",
+		code, strings.Join(list, ", "), total, msg)
 }

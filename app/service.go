@@ -23,6 +23,8 @@ type Config struct {
 	// MaxBudgetDepth caps the levels of a budget's tree, lines included.
 	// Default domain.DefaultMaxBudgetDepth (10).
 	MaxBudgetDepth int
+	// MaxItemsPerComposition caps the items one composition may hold. Default 2000.
+	MaxItemsPerComposition int
 }
 
 // Service runs the use cases over a Store. It is safe for concurrent use.
@@ -49,7 +51,10 @@ func New(store Store, tokens Tokens, cfg Config) *Service {
 	if cfg.MaxBudgetDepth <= 0 {
 		cfg.MaxBudgetDepth = domain.DefaultMaxBudgetDepth
 	}
-	return &Service{store: store, tokens: tokens, cfg: cfg, Now: time.Now}
+	if cfg.MaxItemsPerComposition <= 0 {
+		cfg.MaxItemsPerComposition = 2000
+	}
+	return &Service{store: rejectingStore{store}, tokens: tokens, cfg: cfg, Now: time.Now}
 }
 
 // Config returns the settings in force.

@@ -18,7 +18,7 @@ var ctx = context.Background()
 
 func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
-// fixture is a service over a memory store with two small hand-made SINAPI
+// fixture is a service over a bbolt store (a temporary file) with two small hand-made SINAPI
 // editions: MG 08/2026 and MG 09/2026, where 09/2026 lacks resource 0002
 // and prices 0001 higher.
 type fixture struct {

@@ -53,7 +53,8 @@ type ABCInput struct {
 	Quantity     decimal.Decimal
 	UnitPrice    decimal.Decimal
 	Total        decimal.Decimal
-	Missing      bool // what it names no longer exists: priced at zero
+	Missing      bool   // it has no price: left out of the totals (ABCReport.Missing)
+	Reason       string // why it is missing
 }
 
 // ABCRow is a ranked item.
@@ -149,7 +150,13 @@ type ABCReport struct {
 	// synthetic total by what the compositions' rounding cut at each level.
 	Total   decimal.Decimal
 	Summary CostSummary // the rows' totals per category
+	// Missing lists the rows without a price: when it is not empty the
+	// total and the percents leave them out (incomplete).
+	Missing []MissingPrice
 }
+
+// Incomplete reports whether some row could not be priced.
+func (r *ABCReport) Incomplete() bool { return len(r.Missing) > 0 }
 
 // ABCClassTotal sums the rows of one class of an ABC curve.
 type ABCClassTotal struct {
@@ -197,6 +204,10 @@ func (bp *BudgetPricer) ABC(b *Budget, limits ABCLimits) (*ABCReport, error) {
 		row := &r.Rows[i]
 		r.Total = r.Total.Add(row.Total)
 		r.Summary.add(row.Category, row.Total)
+		if row.Missing {
+			r.Missing = append(r.Missing, MissingPrice{Bank: row.Ref.Name, Code: row.Code, Kind: row.Kind, Reason: row.Reason,
+				Unpriced: [2]bool{true, true}})
+		}
 	}
 	return r, nil
 }

@@ -43,6 +43,10 @@ type lineInfo struct {
 	resourceType int
 	price        UnitPrice
 	missing      bool
+	reason       string           // why it is missing
+	lacks        [2]bool          // regimes a bank record has no price in (by Regime)
+	lackReason   string           // why, naming them
+	sub          []MissingPrice   // an own composition's missing items: its price is incomplete
 	own          *Composition     // an own composition line
 	bank         *BankComposition // a bank composition line
 }
@@ -76,19 +80,22 @@ func (bp *BudgetPricer) line(b *Budget, n *BudgetNode) (*lineInfo, error) {
 }
 
 func (bp *BudgetPricer) resolveLine(li *lineInfo, state string, n *BudgetNode) error {
+	var reason string
 	missing := func(err error) error {
 		if ErrorCode(err) == ENOTFOUND {
-			li.missing = true
+			li.missing, li.reason = true, reason
 			return nil
 		}
 		return err
 	}
 	if !li.bankKnown {
-		li.missing = true
+		li.missing, li.reason = true, "bank "+n.Bank+" is not one of the budget's banks"
 		return nil
 	}
+	reason = string(n.Kind) + " " + n.Code + " does not exist in " + li.ref.Label()
 	switch {
 	case li.ref.Name == BankMyBase && n.Kind == NodeResource:
+		reason = "own resource " + n.Code + " no longer exists"
 		r, err := bp.src.OwnResource(n.Code)
 		if err != nil {
 			return missing(err)
@@ -96,7 +103,11 @@ func (bp *BudgetPricer) resolveLine(li *lineInfo, state string, n *BudgetNode) e
 		li.description, li.unit, li.resourceType = r.Description, r.Unit, r.Type
 		p, ok := r.Locals[state]
 		li.price, li.missing = UnitPrice{PND: p.PND, PD: p.PD}, !ok
+		if !ok {
+			li.reason = "own resource " + n.Code + " has no price for " + state
+		}
 	case li.ref.Name == BankMyBase:
+		reason = "no own composition " + n.Code + " exists in " + state
 		c, err := bp.src.OwnComposition(n.Code, state)
 		if err != nil {
 			return missing(err)
@@ -107,6 +118,7 @@ func (bp *BudgetPricer) resolveLine(li *lineInfo, state string, n *BudgetNode) e
 		}
 		li.description, li.unit, li.own = c.Description, c.Unit, c
 		li.price = pc.Prices.Unit()
+		li.sub = pc.Missing
 	case n.Kind == NodeResource:
 		r, err := bp.src.BankResource(li.ref, n.Code)
 		if err != nil {
@@ -114,6 +126,7 @@ func (bp *BudgetPricer) resolveLine(li *lineInfo, state string, n *BudgetNode) e
 		}
 		li.description, li.unit, li.resourceType = r.Description, r.Unit, r.Type
 		li.price = UnitPrice{PND: r.Prices.PND, PD: r.Prices.PD}
+		li.lacks, li.lackReason = lacking(r.Priced, "resource "+n.Code, li.ref)
 	default:
 		c, err := bp.src.BankComposition(li.ref, n.Code)
 		if err != nil {
@@ -121,8 +134,20 @@ func (bp *BudgetPricer) resolveLine(li *lineInfo, state string, n *BudgetNode) e
 		}
 		li.description, li.unit, li.bank = c.Description, c.Unit, c
 		li.price = c.Cost
+		li.lacks, li.lackReason = lacking(c.Priced, "composition "+n.Code, li.ref)
 	}
 	return nil
+}
+
+// missingIn reports whether the line has no price in regime reg, and why.
+func (li *lineInfo) missingIn(reg Regime) (bool, string) {
+	if li.missing {
+		return true, li.reason
+	}
+	if li.lacks[reg] {
+		return true, li.lackReason
+	}
+	return false, ""
 }
 
 // PricedBudget is a budget with its footer.
@@ -132,7 +157,13 @@ type PricedBudget struct {
 	// Synthetic is the synthetic report the footer comes from, for the
 	// figures of one node (Node).
 	Synthetic *SyntheticReport
+	// Missing lists what the totals could not price (SyntheticReport.Missing):
+	// when it is not empty the totals are incomplete.
+	Missing []BudgetMissing
 }
+
+// Incomplete reports whether some line could not be priced.
+func (pb *PricedBudget) Incomplete() bool { return len(pb.Missing) > 0 }
 
 // Price returns the budget with its footer (total, BDI value, total with BDI).
 func (bp *BudgetPricer) Price(b *Budget) (*PricedBudget, error) {
@@ -140,7 +171,7 @@ func (bp *BudgetPricer) Price(b *Budget) (*PricedBudget, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &PricedBudget{Budget: b, Totals: r.BudgetTotals, Synthetic: r}, nil
+	return &PricedBudget{Budget: b, Totals: r.BudgetTotals, Synthetic: r, Missing: r.Missing}, nil
 }
 
 // memoSource is a PriceSource that asks its source once per question and

@@ -39,7 +39,22 @@ type SyntheticReport struct {
 	Budget *Budget
 	Rows   []SyntheticRow
 	BudgetTotals
+	// Missing lists the lines without a price and the missing items of the
+	// own compositions lines name: when it is not empty the totals leave
+	// them out (incomplete).
+	Missing []BudgetMissing
 }
+
+// BudgetMissing is something a budget report could not price: a line, or
+// an item inside what a line names (its reason says which).
+type BudgetMissing struct {
+	NodeID string
+	Number string
+	MissingPrice
+}
+
+// Incomplete reports whether some line could not be priced.
+func (r *SyntheticReport) Incomplete() bool { return len(r.Missing) > 0 }
 
 // Synthetic computes the synthetic report of the budget: each line priced
 // in the budget's regime (an own composition at its computed price, a bank
@@ -51,6 +66,7 @@ func (bp *BudgetPricer) Synthetic(b *Budget) (*SyntheticReport, error) {
 	rows := make([]SyntheticRow, len(outline))
 	rule, reg := b.BDIRule(), b.Regime()
 	var total, withBDI decimal.Decimal
+	var out []BudgetMissing
 	for i, e := range outline {
 		n := e.Node
 		r := &rows[i]
@@ -64,7 +80,20 @@ func (bp *BudgetPricer) Synthetic(b *Budget) (*SyntheticReport, error) {
 			return nil, err
 		}
 		r.Bank, r.Month, r.Code, r.Unit, r.Quantity = n.Bank, li.ref.Month, n.Code, li.unit, n.Quantity
-		r.Description, r.Missing = li.description, li.missing
+		var reason string
+		r.Description = li.description
+		r.Missing, reason = li.missingIn(reg)
+		if r.Missing {
+			out = append(out, BudgetMissing{NodeID: n.ID, Number: e.Number,
+				MissingPrice: MissingPrice{Bank: n.Bank, Code: n.Code, Kind: ItemKind(n.Kind), Reason: reason}})
+		}
+		for _, m := range li.sub {
+			if !m.Unpriced[reg] {
+				continue // priced in the budget's regime
+			}
+			m.Reason = "in own composition " + n.Code + " (" + b.State + "): " + m.Reason
+			out = append(out, BudgetMissing{NodeID: n.ID, Number: e.Number, MissingPrice: m})
+		}
 		r.LineFigures = rule.Line(li.price.In(reg), n.Quantity)
 		total, withBDI = total.Add(r.Total), withBDI.Add(r.TotalWithBDI)
 	}
@@ -81,7 +110,7 @@ func (bp *BudgetPricer) Synthetic(b *Budget) (*SyntheticReport, error) {
 			rows[i].Weight = rows[i].Total.Shift(2).DivRound(total, 2)
 		}
 	}
-	return &SyntheticReport{Budget: b, Rows: rows, BudgetTotals: rule.Totals(total, withBDI)}, nil
+	return &SyntheticReport{Budget: b, Rows: rows, BudgetTotals: rule.Totals(total, withBDI), Missing: out}, nil
 }
 
 // CostCategory is what an amount pays for, in a summary.
@@ -174,6 +203,7 @@ type AnalyticItem struct {
 	// the centavos Caixa's own rounding kept.
 	Partial decimal.Decimal
 	Missing bool
+	Reason  string // why it is missing
 	// Items are the items of a composition item, opened in turn. Subtrees
 	// are shared between the rows that open the same composition: read
 	// them, don't change them.
@@ -201,7 +231,13 @@ type AnalyticReport struct {
 	// Summary is the whole budget by category, without BDI: the totals of
 	// the ABC curve's rows added per category.
 	Summary CostSummary
+	// Missing is the synthetic report's, and the items of published
+	// structures that the edition lacks (their partials are left out).
+	Missing []BudgetMissing
 }
+
+// Incomplete reports whether something could not be priced.
+func (r *AnalyticReport) Incomplete() bool { return len(r.Missing) > 0 }
 
 // Analytic computes the analytic report of the budget.
 func (bp *BudgetPricer) Analytic(b *Budget) (*AnalyticReport, error) {
@@ -209,7 +245,8 @@ func (bp *BudgetPricer) Analytic(b *Budget) (*AnalyticReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &AnalyticReport{Budget: b, Rows: make([]AnalyticRow, len(syn.Rows)), BudgetTotals: syn.BudgetTotals}
+	out := &AnalyticReport{Budget: b, Rows: make([]AnalyticRow, len(syn.Rows)), BudgetTotals: syn.BudgetTotals,
+		Missing: append([]BudgetMissing(nil), syn.Missing...)}
 	outline := b.Outline()
 	reg := b.Regime()
 	for i, e := range outline {
@@ -232,6 +269,9 @@ func (bp *BudgetPricer) Analytic(b *Budget) (*AnalyticReport, error) {
 		if err != nil {
 			return nil, err
 		}
+		if li.bank != nil {
+			out.Missing = appendStructureMissing(out.Missing, n, e.Number, n.Code, row.Items)
+		}
 		if row.UnitSummary, err = bp.unitSummary(b, n); err != nil {
 			return nil, err
 		}
@@ -244,6 +284,22 @@ func (bp *BudgetPricer) Analytic(b *Budget) (*AnalyticReport, error) {
 		out.Summary.add(in.Category, in.Total)
 	}
 	return out, nil
+}
+
+// appendStructureMissing adds the missing items of a published structure
+// (opened from the composition code), at any depth, to out.
+func appendStructureMissing(out []BudgetMissing, n *BudgetNode, number, code string, items []AnalyticItem) []BudgetMissing {
+	for _, ai := range items {
+		if ai.Missing {
+			out = append(out, BudgetMissing{NodeID: n.ID, Number: number, MissingPrice: MissingPrice{
+				Bank: ai.Bank, Code: ai.Code, Kind: ai.Kind,
+				Reason: "in the published structure of " + code + ": " + ai.Reason}})
+		}
+		if len(ai.Items) > 0 {
+			out = appendStructureMissing(out, n, number, ai.Code, ai.Items)
+		}
+	}
+	return out
 }
 
 // unitSummary is one unit of a line by category, computed once per thing
@@ -289,7 +345,7 @@ func (bp *BudgetPricer) ownItems(c *Composition, reg Regime) ([]AnalyticItem, er
 		ai := AnalyticItem{
 			Kind: it.Kind, Bank: it.Bank, Code: it.Code, Description: it.Description, Unit: it.Unit,
 			ResourceType: it.ResourceType, Coefficient: it.Quantity,
-			UnitPrice: it.UnitPrice.In(reg), Partial: it.Total.In(reg), Missing: it.Missing,
+			UnitPrice: it.UnitPrice.In(reg), Partial: it.Total.In(reg), Missing: !it.Priced(reg), Reason: it.Reason,
 		}
 		if c.IsSicro {
 			ai.Section = it.Section
@@ -346,11 +402,14 @@ func (bp *BudgetPricer) bankItems(ref BankRef, code string, reg Regime) ([]Analy
 			sub, err := bp.src.BankComposition(ref, si.Code)
 			switch {
 			case ErrorCode(err) == ENOTFOUND:
-				ai.Missing = true
+				ai.Missing, ai.Reason = true, "composition "+si.Code+" does not exist in "+ref.Label()
 			case err != nil:
 				return nil, err
 			default:
 				ai.Description, ai.Unit, ai.UnitPrice = sub.Description, sub.Unit, sub.Cost.In(reg)
+				if !sub.Priced(reg) {
+					ai.Missing, ai.Reason = true, "composition "+si.Code+" has no "+regimeLabel(reg)+" price in "+ref.Label()
+				}
 				if ai.Items, err = bp.bankItems(ref, si.Code, reg); err != nil {
 					return nil, err
 				}
@@ -359,12 +418,15 @@ func (bp *BudgetPricer) bankItems(ref BankRef, code string, reg Regime) ([]Analy
 			r, err := bp.src.BankResource(ref, si.Code)
 			switch {
 			case ErrorCode(err) == ENOTFOUND:
-				ai.Missing = true
+				ai.Missing, ai.Reason = true, "resource "+si.Code+" does not exist in "+ref.Label()
 			case err != nil:
 				return nil, err
 			default:
 				ai.Description, ai.Unit, ai.ResourceType = r.Description, r.Unit, r.Type
 				ai.UnitPrice = r.Prices.Productive(reg)
+				if !r.Priced(reg) {
+					ai.Missing, ai.Reason = true, "resource "+si.Code+" has no "+regimeLabel(reg)+" price in "+ref.Label()
+				}
 			}
 		}
 		ai.Partial = Truncate2.Apply(si.Coefficient.Mul(ai.UnitPrice))

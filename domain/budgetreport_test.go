@@ -1,6 +1,7 @@
 package domain_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/costdb/costdb/domain"
@@ -244,6 +245,33 @@ func TestExplodeMissing(t *testing.T) {
 	}
 	if !syn.Rows[0].Missing || !syn.Total.IsZero() {
 		t.Errorf("missing line: %+v", syn.Rows[0])
+	}
+	// The report lists both lines with why; its totals are incomplete.
+	if len(syn.Missing) != 2 || !syn.Incomplete() || syn.Missing[0].NodeID != b.Items[0].ID || syn.Missing[0].Number != "1" ||
+		!strings.HasPrefix(syn.Missing[0].Reason, "composition GONE does not exist in SINAPI") ||
+		syn.Missing[1].Reason != "own resource GONE2 no longer exists" {
+		t.Errorf("synthetic missing list: %+v", syn.Missing)
+	}
+	abc, err := domain.NewBudgetPricer(src).ABC(b, domain.ABCLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(abc.Missing) != 2 || !abc.Incomplete() || abc.Missing[0].Reason == "" || abc.Missing[1].Reason == "" {
+		t.Errorf("ABC missing list: %+v", abc.Missing)
+	}
+	an, err := domain.NewBudgetPricer(src).Analytic(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(an.Missing) != 2 || !an.Incomplete() {
+		t.Errorf("analytic missing list: %+v", an.Missing)
+	}
+	pb, err := domain.NewBudgetPricer(src).Price(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pb.Missing) != 2 || !pb.Incomplete() {
+		t.Errorf("priced budget missing list: %+v", pb.Missing)
 	}
 }
 

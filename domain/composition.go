@@ -63,6 +63,16 @@ type BankRef struct {
 	WithLaborCharges *bool
 }
 
+// Label names the edition for a message: "SINAPI MG 08/2026", with the
+// region after the month when there is one.
+func (b BankRef) Label() string {
+	s := b.Name + " " + b.State + " " + b.Month
+	if b.Region != "" {
+		s += " " + b.Region
+	}
+	return s
+}
+
 // EditionKey returns the key of the edition the reference names.
 func (b BankRef) EditionKey() string { return EditionKey(b.Name, b.State, b.Month, b.Region) }
 

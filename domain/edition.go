@@ -69,7 +69,15 @@ type BankResource struct {
 	Unit        string
 	Type        int
 	Prices      PriceLine
+	// Regimes are the regimes whose prices the bank published for this
+	// record (import files of one regime may lack a code the other has);
+	// nil means every regime of its edition. A regime not here has no price:
+	// its figures read 0 and must be flagged, never shown as a price.
+	Regimes []Regime
 }
+
+// Priced reports whether the record has prices of regime g.
+func (r *BankResource) Priced(g Regime) bool { return r.Regimes == nil || hasRegime(r.Regimes, g) }
 
 // BankComposition is a composition as a reference bank publishes it: its
 // published unit cost per regime and, where the analytic report was
@@ -81,6 +89,50 @@ type BankComposition struct {
 	Class       string
 	Cost        UnitPrice
 	Items       []StructureItem
+	// Regimes are the regimes whose cost the bank published for this
+	// composition (SICRO's synthetic composition report gives the não
+	// desonerado one only); nil means every regime of its edition.
+	Regimes []Regime
+}
+
+// Priced reports whether the composition has a published cost of regime g.
+func (c *BankComposition) Priced(g Regime) bool { return c.Regimes == nil || hasRegime(c.Regimes, g) }
+
+func hasRegime(rs []Regime, g Regime) bool {
+	for _, r := range rs {
+		if r == g {
+			return true
+		}
+	}
+	return false
+}
+
+// importedRegimes are the regimes an import gives a record: those of the
+// import that the record itself has (own nil: all of them), in order.
+func importedRegimes(own, imported []Regime) []Regime {
+	out := make([]Regime, 0, 2) // never nil: nil means every regime
+	for _, g := range []Regime{NaoDesonerado, Desonerado} {
+		if hasRegime(imported, g) && (own == nil || hasRegime(own, g)) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// mergeRegimes adds the regimes imported now to those a stored record had
+// (nil, for a record stored before records kept their regimes: every
+// regime of the edition, which stays so).
+func mergeRegimes(old, now []Regime) []Regime {
+	if old == nil {
+		return nil
+	}
+	out := make([]Regime, 0, 2)
+	for _, g := range []Regime{NaoDesonerado, Desonerado} {
+		if hasRegime(old, g) || hasRegime(now, g) {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // StructureItem is one line of a published composition structure.
@@ -114,9 +166,12 @@ func (u UnitPrice) Add(v UnitPrice) UnitPrice {
 // imported now take r's prices, the others keep old's.
 func MergeBankResource(old, r *BankResource, regimes []Regime) *BankResource {
 	out := *r
+	regimes = importedRegimes(r.Regimes, regimes)
+	out.Regimes = regimes
 	if old == nil {
 		return &out
 	}
+	out.Regimes = mergeRegimes(old.Regimes, regimes)
 	out.Prices = old.Prices
 	for _, g := range regimes {
 		if g == Desonerado {
@@ -134,9 +189,12 @@ func MergeBankResource(old, r *BankResource, regimes []Regime) *BankResource {
 func MergeBankComposition(old, c *BankComposition, regimes []Regime) *BankComposition {
 	out := *c
 	out.Items = append([]StructureItem(nil), c.Items...)
+	regimes = importedRegimes(c.Regimes, regimes)
+	out.Regimes = regimes
 	if old == nil {
 		return &out
 	}
+	out.Regimes = mergeRegimes(old.Regimes, regimes)
 	out.Cost = old.Cost
 	for _, g := range regimes {
 		if g == Desonerado {

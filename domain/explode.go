@@ -38,6 +38,9 @@ type leaf struct {
 	resourceType int
 	price        UnitPrice
 	missing      bool
+	reason       string  // why it is missing
+	lacks        [2]bool // regimes a bank record has no price in (by Regime)
+	lackReason   string  // why, naming them
 	category     CostCategory
 }
 
@@ -103,12 +106,15 @@ func (bp *BudgetPricer) ownResourceLeaf(code, state string, idle bool) (*leaf, e
 	return bp.intern(leafKey(BankMyBase+"/"+state, code, KindResource, idle), func() *leaf {
 		l := &leaf{ref: BankRef{Name: BankMyBase}, code: code, kind: KindResource, idle: idle}
 		if r == nil {
-			l.missing = true
+			l.missing, l.reason = true, "own resource "+code+" no longer exists"
 			return l
 		}
 		l.description, l.unit, l.resourceType = r.Description, r.Unit, r.Type
 		p, ok := r.Locals[state]
 		l.missing = !ok
+		if !ok {
+			l.reason = "own resource " + code + " has no price for " + state
+		}
 		if idle {
 			l.price = UnitPrice{PND: p.PNDI, PD: p.PDI}
 		} else {
@@ -127,7 +133,7 @@ func (bp *BudgetPricer) bankResourceLeaf(ref BankRef, code string, idle bool) (*
 	return bp.intern(leafKey(ref.EditionKey(), code, KindResource, idle), func() *leaf {
 		l := &leaf{ref: ref, code: code, kind: KindResource, idle: idle}
 		if r == nil {
-			l.missing = true
+			l.missing, l.reason = true, "resource "+code+" does not exist in "+ref.Label()
 			return l
 		}
 		l.description, l.unit, l.resourceType = r.Description, r.Unit, r.Type
@@ -136,6 +142,7 @@ func (bp *BudgetPricer) bankResourceLeaf(ref BankRef, code string, idle bool) (*
 		} else {
 			l.price = UnitPrice{PND: r.Prices.PND, PD: r.Prices.PD}
 		}
+		l.lacks, l.lackReason = lacking(r.Priced, "resource "+code, ref)
 		return l
 	}), nil
 }
@@ -146,10 +153,14 @@ func (bp *BudgetPricer) compositionLeaf(ref BankRef, editionKey, code string, c 
 	return bp.intern(leafKey(editionKey, code, KindComposition, false), func() *leaf {
 		l := &leaf{ref: ref, code: code, kind: KindComposition}
 		if c == nil {
-			l.missing = true
+			l.missing, l.reason = true, "composition "+code+" no longer exists"
+			if ref.Name != BankMyBase {
+				l.reason = "composition " + code + " does not exist in " + ref.Label()
+			}
 			return l
 		}
 		l.description, l.unit, l.price = c.Description, c.Unit, c.Cost
+		l.lacks, l.lackReason = lacking(c.Priced, "composition "+code, ref)
 		return l
 	})
 }
@@ -251,7 +262,8 @@ func (bp *BudgetPricer) explodeItem(acc *accumulator, c *Composition, it Item) e
 		ref, ok := c.Bank(it.Bank)
 		if !ok {
 			return bp.intern(leafKey("?"+it.Bank, it.Code, KindResource, idle), func() *leaf {
-				return &leaf{ref: BankRef{Name: it.Bank}, code: it.Code, kind: KindResource, idle: idle, missing: true}
+				return &leaf{ref: BankRef{Name: it.Bank}, code: it.Code, kind: KindResource, idle: idle, missing: true,
+					reason: "bank " + it.Bank + " is not attached to composition " + c.Code}
 			}), nil
 		}
 		return bp.bankResourceLeaf(ref, it.Code, idle)
@@ -310,7 +322,7 @@ func (bp *BudgetPricer) lineUnit(b *Budget, n *BudgetNode) (unitLeaves, error) {
 		l, err = bp.bankResourceLeaf(li.ref, n.Code, false)
 	default:
 		l = bp.intern(leafKey("?"+li.ref.Name, n.Code, KindResource, false), func() *leaf {
-			return &leaf{ref: li.ref, code: n.Code, kind: KindResource, missing: true}
+			return &leaf{ref: li.ref, code: n.Code, kind: KindResource, missing: true, reason: li.reason}
 		})
 	}
 	if err != nil {
@@ -365,11 +377,15 @@ func (bp *BudgetPricer) Explode(b *Budget) ([]ABCInput, error) {
 func (lq leafQty) input(reg Regime, rounding BudgetRounding) ABCInput {
 	l := lq.leaf
 	price := l.price.In(reg)
+	reason := l.reason
+	if !l.missing && l.lacks[reg] {
+		reason = l.lackReason
+	}
 	return ABCInput{
 		Ref: l.ref, Code: l.code, Kind: l.kind, Idle: l.idle,
 		Description: l.description, Unit: l.unit, ResourceType: l.resourceType,
 		Category: l.category,
 		Quantity: lq.qty, UnitPrice: price, Total: rounding.Cut(lq.qty.Mul(price)),
-		Missing: l.missing,
+		Missing: l.missing || l.lacks[reg], Reason: reason,
 	}
 }

@@ -68,3 +68,21 @@ func RoundHalfUp(d decimal.Decimal, places int32) decimal.Decimal {
 func Dec(s string) decimal.Decimal {
 	return decimal.RequireFromString(s)
 }
+
+// ShowLine gives a composition's line total at 2 decimal places, as the
+// API shows item lines ("unit price times coefficient, at 2 decimals"), cut
+// the method's way: method 1 rounds half up and method 2 truncates, and the
+// line shown is then exactly the line added into the composition's price.
+// Methods 3 and 4 add 4-place or unrounded lines; the line shown is that
+// value truncated (method 3, a truncating method) or rounded half up
+// (method 4, "round only for display") to 2 places, so for them the lines
+// shown may differ by centavos from the price, which stays the sum of the
+// lines as computed (docs/decisions.md).
+func (m RoundingMethod) ShowLine(d decimal.Decimal) decimal.Decimal {
+	switch m {
+	case Truncate2, Truncate4:
+		return d.Truncate(2)
+	default:
+		return RoundHalfUp(d, 2)
+	}
+}

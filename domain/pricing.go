@@ -2,6 +2,7 @@ package domain
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/shopspring/decimal"
 )
@@ -31,7 +32,61 @@ type PricedItem struct {
 	IdlePrice    UnitPrice // equipment only: idle hourly cost
 	Total        UnitPrice // line total, cut by the composition's rounding method
 	Section      string    // SICRO model: A, B, C, D, E (fixed time and transport) or O (other)
-	Missing      bool      // what the item names no longer exists: priced at zero
+	// Missing says the item lacks a price: what it names no longer exists,
+	// its bank is not attached, an own resource has no price in the
+	// composition's state, or a bank record was published without one
+	// regime (Unpriced says which). What it lacks adds nothing to the
+	// composition's price, which is then incomplete
+	// (PricedComposition.Missing), and the API shows it as null, never 0.
+	Missing bool
+	Reason  string // why the item is missing
+	// Unpriced says, per regime (indexed by Regime), which prices the item
+	// lacks: both for an item whose record is gone, one for a bank record
+	// published in one regime only (Priced).
+	Unpriced [2]bool
+	// subMissing are the missing items of an own composition item, listed
+	// again by the composition that holds it.
+	subMissing []MissingPrice
+}
+
+// Priced reports whether the item has a price in regime r.
+func (pi *PricedItem) Priced(r Regime) bool { return !pi.Unpriced[r] }
+
+// lacking returns which regimes a bank record lacks, and a reason naming
+// them ("" when it has both).
+func lacking(priced func(Regime) bool, what string, ref BankRef) ([2]bool, string) {
+	var lacks [2]bool
+	var names []string
+	for _, g := range []Regime{NaoDesonerado, Desonerado} {
+		if !priced(g) {
+			lacks[g] = true
+			names = append(names, regimeLabel(g))
+		}
+	}
+	if names == nil {
+		return lacks, ""
+	}
+	return lacks, what + " has no " + strings.Join(names, " and ") + " price in " + ref.Label()
+}
+
+// regimeLabel names a regime for a message.
+func regimeLabel(g Regime) string {
+	if g == Desonerado {
+		return "desonerado"
+	}
+	return "não desonerado"
+}
+
+// MissingPrice names something a priced read could not price: a line of a
+// composition, or of a composition inside it, or of a budget.
+type MissingPrice struct {
+	Bank   string   // MYBASE for the own base
+	Code   string   //
+	Kind   ItemKind // resource or composition
+	Reason string   // why, naming the edition or state it lacks
+	// Unpriced says which regimes (indexed by Regime) lack the price: both
+	// for a record gone, one for a record published in one regime only.
+	Unpriced [2]bool
 }
 
 // Prices are the price figures of a composition. The SINAPI model fills only
@@ -60,7 +115,14 @@ type PricedComposition struct {
 	*Composition
 	Items  []PricedItem
 	Prices Prices
+	// Missing lists every item without a price, its own and those of the own
+	// compositions among its items (their reasons say through which one).
+	// When it is not empty the prices leave those items out: incomplete.
+	Missing []MissingPrice
 }
+
+// Incomplete reports whether some item could not be priced.
+func (pc *PricedComposition) Incomplete() bool { return len(pc.Missing) > 0 }
 
 // Pricer prices compositions from a PriceSource. Own compositions nested in
 // each other are priced once each (results are kept for the Pricer's life,
@@ -94,6 +156,9 @@ func (p *Pricer) Price(c *Composition) (*PricedComposition, error) {
 		if err != nil {
 			return nil, err
 		}
+		if pi.Missing && pi.Unpriced == [2]bool{} {
+			pi.Unpriced = [2]bool{true, true}
+		}
 		items[i] = pi
 	}
 	var pc *PricedComposition
@@ -101,6 +166,15 @@ func (p *Pricer) Price(c *Composition) (*PricedComposition, error) {
 		pc = priceSicro(c, items)
 	} else {
 		pc = priceSinapi(c, items)
+	}
+	for _, it := range items {
+		if it.Missing {
+			pc.Missing = append(pc.Missing, MissingPrice{Bank: it.Bank, Code: it.Code, Kind: it.Kind, Reason: it.Reason, Unpriced: it.Unpriced})
+		}
+		for _, m := range it.subMissing {
+			m.Reason = "in own composition " + it.Code + " (" + c.State + "): " + m.Reason
+			pc.Missing = append(pc.Missing, m)
+		}
 	}
 	if c.ID != "" {
 		p.done[c.ID] = pc
@@ -111,9 +185,10 @@ func (p *Pricer) Price(c *Composition) (*PricedComposition, error) {
 // resolve finds what the item refers to and fills its description and unit prices.
 func (p *Pricer) resolve(c *Composition, it Item) (PricedItem, error) {
 	pi := PricedItem{Item: it}
+	var reason string
 	missing := func(err error) (PricedItem, error) {
 		if ErrorCode(err) == ENOTFOUND {
-			pi.Missing = true
+			pi.Missing, pi.Reason = true, reason
 			return pi, nil
 		}
 		return pi, err
@@ -123,12 +198,17 @@ func (p *Pricer) resolve(c *Composition, it Item) (PricedItem, error) {
 		case KindResource:
 			r, err := p.src.OwnResource(it.Code)
 			if err != nil {
+				reason = "own resource " + it.Code + " no longer exists"
 				return missing(err)
 			}
 			fillOwnResource(&pi, r, c.State)
+			if _, ok := r.Locals[c.State]; !ok {
+				pi.Missing, pi.Reason = true, "own resource "+it.Code+" has no price for "+c.State
+			}
 		default:
 			sub, err := p.src.OwnComposition(it.Code, c.State)
 			if err != nil {
+				reason = "no own composition " + it.Code + " exists in " + c.State
 				return missing(err)
 			}
 			spc, err := p.Price(sub)
@@ -137,14 +217,16 @@ func (p *Pricer) resolve(c *Composition, it Item) (PricedItem, error) {
 			}
 			pi.Description, pi.Unit, pi.Type = sub.Description, sub.Unit, sub.Type
 			pi.UnitPrice = spc.Prices.Unit()
+			pi.subMissing = spc.Missing
 		}
 		return pi, nil
 	}
 	ref, ok := c.Bank(it.Bank)
 	if !ok {
-		pi.Missing = true
+		pi.Missing, pi.Reason = true, "bank "+it.Bank+" is not attached to the composition"
 		return pi, nil
 	}
+	reason = string(it.Kind) + " " + it.Code + " does not exist in " + ref.Label()
 	switch it.Kind {
 	case KindResource:
 		r, err := p.src.BankResource(ref, it.Code)
@@ -155,6 +237,7 @@ func (p *Pricer) resolve(c *Composition, it Item) (PricedItem, error) {
 		pi.Type = strconv.Itoa(r.Type)
 		pi.UnitPrice = UnitPrice{PND: r.Prices.PND, PD: r.Prices.PD}
 		pi.IdlePrice = UnitPrice{PND: r.Prices.PNDI, PD: r.Prices.PDI}
+		pi.Unpriced, pi.Reason = lacking(r.Priced, "resource "+it.Code, ref)
 	default:
 		bc, err := p.src.BankComposition(ref, it.Code)
 		if err != nil {
@@ -162,7 +245,9 @@ func (p *Pricer) resolve(c *Composition, it Item) (PricedItem, error) {
 		}
 		pi.Description, pi.Unit, pi.Type = bc.Description, bc.Unit, bc.Class
 		pi.UnitPrice = bc.Cost
+		pi.Unpriced, pi.Reason = lacking(bc.Priced, "composition "+it.Code, ref)
 	}
+	pi.Missing = pi.Reason != ""
 	return pi, nil
 }
 

@@ -394,6 +394,43 @@ func TestPriceMissing(t *testing.T) {
 	if diff := cmp.Diff([]bool{false, true, true, true, true, true}, missing); diff != "" {
 		t.Errorf("Missing (-want +got):\n%s", diff)
 	}
+	// The composition lists each missing item with why: it is incomplete.
+	wantMissing := []domain.MissingPrice{
+		{Bank: "SINAPI", Code: "99999", Kind: domain.KindResource, Reason: "resource 99999 does not exist in SINAPI MG 08/2026"},
+		{Bank: "SINAPI", Code: "88309", Kind: domain.KindComposition, Reason: "composition 88309 does not exist in SINAPI MG 08/2026"},
+		{Bank: "ORSE", Code: "00001", Kind: domain.KindResource, Reason: "bank ORSE is not attached to the composition"},
+		{Bank: "MYBASE", Code: "GONE", Kind: domain.KindResource, Reason: "own resource GONE no longer exists"},
+		{Bank: "MYBASE", Code: "GONE", Kind: domain.KindComposition, Reason: "no own composition GONE exists in MG"},
+	}
+	for i := range wantMissing {
+		wantMissing[i].Unpriced = [2]bool{true, true} // gone: no price in either regime
+	}
+	if diff := cmp.Diff(wantMissing, pc.Missing); diff != "" || !pc.Incomplete() {
+		t.Errorf("Missing list (-want +got):\n%s", diff)
+	}
+	// One level up, the missing items of an own composition item are listed
+	// again, saying through which composition; an own resource without a
+	// price in the state is missing too.
+	c.ID, c.Code = "c1", "SUB"
+	src.ownComp = map[string]*domain.Composition{"SUB": c}
+	src.ownRes = map[string]*domain.Resource{"R": {Code: "R", Type: domain.TypeMaterial,
+		Locals: map[string]domain.PriceLine{"SP": {PND: dec("1"), PD: dec("1")}}}}
+	top := &domain.Composition{Code: "TOP", State: "MG", Rounding: domain.Truncate2, Items: []domain.Item{
+		item("MYBASE", "SUB", domain.KindComposition, "1"),
+		item("MYBASE", "R", domain.KindResource, "1"),
+	}}
+	tp, err := domain.NewPricer(src).Price(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tp.Missing) != 6 || tp.Missing[0].Reason != "in own composition SUB (MG): resource 99999 does not exist in SINAPI MG 08/2026" ||
+		tp.Missing[5] != (domain.MissingPrice{Bank: "MYBASE", Code: "R", Kind: domain.KindResource, Reason: "own resource R has no price for MG",
+			Unpriced: [2]bool{true, true}}) {
+		t.Errorf("nested missing list: %+v", tp.Missing)
+	}
+	if tp.Items[0].Missing || !tp.Items[1].Missing || !tp.Items[1].Total.PND.IsZero() {
+		t.Errorf("items: %+v", tp.Items)
+	}
 	if diff := cmp.Diff(up("40.26", "40.26"), pc.Prices.Unit(), decEqual); diff != "" {
 		t.Errorf("price (-want +got):\n%s", diff)
 	}

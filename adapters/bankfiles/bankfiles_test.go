@@ -183,3 +183,31 @@ func TestReadSicroErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestReadSinapiClass: an optional `classe` column gives each composition
+// its SINAPI class, so that its items show a real `type`; a class outside
+// the catalogue, or two classes for one code, is refused.
+func TestReadSinapiClass(t *testing.T) {
+	const header = "codigo,descricao,unidade,preco_mediano,mes_referencia,desonerado,classe\n"
+	read := func(comps string) (*bankfiles.Edition, error) {
+		return bankfiles.ReadSinapi(sinapiMeta, bankfiles.SinapiFiles{
+			Insumos:     strings.NewReader(sinapiHeader + "2,AREIA,M3,100,2026-08,False\n"),
+			Composicoes: strings.NewReader(header + comps),
+		})
+	}
+	ed, err := read("10,MURO,M2,33.33,2026-08,False,pare\n11,PISO,M2,20,2026-08,False,\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := []string{ed.Compositions[0].Class, ed.Compositions[1].Class}; got[0] != "PARE" || got[1] != "" {
+		t.Errorf("classes = %q, want PARE and none", got)
+	}
+	for _, comps := range []string{
+		"10,MURO,M2,33.33,2026-08,False,XXXX\n",
+		"10,MURO,M2,33.33,2026-08,False,PARE\n10,MURO,M2,31.11,2026-08,True,PISO\n",
+	} {
+		if _, err := read(comps); err == nil || !strings.Contains(err.Error(), "classe") {
+			t.Errorf("%q: err = %v, want an error naming classe", comps, err)
+		}
+	}
+}

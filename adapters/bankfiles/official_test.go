@@ -352,6 +352,10 @@ func TestImportSinapiAnalytic(t *testing.T) {
 			t.Errorf("composition %s class %q, want PARE", want.Code, got.Class)
 		}
 		got.Class = ""
+		if !got.Priced(domain.NaoDesonerado) || !got.Priced(domain.Desonerado) {
+			t.Errorf("composition %s has the regimes %v, want both", want.Code, got.Regimes)
+		}
+		got.Regimes = want.Regimes // the store records them; the reader leaves them to the import
 		if d := cmp.Diff(want, got, decimals); d != "" {
 			t.Errorf("composition %s (-sample +analytic):\n%s", want.Code, d)
 		}

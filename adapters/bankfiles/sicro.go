@@ -168,9 +168,11 @@ func ReadSicro(meta domain.Edition, f SicroFiles) (*Edition, error) {
 			if err != nil {
 				return nil, err
 			}
+			// The report names no regime: its cost is the não desonerado
+			// one, and the composition has no desonerado cost.
 			out.Compositions = append(out.Compositions, &domain.BankComposition{
 				Code: row.cells[0], Description: row.cells[1], Unit: row.cells[2],
-				Cost: domain.UnitPrice{PND: c},
+				Cost: domain.UnitPrice{PND: c}, Regimes: []domain.Regime{domain.NaoDesonerado},
 			})
 		}
 	}

@@ -16,7 +16,9 @@ type SinapiFiles struct {
 	// (dot decimal), mes_referencia (YYYY-MM) and desonerado (False for não
 	// desonerado, True for desonerado): one row per resource and regime.
 	Insumos io.Reader
-	// Composicoes has the same columns, one row per composition and regime.
+	// Composicoes has the same columns, one row per composition and regime,
+	// and may add `classe`: the composition's SINAPI class (SIGLA DA
+	// CLASSE, as ASTU or PARE), kept as the composition's class.
 	Composicoes io.Reader
 	// Estrutura is a JSON array of {"c": composition, "t": "I" (insumo) or
 	// "C" (composição), "i": item code, "k": coefficient}. It may be nil when
@@ -93,6 +95,7 @@ func ReadSinapi(meta domain.Edition, f SinapiFiles) (*Edition, error) {
 			Code:        code,
 			Description: row.description,
 			Unit:        row.unit,
+			Class:       row.class,
 			Cost:        domain.UnitPrice{PND: row.price[domain.NaoDesonerado], PD: row.price[domain.Desonerado]},
 		}
 		byCode[code] = c
@@ -132,6 +135,7 @@ type sinapiRow struct {
 	line        int
 	description string
 	unit        string
+	class       string // the optional classe column
 	price       [2]decimal.Decimal
 	has         [2]bool
 }
@@ -192,13 +196,20 @@ func readSinapiPrices(file string, r io.Reader, month string) (*sinapiPrices, er
 		if err != nil {
 			return nil, err
 		}
+		class := ""
+		if _, ok := col["classe"]; ok {
+			class = strings.ToUpper(get("classe"))
+			if class != "" && !domain.ValidCompositionClass(class) {
+				return nil, badFile(file, rec.line, "classe %q is not a SINAPI composition class", class)
+			}
+		}
 		row := out.rows[code]
 		if row == nil {
-			row = &sinapiRow{line: rec.line, description: get("descricao"), unit: get("unidade")}
+			row = &sinapiRow{line: rec.line, description: get("descricao"), unit: get("unidade"), class: class}
 			out.rows[code] = row
 			out.order = append(out.order, code)
-		} else if !sameText(row.description, get("descricao")) || !sameText(row.unit, get("unidade")) {
-			return nil, badFile(file, rec.line, "code %s has another description or unit than on line %d", code, row.line)
+		} else if !sameText(row.description, get("descricao")) || !sameText(row.unit, get("unidade")) || row.class != class {
+			return nil, badFile(file, rec.line, "code %s has another description, unit or classe than on line %d", code, row.line)
 		}
 		if row.has[reg] {
 			return nil, badFile(file, rec.line, "code %s has a second %s price", code, reg)

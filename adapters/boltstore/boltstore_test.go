@@ -272,7 +272,9 @@ func TestOnDiskEncoding(t *testing.T) {
 		}{
 			{bucketResourceByCode, "01HZXCO1\x00R-1", "01HZXRE1"},
 			{bucketResourcesByCompany, "01HZXCO1\x0001HZXRE1",
-				`{"c":"R-1","fc":"r-1","d":"Areia","fd":"areia","u":"M3","tn":4,"p":["MG"],"ca":[1706745600,1],"ua":[0,0]}`},
+				// version 1; texts R-1, r-1, Areia, areia, "", "", M3, "", "", ""; type 4 (varint 8);
+				// no flags; priced in MG; created 1706745600 s + 1 ns; updated 0, 0; no uses.
+				"\x01\x03R-1\x03r-1\x05Areia\x05areia\x00\x00\x02M3\x00\x00\x00\x08\x00\x01\x02MG\x80\xfc\xd6\xdb\x0c\x02\x00\x00\x00"},
 			{bucketResourcesOrder, "01HZXCO1\x00code\x00r-\x30\x021\x00\x01R-1\x00\x0101HZXRE1", "01HZXRE1"},
 			{bucketListCounts, "01HZXCO1\x00resources", "\x00\x00\x00\x00\x00\x00\x00\x01"},
 			{bucketCompositionByCode, "01HZXCO1\x00C-1\x00SP", "01HZXCP1"},

@@ -19,10 +19,10 @@ import (
 // The list indexes (docs/storage.md, "Lists"). For each kind of company
 // record (groups, resources, compositions, budgets):
 //
-//   - <kind>_by_company: companyID \x00 id → the record's row, the JSON of a
-//     row: every field a list filters or sorts by, texts also folded
-//     (app.Fold), and the own items the record uses. Filters that need a
-//     scan read rows, never whole records.
+//   - <kind>_by_company: companyID \x00 id → the record's row (row.go):
+//     every field a list filters or sorts by, texts also folded (app.Fold),
+//     and the own items the record uses. Filters that need a scan read
+//     rows in place, never whole records.
 //   - <kind>_order: companyID \x00 field \x00 esc(key) esc(tie) id → id, one
 //     entry per record and sort field: the cursor walks a sorted list and
 //     touches only the page.
@@ -70,7 +70,7 @@ var (
 	}
 	resourceKind = &listKind{
 		name: "resources", records: bucketResources, rows: bucketResourcesByCompany, order: bucketResourcesOrder,
-		sorts: []app.Field{app.FieldCode, app.FieldDescription, app.FieldType, app.FieldUnit, app.FieldStatus, app.FieldIsSicro, app.FieldCreatedAt},
+		sorts: []app.Field{app.FieldCode, app.FieldDescription, app.FieldType, app.FieldUnit, app.FieldStatus, app.FieldIsSicro, app.FieldCreatedAt, app.FieldGroup},
 		filters: []app.Field{app.FieldCode, app.FieldDescription, app.FieldType, app.FieldUnit, app.FieldGroup,
 			app.FieldStatus, app.FieldIsSicro, app.FieldCreatedAt},
 		intType: true,
@@ -78,7 +78,7 @@ var (
 	compositionKind = &listKind{
 		name: "compositions", records: bucketCompositions, rows: bucketCompositionsByCompany,
 		order: bucketCompositionsOrder, uses: bucketCompositionsUses,
-		sorts: []app.Field{app.FieldCode, app.FieldDescription, app.FieldType, app.FieldUnit, app.FieldState, app.FieldIsSicro, app.FieldCreatedAt},
+		sorts: []app.Field{app.FieldCode, app.FieldDescription, app.FieldType, app.FieldUnit, app.FieldState, app.FieldIsSicro, app.FieldCreatedAt, app.FieldGroup},
 		filters: []app.Field{app.FieldCode, app.FieldDescription, app.FieldType, app.FieldUnit, app.FieldState,
 			app.FieldGroup, app.FieldIsSicro, app.FieldCreatedAt},
 	}
@@ -92,31 +92,31 @@ var (
 	listKinds = []*listKind{groupKind, resourceKind, compositionKind, budgetKind}
 )
 
-// row is what the list indexes keep of a record (JSON, short names).
+// row is what the list indexes keep of a record (stored as row.go says).
 type row struct {
-	Code     string      `json:"c,omitempty"`
-	FCode    string      `json:"fc,omitempty"`
-	Desc     string      `json:"d,omitempty"`
-	FDesc    string      `json:"fd,omitempty"`
-	Client   string      `json:"cl,omitempty"`
-	FClient  string      `json:"fcl,omitempty"`
-	Unit     string      `json:"u,omitempty"`
-	State    string      `json:"s,omitempty"`
-	TypeText string      `json:"tt,omitempty"`
-	TypeNum  int         `json:"tn,omitempty"`
-	Group    string      `json:"g,omitempty"`
-	Status   bool        `json:"st,omitempty"`
-	Sicro    bool        `json:"si,omitempty"`
-	Priced   []string    `json:"p,omitempty"` // states with a price line, sorted
-	Created  instant     `json:"ca"`
-	Updated  instant     `json:"ua"`
-	Uses     []usedEntry `json:"us,omitempty"` // own items, sorted, once each
+	Code     string
+	FCode    string
+	Desc     string
+	FDesc    string
+	Client   string
+	FClient  string
+	Unit     string
+	State    string
+	TypeText string
+	TypeNum  int
+	Group    string
+	Status   bool
+	Sicro    bool
+	Priced   []string // states with a price line, sorted
+	Created  instant
+	Updated  instant
+	Uses     []usedEntry // own items, sorted, once each
 }
 
 // usedEntry is an own item a record uses: kind and code.
 type usedEntry struct {
-	Kind string `json:"k"`
-	Code string `json:"c"`
+	Kind string
+	Code string
 }
 
 // instant is a time as Unix seconds and nanoseconds, which orders every
@@ -219,34 +219,35 @@ func boolByte(v bool) []byte {
 // sortKey returns the bytes a row sorts by on field f: esc(key) esc(tie),
 // as app.Query orders (folded text then the text; natural order of the
 // folded code then the code; numbers; false before true; instants).
-func (k *listKind) sortKey(w *row, f app.Field) []byte {
-	text := func(s string) []byte {
-		return esc(esc(nil, []byte(app.Fold(s))), []byte(s))
-	}
+func (k *listKind) sortKey(w *rowView, f app.Field) []byte {
+	pair := func(key, tie []byte) []byte { return esc(esc(nil, key), tie) }
+	text := func(s []byte) []byte { return pair([]byte(app.Fold(string(s))), s) }
 	switch f {
 	case app.FieldCode:
-		return esc(esc(nil, app.CodeKey(w.FCode)), []byte(w.Code))
+		return pair(app.CodeKey(string(w.FCode)), w.Code)
 	case app.FieldDescription:
-		return esc(esc(nil, []byte(w.FDesc)), []byte(w.Desc))
+		return pair(w.FDesc, w.Desc)
 	case app.FieldClient:
-		return esc(esc(nil, []byte(w.FClient)), []byte(w.Client))
+		return pair(w.FClient, w.Client)
 	case app.FieldUnit:
 		return text(w.Unit)
 	case app.FieldState:
 		return text(w.State)
 	case app.FieldType:
 		if k.intType {
-			return esc(esc(nil, sortable(int64(w.TypeNum))), nil)
+			return pair(sortable(int64(w.TypeNum)), nil)
 		}
 		return text(w.TypeText)
 	case app.FieldStatus:
-		return esc(esc(nil, boolByte(w.Status)), nil)
+		return pair(boolByte(w.Status), nil)
 	case app.FieldIsSicro:
-		return esc(esc(nil, boolByte(w.Sicro)), nil)
+		return pair(boolByte(w.Sicro), nil)
 	case app.FieldCreatedAt:
-		return esc(esc(nil, w.Created.bytes()), nil)
+		return pair(w.Created.bytes(), nil)
 	case app.FieldUpdatedAt:
-		return esc(esc(nil, w.Updated.bytes()), nil)
+		return pair(w.Updated.bytes(), nil)
+	case app.FieldGroup: // not a sort key of app's: it finds a group's members
+		return pair(w.Group, nil)
 	}
 	return nil
 }
@@ -255,7 +256,7 @@ func orderPrefix(companyID string, f app.Field) []byte {
 	return key(companyID, string(f), "")
 }
 
-func (k *listKind) orderKey(companyID, id string, f app.Field, w *row) []byte {
+func (k *listKind) orderKey(companyID, id string, f app.Field, w *rowView) []byte {
 	return append(append(orderPrefix(companyID, f), k.sortKey(w, f)...), id...)
 }
 
@@ -278,11 +279,11 @@ func (t *tx) readRow(k *listKind, companyID, id string) (*row, error) {
 	if len(data) == 0 {
 		return nil, nil
 	}
-	var w row
-	if err := json.Unmarshal(data, &w); err != nil {
+	var v rowView
+	if err := parseRow(data, &v); err != nil {
 		return nil, fmt.Errorf("boltstore: corrupt index entry of %s %s: %w", k.name, id, err)
 	}
-	return &w, nil
+	return v.row()
 }
 
 // relistRow updates every list index of record id: it leaves oldCompany
@@ -291,11 +292,15 @@ func (t *tx) readRow(k *listKind, companyID, id string) (*row, error) {
 func (t *tx) relistRow(k *listKind, id, oldCompany string, old *row, newCompany string, w *row) error {
 	rows, order, counts := t.bucket(k.rows), t.bucket(k.order), t.bucket(bucketListCounts)
 	if old != nil {
+		var ov rowView
+		if err := parseRow(encodeRow(old), &ov); err != nil {
+			return err
+		}
 		if err := rows.Delete(key(oldCompany, id)); err != nil {
 			return err
 		}
 		for _, f := range k.sorts {
-			if err := order.Delete(k.orderKey(oldCompany, id, f, old)); err != nil {
+			if err := order.Delete(k.orderKey(oldCompany, id, f, &ov)); err != nil {
 				return err
 			}
 		}
@@ -313,15 +318,16 @@ func (t *tx) relistRow(k *listKind, id, oldCompany string, old *row, newCompany 
 	if w == nil {
 		return nil
 	}
-	data, err := json.Marshal(w)
-	if err != nil {
+	data := encodeRow(w)
+	var nv rowView
+	if err := parseRow(data, &nv); err != nil {
 		return err
 	}
 	if err := rows.Put(key(newCompany, id), data); err != nil {
 		return err
 	}
 	for _, f := range k.sorts {
-		if err := order.Put(k.orderKey(newCompany, id, f, w), []byte(id)); err != nil {
+		if err := order.Put(k.orderKey(newCompany, id, f, &nv), []byte(id)); err != nil {
 			return err
 		}
 	}
@@ -430,9 +436,21 @@ func (t *tx) query(k *listKind, companyID string, q app.Query) ([]string, int, e
 			return t.pageByOrder(k, companyID, q.Sort[0], offset, limit), total, nil
 		}
 	}
-	if len(q.Where) == 1 && len(q.Sort) == 0 && q.Where[0].Op == app.Uses {
-		ids, total := t.pageByUses(k, companyID, q.Where[0].Item, offset, limit)
+	if k == compositionKind && len(q.Where) == 1 && len(q.Sort) == 0 && q.Where[0].Op == app.Equal && q.Where[0].Fields[0] == app.FieldCode {
+		ids, total := t.pageByCode(companyID, q.Where[0].Text, offset, limit)
 		return ids, total, nil
+	}
+	if len(q.Where) == 1 && len(q.Sort) == 0 {
+		switch c := q.Where[0]; {
+		case c.Op == app.Uses:
+			prefix := usesPrefix(companyID, string(c.Item.Kind), c.Item.Code, c.Item.State)
+			ids, total := t.pageByPrefix(k.uses, prefix, offset, limit)
+			return ids, total, nil
+		case c.Op == app.Equal && c.Fields[0] == app.FieldGroup && slices.Contains(k.sorts, app.FieldGroup):
+			prefix := append(orderPrefix(companyID, app.FieldGroup), k.sortKey(&rowView{Group: []byte(c.Text)}, app.FieldGroup)...)
+			ids, total := t.pageByPrefix(k.order, prefix, offset, limit)
+			return ids, total, nil
+		}
 	}
 	return t.scan(k, companyID, q, offset, limit)
 }
@@ -511,11 +529,12 @@ func (t *tx) pageByOrder(k *listKind, companyID string, o app.Order, offset, lim
 	return ids
 }
 
-// pageByUses walks the uses index of an own item: its users in ID order.
-func (t *tx) pageByUses(k *listKind, companyID string, item app.UsedItem, offset, limit int) ([]string, int) {
-	prefix := usesPrefix(companyID, string(item.Kind), item.Code, item.State)
+// pageByPrefix walks the entries of an index under prefix, each the prefix
+// and an id, in ID order: the users of an own item (uses index) or the
+// members of a group (order index).
+func (t *tx) pageByPrefix(bucket, prefix []byte, offset, limit int) ([]string, int) {
 	ids := []string{}
-	c := t.bucket(k.uses).Cursor()
+	c := t.bucket(bucket).Cursor()
 	n := 0
 	for kk, _ := c.Seek(prefix); kk != nil && bytes.HasPrefix(kk, prefix); kk, _ = c.Next() {
 		if in, _ := window(n, offset, limit); in {
@@ -526,8 +545,33 @@ func (t *tx) pageByUses(k *listKind, companyID string, item app.UsedItem, offset
 	return ids, n
 }
 
-// scan answers any query by reading the company's rows (not its records):
-// it keeps the rows that match, sorts them and cuts the page.
+// pageByCode finds the company's compositions with the code (one per state)
+// in the unique code index, and pages them in ID order.
+func (t *tx) pageByCode(companyID, code string, offset, limit int) ([]string, int) {
+	if code == "" || strings.IndexByte(code, 0) >= 0 {
+		return []string{}, 0
+	}
+	prefix := key(companyID, code, "")
+	var all []string
+	c := t.bucket(bucketCompositionByCode).Cursor()
+	for kk, v := c.Seek(prefix); kk != nil && bytes.HasPrefix(kk, prefix); kk, v = c.Next() {
+		if bytes.IndexByte(kk[len(prefix):], 0) < 0 { // code \x00 state, not a longer code
+			all = append(all, string(v))
+		}
+	}
+	slices.Sort(all)
+	ids := []string{}
+	for i, id := range all {
+		if in, _ := window(i, offset, limit); in {
+			ids = append(ids, id)
+		}
+	}
+	return ids, len(all)
+}
+
+// scan answers any query by reading the company's rows (not its records),
+// or only the rows of an item's users when a condition is Uses: it keeps
+// the rows that match, sorts them and cuts the page.
 func (t *tx) scan(k *listKind, companyID string, q app.Query, offset, limit int) ([]string, int, error) {
 	match, err := t.matcher(k, companyID, q.Where)
 	if err != nil {
@@ -538,39 +582,67 @@ func (t *tx) scan(k *listKind, companyID string, q app.Query, offset, limit int)
 		keys [][]byte
 	}
 	var hits []hit
-	prefix := key(companyID, "")
-	c := t.bucket(k.rows).Cursor()
-	for kk, v := c.Seek(prefix); kk != nil && bytes.HasPrefix(kk, prefix); kk, v = c.Next() {
-		id := string(kk[len(prefix):])
-		var w row
-		if err := json.Unmarshal(v, &w); err != nil {
-			return nil, 0, fmt.Errorf("boltstore: corrupt index entry of %s %s: %w", k.name, id, err)
+	ids := []string{}
+	n := 0 // matches so far
+	var v rowView
+	add := func(id []byte, data []byte) error {
+		if err := parseRow(data, &v); err != nil {
+			return fmt.Errorf("boltstore: corrupt index entry of %s %s: %w", k.name, id, err)
 		}
-		if !match(id, &w) {
-			continue
+		if !match(id, &v) {
+			return nil
 		}
-		h := hit{id: id}
+		if len(q.Sort) == 0 { // ID order: keep the page's ids only
+			if in, _ := window(n, offset, limit); in {
+				ids = append(ids, string(id))
+			}
+			n++
+			return nil
+		}
+		h := hit{id: string(id)}
 		for _, o := range q.Sort {
-			h.keys = append(h.keys, k.sortKey(&w, o.Field))
+			h.keys = append(h.keys, k.sortKey(&v, o.Field))
 		}
 		hits = append(hits, h)
+		return nil
 	}
-	if len(q.Sort) > 0 {
-		slices.SortStableFunc(hits, func(a, b hit) int {
-			for i, o := range q.Sort {
-				c := bytes.Compare(a.keys[i], b.keys[i])
-				if o.Desc {
-					c = -c
-				}
-				if c != 0 {
-					return c
-				}
+	if i := slices.IndexFunc(q.Where, func(c app.Cond) bool { return c.Op == app.Uses }); i >= 0 {
+		// The users of an item are the candidates: read their rows only.
+		item := q.Where[i].Item
+		prefix := usesPrefix(companyID, string(item.Kind), item.Code, item.State)
+		rows := t.bucket(k.rows)
+		c := t.bucket(k.uses).Cursor()
+		for kk, _ := c.Seek(prefix); kk != nil && bytes.HasPrefix(kk, prefix); kk, _ = c.Next() {
+			id := kk[len(prefix):]
+			if err := add(id, rows.Get(key(companyID, string(id)))); err != nil {
+				return nil, 0, err
 			}
-			return strings.Compare(a.id, b.id)
-		})
+		}
+	} else {
+		prefix := key(companyID, "")
+		c := t.bucket(k.rows).Cursor()
+		for kk, data := c.Seek(prefix); kk != nil && bytes.HasPrefix(kk, prefix); kk, data = c.Next() {
+			if err := add(kk[len(prefix):], data); err != nil {
+				return nil, 0, err
+			}
+		}
 	}
+	if len(q.Sort) == 0 {
+		return ids, n, nil
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int {
+		for i, o := range q.Sort {
+			c := bytes.Compare(a.keys[i], b.keys[i])
+			if o.Desc {
+				c = -c
+			}
+			if c != 0 {
+				return c
+			}
+		}
+		return strings.Compare(a.id, b.id)
+	})
 	total := len(hits)
-	ids := []string{}
 	for i := range hits {
 		in, full := window(i, offset, limit)
 		if in {
@@ -584,58 +656,66 @@ func (t *tx) scan(k *listKind, companyID string, q app.Query, offset, limit int)
 }
 
 // matcher compiles the conditions into one test of a row.
-func (t *tx) matcher(k *listKind, companyID string, where []app.Cond) (func(id string, w *row) bool, error) {
-	var tests []func(id string, w *row) bool
+func (t *tx) matcher(k *listKind, companyID string, where []app.Cond) (func(id []byte, w *rowView) bool, error) {
+	var tests []func(id []byte, w *rowView) bool
 	for _, c := range where {
-		c := c
 		switch c.Op {
 		case app.Contains:
-			want := app.Fold(c.Text)
-			tests = append(tests, func(_ string, w *row) bool {
+			want := []byte(app.Fold(c.Text))
+			tests = append(tests, func(_ []byte, w *rowView) bool {
 				for _, f := range c.Fields {
-					if strings.Contains(foldedText(w, f), want) {
+					if bytes.Contains(foldedText(w, f), want) {
 						return true
 					}
 				}
 				return false
 			})
 		case app.EqualFold:
-			f := c.Fields[0]
-			tests = append(tests, func(_ string, w *row) bool { return strings.EqualFold(k.rawText(w, f), c.Text) })
+			f, want := c.Fields[0], []byte(c.Text)
+			tests = append(tests, func(_ []byte, w *rowView) bool { return bytes.EqualFold(rawText(w, f), want) })
 		case app.Equal:
 			f := c.Fields[0]
 			switch {
 			case f == app.FieldStatus:
-				tests = append(tests, func(_ string, w *row) bool { return w.Status == c.Bool })
+				tests = append(tests, func(_ []byte, w *rowView) bool { return w.Status == c.Bool })
 			case f == app.FieldIsSicro:
-				tests = append(tests, func(_ string, w *row) bool { return w.Sicro == c.Bool })
+				tests = append(tests, func(_ []byte, w *rowView) bool { return w.Sicro == c.Bool })
 			case f == app.FieldType && k.intType:
-				tests = append(tests, func(_ string, w *row) bool { return w.TypeNum == c.Int })
+				tests = append(tests, func(_ []byte, w *rowView) bool { return w.TypeNum == c.Int })
 			case f == app.FieldCreatedAt || f == app.FieldUpdatedAt:
 				at := nanos(c.Time)
-				tests = append(tests, func(_ string, w *row) bool { return timeOf(w, f) == at })
+				tests = append(tests, func(_ []byte, w *rowView) bool { return timeOf(w, f) == at })
 			default:
-				tests = append(tests, func(_ string, w *row) bool { return k.rawText(w, f) == c.Text })
+				tests = append(tests, func(_ []byte, w *rowView) bool { return string(rawText(w, f)) == c.Text })
 			}
 		case app.AtOrAfter, app.Before:
 			f, at, after := c.Fields[0], nanos(c.Time), c.Op == app.AtOrAfter
-			tests = append(tests, func(_ string, w *row) bool {
+			tests = append(tests, func(_ []byte, w *rowView) bool {
 				if after {
 					return timeOf(w, f).compare(at) >= 0
 				}
 				return timeOf(w, f).compare(at) < 0
 			})
 		case app.PricedIn:
-			tests = append(tests, func(_ string, w *row) bool { return slices.Contains(w.Priced, c.Text) })
+			tests = append(tests, func(_ []byte, w *rowView) bool {
+				for _, st := range w.Priced {
+					if string(st) == c.Text {
+						return true
+					}
+				}
+				return false
+			})
 		case app.Uses:
 			prefix := usesPrefix(companyID, string(c.Item.Kind), c.Item.Code, c.Item.State)
 			uses := t.bucket(k.uses)
-			tests = append(tests, func(id string, _ *row) bool {
-				return uses.Get(append(bytes.Clone(prefix), id...)) != nil
+			buf := bytes.Clone(prefix)
+			tests = append(tests, func(id []byte, _ *rowView) bool {
+				buf = append(buf[:len(prefix)], id...)
+				return uses.Get(buf) != nil
 			})
 		}
 	}
-	return func(id string, w *row) bool {
+	return func(id []byte, w *rowView) bool {
 		for _, test := range tests {
 			if !test(id, w) {
 				return false
@@ -645,7 +725,7 @@ func (t *tx) matcher(k *listKind, companyID string, where []app.Cond) (func(id s
 	}, nil
 }
 
-func foldedText(w *row, f app.Field) string {
+func foldedText(w *rowView, f app.Field) []byte {
 	switch f {
 	case app.FieldCode:
 		return w.FCode
@@ -654,10 +734,10 @@ func foldedText(w *row, f app.Field) string {
 	case app.FieldClient:
 		return w.FClient
 	}
-	return ""
+	return nil
 }
 
-func (k *listKind) rawText(w *row, f app.Field) string {
+func rawText(w *rowView, f app.Field) []byte {
 	switch f {
 	case app.FieldCode:
 		return w.Code
@@ -674,10 +754,10 @@ func (k *listKind) rawText(w *row, f app.Field) string {
 	case app.FieldGroup:
 		return w.Group
 	}
-	return ""
+	return nil
 }
 
-func timeOf(w *row, f app.Field) instant {
+func timeOf(w *rowView, f app.Field) instant {
 	if f == app.FieldUpdatedAt {
 		return w.Updated
 	}

@@ -135,6 +135,9 @@ type bankResourceRecord struct {
 	Unit        string          `json:"unit"`
 	Type        int             `json:"type"`
 	Prices      priceLineRecord `json:"prices"`
+	// Regimes whose prices the record has; absent (records written before)
+	// means every regime of the edition.
+	Regimes []int `json:"regimes"`
 }
 
 type unitPriceRecord struct {
@@ -155,6 +158,7 @@ type bankCompositionRecord struct {
 	Class       string                `json:"class"`
 	Cost        unitPriceRecord       `json:"cost"`
 	Items       []structureItemRecord `json:"items"`
+	Regimes     []int                 `json:"regimes"` // as bankResourceRecord's
 }
 
 // budgetNodeRecord is one node of a budget's tree. Fields that do not
@@ -190,25 +194,17 @@ type budgetRecord struct {
 	UpdatedAt    string             `json:"updated_at"`
 }
 
-// budgetHeaderRecord is budgetRecord without the tree: decoding a budget
-// into it skips the nodes.
+// budgetHeaderRecord decodes a budget record without its tree: the nodes
+// are skipped, not decoded.
 type budgetHeaderRecord struct {
-	ID           string          `json:"id"`
-	CompanyID    string          `json:"company_id"`
-	UserID       string          `json:"user_id"`
-	DepartmentID string          `json:"department_id"`
-	Code         string          `json:"code"`
-	Description  string          `json:"description"`
-	Client       string          `json:"client"`
-	State        string          `json:"state"`
-	Banks        []bankRefRecord `json:"banks"`
-	Desonerado   bool            `json:"desonerado"`
-	BDI          string          `json:"bdi"`
-	BDIMode      string          `json:"bdi_mode"`
-	Rounding     string          `json:"rounding"`
-	CreatedAt    string          `json:"created_at"`
-	UpdatedAt    string          `json:"updated_at"`
+	budgetRecord
+	Items skipJSON `json:"items"`
 }
+
+// skipJSON decodes any JSON value into nothing.
+type skipJSON struct{}
+
+func (*skipJSON) UnmarshalJSON([]byte) error { return nil }
 
 // Scalars.
 
@@ -435,17 +431,44 @@ func (r *editionRecord) domain(d *decoder) *domain.Edition {
 }
 
 func toBankResourceRecord(v *domain.BankResource) bankResourceRecord {
-	return bankResourceRecord{Code: v.Code, Description: v.Description, Unit: v.Unit, Type: v.Type, Prices: toPriceLineRecord(v.Prices)}
+	return bankResourceRecord{Code: v.Code, Description: v.Description, Unit: v.Unit, Type: v.Type, Prices: toPriceLineRecord(v.Prices),
+		Regimes: toRegimeRecords(v.Regimes)}
 }
 
 func (r *bankResourceRecord) domain(d *decoder) *domain.BankResource {
-	return &domain.BankResource{Code: r.Code, Description: r.Description, Unit: r.Unit, Type: r.Type, Prices: r.Prices.domain(d, "prices/")}
+	return &domain.BankResource{Code: r.Code, Description: r.Description, Unit: r.Unit, Type: r.Type, Prices: r.Prices.domain(d, "prices/"),
+		Regimes: fromRegimeRecords(r.Regimes)}
+}
+
+// toRegimeRecords and fromRegimeRecords keep nil (every regime) apart from
+// empty (none).
+func toRegimeRecords(rs []domain.Regime) []int {
+	if rs == nil {
+		return nil
+	}
+	out := make([]int, len(rs))
+	for i, g := range rs {
+		out[i] = int(g)
+	}
+	return out
+}
+
+func fromRegimeRecords(rs []int) []domain.Regime {
+	if rs == nil {
+		return nil
+	}
+	out := make([]domain.Regime, len(rs))
+	for i, g := range rs {
+		out[i] = domain.Regime(g)
+	}
+	return out
 }
 
 func toBankCompositionRecord(c *domain.BankComposition) bankCompositionRecord {
 	r := bankCompositionRecord{
 		Code: c.Code, Description: c.Description, Unit: c.Unit, Class: c.Class,
-		Cost: unitPriceRecord{PND: encDec(c.Cost.PND), PD: encDec(c.Cost.PD)},
+		Cost:    unitPriceRecord{PND: encDec(c.Cost.PND), PD: encDec(c.Cost.PD)},
+		Regimes: toRegimeRecords(c.Regimes),
 	}
 	if c.Items != nil {
 		r.Items = make([]structureItemRecord, len(c.Items))
@@ -459,7 +482,8 @@ func toBankCompositionRecord(c *domain.BankComposition) bankCompositionRecord {
 func (r *bankCompositionRecord) domain(d *decoder) *domain.BankComposition {
 	c := &domain.BankComposition{
 		Code: r.Code, Description: r.Description, Unit: r.Unit, Class: r.Class,
-		Cost: domain.UnitPrice{PND: d.dec("cost/pnd", r.Cost.PND), PD: d.dec("cost/pd", r.Cost.PD)},
+		Cost:    domain.UnitPrice{PND: d.dec("cost/pnd", r.Cost.PND), PD: d.dec("cost/pd", r.Cost.PD)},
+		Regimes: fromRegimeRecords(r.Regimes),
 	}
 	if r.Items != nil {
 		c.Items = make([]domain.StructureItem, len(r.Items))
@@ -535,18 +559,5 @@ func (r *budgetRecord) domain(d *decoder) *domain.Budget {
 }
 
 func (r *budgetHeaderRecord) domain(d *decoder) *domain.BudgetHeader {
-	h := &domain.BudgetHeader{
-		ID: r.ID, CompanyID: r.CompanyID, UserID: r.UserID, DepartmentID: r.DepartmentID,
-		Code: r.Code, Description: r.Description, Client: r.Client, State: r.State,
-		Desonerado: r.Desonerado, BDI: d.dec("bdi", r.BDI), BDIMode: domain.BDIMode(r.BDIMode),
-		Rounding:  domain.BudgetRounding(r.Rounding),
-		CreatedAt: d.time("created_at", r.CreatedAt), UpdatedAt: d.time("updated_at", r.UpdatedAt),
-	}
-	if r.Banks != nil {
-		h.Banks = make([]domain.BankRef, len(r.Banks))
-		for i, x := range r.Banks {
-			h.Banks[i] = domain.BankRef{Name: x.Name, State: x.State, Month: x.Month, Region: x.Region, Report: x.Report}
-		}
-	}
-	return h
+	return r.budgetRecord.domain(d).Header()
 }

@@ -109,5 +109,5 @@ func Money(d decimal.Decimal) json.Number {
 	if d.Equal(d.Truncate(2)) {
 		return json.Number(d.StringFixed(2))
 	}
-	return json.Number(d.String())
+	return Num(d)
 }

@@ -7,6 +7,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -104,25 +105,45 @@ func (e *Env) FormatTime(t time.Time) string {
 	return t.In(loc).Format("2006-01-02T15:04:05-07:00")
 }
 
-// Num writes a decimal as a JSON number with every digit kept.
-func Num(d decimal.Decimal) json.Number { return json.Number(d.String()) }
+// Num writes a decimal as a JSON number with every digit kept, up to
+// domain.MaxDecimalPlaces places: a computed number with more (an exploded
+// quantity of a budget, the product of several coefficients) is rounded
+// half up to that many, so that no answer holds a longer number.
+func Num(d decimal.Decimal) json.Number {
+	if d.Exponent() < -domain.MaxDecimalPlaces {
+		d = domain.RoundHalfUp(d, domain.MaxDecimalPlaces)
+	}
+	return json.Number(d.String())
+}
 
 // WriteJSON writes v as JSON with the given media type and status. The media
 // type header is set before the status is written.
 func WriteJSON(w http.ResponseWriter, mediaType string, status int, v any) {
-	w.Header().Set("Content-Type", mediaType)
-	w.WriteHeader(status)
 	if v == nil || status == http.StatusNoContent {
+		w.Header().Set("Content-Type", mediaType)
+		w.WriteHeader(status)
 		return
 	}
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
+	if p := AnswerNumbersProblem(buf.Bytes()); p != "" && status < 300 {
+		// Never a number out of bounds (AnswerNumbersProblem): the record
+		// is in a state that cannot be shown.
+		status = http.StatusConflict
+		buf.Reset()
+		_ = enc.Encode(map[string]any{"message": p, "errors": map[string][]string{"base": {p}}})
+	}
+	w.Header().Set("Content-Type", mediaType)
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
 }
 
 // DecodeJSON reads the request body into v. A body over the cap is
-// ETOOLARGE; an empty body, malformed JSON, trailing data or a value of the
-// wrong JSON type is EBADREQUEST, with the position or field named.
+// ETOOLARGE; an empty body, a null body, malformed JSON, trailing data or a
+// value of the wrong JSON type is EBADREQUEST, with the position or field
+// named.
 func DecodeJSON(r *http.Request, v any) error {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
@@ -134,6 +155,11 @@ func DecodeJSON(r *http.Request, v any) error {
 	}
 	if len(strings.TrimSpace(string(body))) == 0 {
 		return domain.Errorf(domain.EBADREQUEST, "the request body is empty; a JSON object is expected")
+	}
+	if strings.TrimSpace(string(body)) == "null" {
+		// encoding/json takes null as "nothing to set": every body is an
+		// object, so null is as wrong as [] or 42.
+		return domain.Errorf(domain.EBADREQUEST, "the request body must be a JSON object, not null")
 	}
 	dec := json.NewDecoder(strings.NewReader(string(body)))
 	if err := dec.Decode(v); err != nil {
@@ -352,4 +378,72 @@ func clientAddr(r *http.Request) string {
 		addr = addr[:i]
 	}
 	return addr
+}
+
+// NumOrNull is Num, or nil (JSON null) for an amount that could not be
+// priced: a missing price is never written as 0.
+func NumOrNull(d decimal.Decimal, missing bool) *json.Number {
+	if missing {
+		return nil
+	}
+	n := Num(d)
+	return &n
+}
+
+// MissingItem is one entry of a composition's `missing` list (both
+// generations): an item without a price, named as the composition's items
+// are, and why.
+type MissingItem struct {
+	Banco      string `json:"banco"`
+	Code       string `json:"code"`
+	IsResource bool   `json:"is_resource"`
+	Reason     string `json:"reason"`
+}
+
+// MissingItems maps a priced read's missing list; nil when nothing is missing.
+func MissingItems(ms []domain.MissingPrice) []MissingItem {
+	if len(ms) == 0 {
+		return nil
+	}
+	out := make([]MissingItem, len(ms))
+	for i, m := range ms {
+		out[i] = MissingItem{Banco: m.Bank, Code: m.Code, IsResource: m.Kind == domain.KindResource, Reason: m.Reason}
+	}
+	return out
+}
+
+// MissingLine is one entry of a budget's or a budget report's `missing`
+// list: the line (node id and number; none in the ABC curve, whose rows are
+// not lines), what lacks a price and why.
+type MissingLine struct {
+	NodeID string `json:"node_id,omitempty"`
+	Number string `json:"number,omitempty"`
+	Bank   string `json:"bank"`
+	Code   string `json:"code"`
+	Kind   string `json:"kind"`
+	Reason string `json:"reason"`
+}
+
+// MissingLines maps a budget's missing list; nil when nothing is missing.
+func MissingLines(ms []domain.BudgetMissing) []MissingLine {
+	if len(ms) == 0 {
+		return nil
+	}
+	out := make([]MissingLine, len(ms))
+	for i, m := range ms {
+		out[i] = MissingLine{NodeID: m.NodeID, Number: m.Number, Bank: m.Bank, Code: m.Code, Kind: string(m.Kind), Reason: m.Reason}
+	}
+	return out
+}
+
+// MissingRows maps an ABC curve's missing list; nil when nothing is missing.
+func MissingRows(ms []domain.MissingPrice) []MissingLine {
+	if len(ms) == 0 {
+		return nil
+	}
+	out := make([]MissingLine, len(ms))
+	for i, m := range ms {
+		out[i] = MissingLine{Bank: m.Bank, Code: m.Code, Kind: string(m.Kind), Reason: m.Reason}
+	}
+	return out
 }

@@ -96,6 +96,7 @@ func Money(d decimal.Decimal) string {
 // Price writes a unit price with at least 2 places (a SICRO-model
 // composition may carry 4) and a decimal comma.
 func Price(d decimal.Decimal) string {
+	d = atMost10Places(d)
 	if d.Exponent() > -2 {
 		return Money(d)
 	}
@@ -103,9 +104,19 @@ func Price(d decimal.Decimal) string {
 }
 
 // Quantity writes a quantity or coefficient with every digit and a decimal
-// comma ("120,5", "0,0175").
+// comma ("120,5", "0,0175"), up to 10 places (see atMost10Places).
 func Quantity(d decimal.Decimal) string {
-	return strings.Replace(d.String(), ".", ",", 1)
+	return strings.Replace(atMost10Places(d).String(), ".", ",", 1)
+}
+
+// atMost10Places rounds half up to 10 places a computed number with more
+// (an exploded quantity: the product of several coefficients), as the JSON
+// answers do: no export writes a number with more places.
+func atMost10Places(d decimal.Decimal) decimal.Decimal {
+	if d.Exponent() < -10 {
+		return d.Round(10)
+	}
+	return d
 }
 
 // text guards a free-text cell against being read as a formula.
@@ -141,11 +152,49 @@ func TypeName(kind domain.ItemKind, resourceType int) string {
 	return ""
 }
 
+// missingNote marks the description of a row without a price, whose price
+// cells are left empty (never 0); the footer says why (incompleteFooter).
 func missingNote(desc string, missing bool) string {
 	if missing {
-		return desc + " (registro ausente: preço zero)"
+		return desc + " (sem preço)"
 	}
 	return desc
+}
+
+// priceOrEmpty is Price, or an empty cell for a row without a price.
+func priceOrEmpty(d decimal.Decimal, missing bool) string {
+	if missing {
+		return ""
+	}
+	return Price(d)
+}
+
+// moneyOrEmpty is Money, or an empty cell for a row without a price.
+func moneyOrEmpty(d decimal.Decimal, missing bool) string {
+	if missing {
+		return ""
+	}
+	return Money(d)
+}
+
+// incompleteFooter writes, after the totals of a report that could not
+// price everything, a row saying the totals are incomplete and one row per
+// thing without a price: where (line number, bank, code) and why, every
+// text in column label.
+func incompleteFooter(t *table, label int, ms []domain.BudgetMissing) error {
+	if len(ms) == 0 {
+		return nil
+	}
+	if err := t.row(map[int]string{label: "Totais incompletos: " + strconv.Itoa(len(ms)) + " item(ns) sem preço, fora dos totais"}); err != nil {
+		return err
+	}
+	for _, m := range ms {
+		where := strings.TrimSpace(m.Number + " " + m.Bank + " " + m.Code)
+		if err := t.row(map[int]string{label: text("Sem preço: " + where + ": " + m.Reason)}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // BDILabel is the footer label of the BDI: "BDI (25%)", and on the final
@@ -173,13 +222,16 @@ func SyntheticCSV(w io.Writer, r *domain.SyntheticReport) error {
 		}
 		if row.Kind.IsLine() {
 			cells[2], cells[3], cells[4], cells[6] = row.Bank, row.Month, text(row.Code), text(row.Unit)
-			cells[7], cells[8], cells[9] = Quantity(row.Quantity), Price(row.UnitPrice), Price(row.UnitPriceWithBDI)
+			cells[7], cells[8], cells[9] = Quantity(row.Quantity), priceOrEmpty(row.UnitPrice, row.Missing), priceOrEmpty(row.UnitPriceWithBDI, row.Missing)
 		}
 		if err := t.row(cells); err != nil {
 			return err
 		}
 	}
 	if err := footer(t, r.Budget, r.BudgetTotals, 5, 10); err != nil {
+		return err
+	}
+	if err := incompleteFooter(t, 5, r.Missing); err != nil {
 		return err
 	}
 	return t.flush()
@@ -218,7 +270,7 @@ func AnalyticCSV(w io.Writer, r *domain.AnalyticReport) error {
 		}
 		if row.Kind.IsLine() {
 			cells[3], cells[4], cells[5], cells[7] = row.Bank, row.Month, text(row.Code), text(row.Unit)
-			cells[8], cells[9], cells[10] = Quantity(row.Quantity), Price(row.UnitPrice), Price(row.UnitPriceWithBDI)
+			cells[8], cells[9], cells[10] = Quantity(row.Quantity), priceOrEmpty(row.UnitPrice, row.Missing), priceOrEmpty(row.UnitPriceWithBDI, row.Missing)
 			s := row.UnitSummary
 			cells[13], cells[14], cells[15], cells[16] = Money(s.Labor), Money(s.Material), Money(s.Equipment), Money(s.Services)
 		}
@@ -245,6 +297,9 @@ func AnalyticCSV(w io.Writer, r *domain.AnalyticReport) error {
 			return err
 		}
 	}
+	if err := incompleteFooter(t, 6, r.Missing); err != nil {
+		return err
+	}
 	return t.flush()
 }
 
@@ -253,7 +308,7 @@ func analyticItems(t *table, number string, level int, items []domain.AnalyticIt
 		cells := map[int]string{
 			0: number, 1: strconv.Itoa(level), 2: KindName(string(it.Kind)), 3: it.Bank, 4: it.Month,
 			5: text(it.Code), 6: text(missingNote(it.Description, it.Missing)), 7: text(it.Unit),
-			8: Quantity(it.Coefficient), 9: Price(it.UnitPrice), 11: Price(it.Partial),
+			8: Quantity(it.Coefficient), 9: priceOrEmpty(it.UnitPrice, it.Missing), 11: priceOrEmpty(it.Partial, it.Missing),
 		}
 		if err := t.row(cells); err != nil {
 			return err
@@ -280,7 +335,7 @@ func ABCCSV(w io.Writer, r *domain.ABCReport) error {
 		cells := map[int]string{
 			0: strconv.Itoa(row.Position), 1: row.Ref.Name, 2: row.Ref.Month, 3: text(row.Code),
 			4: text(missingNote(desc, row.Missing)), 5: text(row.Unit), 6: TypeName(row.Kind, row.ResourceType),
-			7: Quantity(row.Quantity), 8: Price(row.UnitPrice), 9: Money(row.Total),
+			7: Quantity(row.Quantity), 8: priceOrEmpty(row.UnitPrice, row.Missing), 9: moneyOrEmpty(row.Total, row.Missing),
 			10: Money(row.Percent), 11: Money(row.CumulativePercent), 12: string(row.Class),
 		}
 		if err := t.row(cells); err != nil {
@@ -288,6 +343,13 @@ func ABCCSV(w io.Writer, r *domain.ABCReport) error {
 		}
 	}
 	if err := t.row(map[int]string{4: "Total", 9: Money(r.Total), 10: Money(hundredIf(len(r.Rows) > 0 && r.Total.IsPositive()))}); err != nil {
+		return err
+	}
+	ms := make([]domain.BudgetMissing, len(r.Missing))
+	for i, m := range r.Missing {
+		ms[i] = domain.BudgetMissing{MissingPrice: m}
+	}
+	if err := incompleteFooter(t, 4, ms); err != nil {
 		return err
 	}
 	return t.flush()

@@ -386,6 +386,8 @@ func testEditions(t *testing.T, s app.Store) {
 
 func testBankResources(t *testing.T, s app.Store) {
 	augOne, augTwo, julOne := newBankResource("00001", "10.01"), newBankResource("00002", "20.02"), newBankResource("00001", "9.99")
+	// Regimes round-trip, nil (every regime) kept apart from empty (none).
+	augTwo.Regimes, julOne.Regimes = []domain.Regime{domain.NaoDesonerado}, []domain.Regime{}
 	update(t, s, func(tx app.Tx) error {
 		if err := tx.PutBankResource(edSinapiAug, augOne); err != nil {
 			return err
@@ -405,6 +407,22 @@ func testBankResources(t *testing.T, s app.Store) {
 		{name: "BankResources(aug)", get: func(tx app.Tx) (any, error) { return tx.BankResources(edSinapiAug) }, want: []*domain.BankResource{augOne, augTwo}},
 		{name: "BankResources(jul)", get: func(tx app.Tx) (any, error) { return tx.BankResources(edSinapiJul) }, want: []*domain.BankResource{julOne}},
 		{name: "BankResources(other edition)", get: func(tx app.Tx) (any, error) { return tx.BankResources(edSicroAL) }, want: []*domain.BankResource{}},
+	})
+	view(t, s, func(tx app.Tx) error {
+		for _, c := range []struct {
+			key  string
+			none bool
+		}{{edSinapiAug + " 00001", false}, {edSinapiJul + " 00001", true}} {
+			key, code, _ := strings.Cut(c.key, " ")
+			r, err := tx.BankResource(key, code)
+			if err != nil {
+				return err
+			}
+			if gotNone := r.Regimes != nil && len(r.Regimes) == 0; gotNone != c.none || (!c.none && r.Regimes != nil) {
+				t.Errorf("BankResource(%s).Regimes = %#v: nil (every regime) and empty (none) must stay apart", c.key, r.Regimes)
+			}
+		}
+		return nil
 	})
 	replaced := newBankResource("00001", "10.0100001")
 	replaced.Description = "Areia grossa"

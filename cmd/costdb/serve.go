@@ -38,6 +38,7 @@ type Main struct {
 	MaxItems       int
 	MaxBudgetLines int
 	MaxBudgetDepth int
+	MaxCompItems   int
 	AuthFailures   int
 	AuthWindow     time.Duration
 	Timeouts       server.Timeouts
@@ -72,6 +73,7 @@ func NewMain(stdout, stderr io.Writer) *Main {
 		MaxItems:       500,
 		MaxBudgetLines: domain.DefaultMaxBudgetLines,
 		MaxBudgetDepth: domain.DefaultMaxBudgetDepth,
+		MaxCompItems:   2000,
 		AuthFailures:   10,
 		AuthWindow:     time.Minute,
 		Timeouts:       server.DefaultTimeouts,
@@ -96,6 +98,7 @@ func (m *Main) ParseFlags(args []string) error {
 	fs.Int64Var(&m.MaxBodyBytes, "max-body", m.MaxBodyBytes, "largest accepted request body, in bytes (env COSTDB_MAX_BODY)")
 	fs.DurationVar(&m.TokenTTL, "token-ttl", m.TokenTTL, "lifetime of access tokens (env COSTDB_TOKEN_TTL)")
 	fs.IntVar(&m.MaxItems, "max-items", m.MaxItems, "most items or banks in one add/remove request (env COSTDB_MAX_ITEMS)")
+	fs.IntVar(&m.MaxCompItems, "max-composition-items", m.MaxCompItems, "most items one composition may hold (env COSTDB_MAX_COMPOSITION_ITEMS)")
 	fs.IntVar(&m.MaxBudgetLines, "max-budget-lines", m.MaxBudgetLines, "most lines in one budget (env COSTDB_MAX_BUDGET_LINES)")
 	fs.IntVar(&m.MaxBudgetDepth, "max-budget-depth", m.MaxBudgetDepth, "most levels of a budget's tree, lines included (env COSTDB_MAX_BUDGET_DEPTH)")
 	fs.IntVar(&m.AuthFailures, "auth-failures", m.AuthFailures, "failed authentications allowed per e-mail and client address within auth-window (env COSTDB_AUTH_FAILURES)")
@@ -161,7 +164,7 @@ func (m *Main) Open(ctx context.Context) error {
 			return fmt.Errorf("signing key: %v", err)
 		}
 	}
-	cfg := app.Config{TokenTTL: m.TokenTTL, MaxItemsPerRequest: m.MaxItems}
+	cfg := app.Config{TokenTTL: m.TokenTTL, MaxItemsPerRequest: m.MaxItems, MaxItemsPerComposition: m.MaxCompItems}
 	cfg.MaxBudgetLines, cfg.MaxBudgetDepth = m.MaxBudgetLines, m.MaxBudgetDepth
 	svc, err := newServiceWithKey(ctx, st, cfg, key)
 	if err != nil {

@@ -132,6 +132,13 @@ type Option func(*httpapi.Env)
 // New starts a harness; it is closed when the test ends.
 func New(t *testing.T, opts ...Option) *Harness {
 	t.Helper()
+	return NewWithConfig(t, app.Config{}, opts...)
+}
+
+// NewWithConfig starts a harness whose service has the settings cfg (zero
+// values take the defaults).
+func NewWithConfig(t *testing.T, cfg app.Config, opts ...Option) *Harness {
+	t.Helper()
 	engine := engine
 	var st app.Store
 	var path string
@@ -173,7 +180,7 @@ func New(t *testing.T, opts ...Option) *Harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := app.New(st, tokens, app.Config{})
+	svc := app.New(st, tokens, cfg)
 	if engine == EngineBolt {
 		if err := importSample(svc); err != nil {
 			t.Fatal(err)

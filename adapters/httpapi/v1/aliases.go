@@ -3,6 +3,7 @@ package v1
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/costdb/costdb/adapters/httpapi"
 	"reflect"
 	"strconv"
 	"strings"
@@ -29,30 +30,51 @@ var calcMethodType = reflect.TypeOf(calculationMethod{})
 // UnmarshalJSON implements json.Unmarshaler.
 func (c *calcMethodInput) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
-	switch {
-	case string(b) == "null":
+	if string(b) == "null" {
 		*c = calcMethodInput{}
 		return nil
-	case len(b) > 0 && b[0] == '{':
+	}
+	if len(b) > 0 && b[0] == '{' {
 		var obj struct {
-			Type *int `json:"type"`
+			Type json.RawMessage `json:"type"`
 		}
 		if err := json.Unmarshal(b, &obj); err != nil {
 			return err
 		}
-		if obj.Type == nil {
+		if obj.Type == nil || string(bytes.TrimSpace(obj.Type)) == "null" {
 			*c = calcMethodInput{}
 			return nil
 		}
-		*c = calcMethodInput{Type: *obj.Type, Set: true}
-		return nil
+		b = obj.Type
 	}
-	var n int
-	if err := json.Unmarshal(b, &n); err != nil {
+	// The type is read as every v1 number is: numeric text taken.
+	var n httpapi.LenientInteger
+	_ = n.UnmarshalJSON(b)
+	if !n.Set {
 		return &json.UnmarshalTypeError{Value: jsonValueKind(b), Type: calcMethodType}
 	}
-	*c = calcMethodInput{Type: n, Set: true}
+	*c = calcMethodInput{Type: n.N, Set: true}
 	return nil
+}
+
+// jsonValueKind names the JSON type of a value, for a wrong-type error.
+func jsonValueKind(b []byte) string {
+	if len(b) == 0 {
+		return "nothing"
+	}
+	switch b[0] {
+	case '"':
+		return "string"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "bool"
+	case 'n':
+		return "null"
+	}
+	return "number"
 }
 
 // pickState returns the state named by `local` or `state`, and EINVALID
@@ -139,11 +161,12 @@ func pickLocals(locals, local localsInput) (localsInput, error) {
 }
 
 func sameLocals(a, b localsInput) bool {
-	if len(a) != len(b) {
+	la, lb := a.lines(), b.lines()
+	if len(la) != len(lb) {
 		return false
 	}
-	for st, p := range a {
-		q, ok := b[st]
+	for st, p := range la {
+		q, ok := lb[st]
 		if !ok || !p.PND.Equal(q.PND) || !p.PD.Equal(q.PD) || !p.PNDI.Equal(q.PNDI) || !p.PDI.Equal(q.PDI) {
 			return false
 		}

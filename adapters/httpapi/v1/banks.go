@@ -8,6 +8,7 @@ import (
 	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
+	"github.com/shopspring/decimal"
 )
 
 // The bank catalogue in v1: the imported editions of the reference banks and
@@ -105,27 +106,29 @@ type bankItemBody struct {
 	Description string               `json:"description"`
 	Type        string               `json:"type"`
 	Unit        string               `json:"unit"`
-	UnitaryPND  json.Number          `json:"unitary_pnd"`
-	UnitaryPD   json.Number          `json:"unitary_pd"`
-	UnitaryPNDI *json.Number         `json:"unitary_pndi,omitempty"`
-	UnitaryPDI  *json.Number         `json:"unitary_pdi,omitempty"`
+	UnitaryPND  *json.Number         `json:"unitary_pnd"` // null: the edition published none in the regime
+	UnitaryPD   *json.Number         `json:"unitary_pd"`
+	UnitaryPNDI json.RawMessage      `json:"unitary_pndi,omitempty"` // a number, or null as unitary_pnd
+	UnitaryPDI  json.RawMessage      `json:"unitary_pdi,omitempty"`
 	IsResource  bool                 `json:"is_resource"`
 	Items       *[]bankStructureBody `json:"items,omitempty"`
 }
 
 // bankStructureBody is one item of a published structure: a composition
 // item's fields without line totals. An item the edition lacks has an empty
-// description and zero prices.
+// description, null prices and missing true; a price the edition did not
+// publish (one regime only) is null.
 type bankStructureBody struct {
-	Banco       string      `json:"banco"`
-	Code        string      `json:"code"`
-	Description string      `json:"description"`
-	Type        string      `json:"type"`
-	Unit        string      `json:"unit"`
-	UnitaryPND  json.Number `json:"unitary_pnd"`
-	UnitaryPD   json.Number `json:"unitary_pd"`
-	Coefficient json.Number `json:"coefficient"`
-	IsResource  bool        `json:"is_resource"`
+	Banco       string       `json:"banco"`
+	Code        string       `json:"code"`
+	Description string       `json:"description"`
+	Type        string       `json:"type"`
+	Unit        string       `json:"unit"`
+	UnitaryPND  *json.Number `json:"unitary_pnd"` // null when the edition lacks the item
+	UnitaryPD   *json.Number `json:"unitary_pd"`
+	Coefficient json.Number  `json:"coefficient"`
+	IsResource  bool         `json:"is_resource"`
+	Missing     bool         `json:"missing,omitempty"` // the edition lacks the item
 }
 
 func bankItem(it *app.BankItem) bankItemBody {
@@ -133,20 +136,28 @@ func bankItem(it *app.BankItem) bankItemBody {
 	out := bankItemBody{
 		Banco: it.Edition.Name, Estado: it.Edition.State, Data: it.Edition.Month, Regiao: it.Edition.Region,
 		Code: it.Code, Description: it.Description, Type: it.TypeText(), Unit: it.Unit,
-		UnitaryPND: num(it.Prices.PND), UnitaryPD: num(it.Prices.PD),
+		UnitaryPND: httpapi.NumOrNull(it.Prices.PND, it.Unpriced[domain.NaoDesonerado]),
+		UnitaryPD:  httpapi.NumOrNull(it.Prices.PD, it.Unpriced[domain.Desonerado]),
 		IsResource: it.Kind == domain.KindResource,
 	}
 	if out.IsResource {
-		pndi, pdi := num(it.Prices.PNDI), num(it.Prices.PDI)
-		out.UnitaryPNDI, out.UnitaryPDI = &pndi, &pdi
+		raw := func(d decimal.Decimal, unpriced bool) json.RawMessage {
+			if unpriced {
+				return json.RawMessage("null")
+			}
+			return json.RawMessage(num(d))
+		}
+		out.UnitaryPNDI = raw(it.Prices.PNDI, it.Unpriced[domain.NaoDesonerado])
+		out.UnitaryPDI = raw(it.Prices.PDI, it.Unpriced[domain.Desonerado])
 		return out
 	}
 	items := make([]bankStructureBody, len(it.Structure))
 	for i, l := range it.Structure {
 		items[i] = bankStructureBody{
 			Banco: it.Edition.Name, Code: l.Code, Description: l.Description, Type: l.TypeText(), Unit: l.Unit,
-			UnitaryPND: num(l.UnitPrice.PND), UnitaryPD: num(l.UnitPrice.PD), Coefficient: num(l.Coefficient),
-			IsResource: l.Kind == domain.KindResource,
+			UnitaryPND:  httpapi.NumOrNull(l.UnitPrice.PND, l.Unpriced[domain.NaoDesonerado]),
+			UnitaryPD:   httpapi.NumOrNull(l.UnitPrice.PD, l.Unpriced[domain.Desonerado]),
+			Coefficient: num(l.Coefficient), IsResource: l.Kind == domain.KindResource, Missing: l.Missing,
 		}
 	}
 	out.Items = &items

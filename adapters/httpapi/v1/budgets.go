@@ -47,6 +47,10 @@ type budgetRecord struct {
 	TotalWithBDI string              `json:"total_with_bdi"`
 	CreatedAt    string              `json:"created_at"`
 	UpdatedAt    string              `json:"updated_at"`
+	// Incomplete and Missing appear only when some line has no price: the
+	// totals then leave it out.
+	Incomplete bool                  `json:"incomplete,omitempty"`
+	Missing    []httpapi.MissingLine `json:"missing,omitempty"`
 }
 
 // budgetList is the body of the budget list (real v1): the records under
@@ -64,14 +68,16 @@ func money(d decimal.Decimal) string { return d.StringFixed(2) }
 // price writes a unit price as a decimal string with at least two places
 // (an own SICRO-model composition may carry four).
 func price(d decimal.Decimal) *string {
-	s := d.String()
+	s := httpapi.Num(d).String()
 	if d.Exponent() > -2 {
 		s = d.StringFixed(2)
 	}
 	return &s
 }
 
-func exact(d decimal.Decimal) *string { s := d.String(); return &s }
+// exact writes a quantity or coefficient with every digit, up to 10 places
+// as every number of an answer (httpapi.Num).
+func exact(d decimal.Decimal) *string { s := httpapi.Num(d).String(); return &s }
 
 func (h *handler) budgetRecord(pb *domain.PricedBudget) budgetRecord {
 	b := pb.Budget
@@ -82,6 +88,7 @@ func (h *handler) budgetRecord(pb *domain.PricedBudget) budgetRecord {
 		Banks: make(map[string]bankBody, len(b.Banks)), Lines: b.Lines(),
 		Total: money(pb.Totals.Total), BDIValue: money(pb.Totals.BDIValue), TotalWithBDI: money(pb.Totals.TotalWithBDI),
 		CreatedAt: h.env.FormatTime(b.CreatedAt), UpdatedAt: h.env.FormatTime(b.UpdatedAt),
+		Incomplete: pb.Incomplete(), Missing: httpapi.MissingLines(pb.Missing),
 	}
 	for _, ref := range b.Banks {
 		rec.Banks[ref.Name] = bankBody{Data: ref.Month, Estado: ref.State, Regiao: ref.Region, Relatorio: ref.Report}
@@ -121,6 +128,10 @@ func (h *handler) listBudgets(w http.ResponseWriter, r *http.Request) {
 		h.failAs(w, r, err, renamed(map[string]string{"sort": "order_name", "filter[search]": "search"}))
 		return
 	}
+	if p := httpapi.FiguresProblem(list); p != "" {
+		h.fail(w, r, domain.Errorf(domain.ECONFLICT, "%s", p))
+		return
+	}
 	out := budgetList{Budgets: make([]budgetRecord, 0, len(list)), Total: total, CurrentPage: pg.page, PerPage: pg.perPage}
 	for _, pb := range list {
 		out.Budgets = append(out.Budgets, h.budgetRecord(pb))
@@ -146,6 +157,11 @@ type reportRow struct {
 	TotalPrice        string  `json:"total_price"`
 	TotalPricePlusBDI string  `json:"total_price_plus_bdi"`
 	Weight            string  `json:"weight"`
+	// On the footer only, when some line has no price (its price and
+	// price_plus_bdi are null): the totals are incomplete and missing says
+	// what and why.
+	Incomplete bool                  `json:"incomplete,omitempty"`
+	Missing    []httpapi.MissingLine `json:"missing,omitempty"`
 }
 
 func str(s string) *string { return &s }
@@ -164,9 +180,18 @@ func syntheticRow(row domain.SyntheticRow) reportRow {
 	}
 	if row.Kind.IsLine() {
 		out.Base, out.BaseVersion, out.Code, out.Unity = str(row.Bank), optStr(row.Month), str(row.Code), str(row.Unit)
-		out.Qty, out.Price, out.PricePlusBDI = exact(row.Quantity), price(row.UnitPrice), price(row.UnitPriceWithBDI)
+		out.Qty = exact(row.Quantity)
+		if !row.Missing {
+			out.Price, out.PricePlusBDI = price(row.UnitPrice), price(row.UnitPriceWithBDI)
+		}
 	}
 	return out
+}
+
+// incompleteFooter flags a footer row when something has no price.
+func incompleteFooter(row reportRow, missing []domain.BudgetMissing) reportRow {
+	row.Incomplete, row.Missing = len(missing) > 0, httpapi.MissingLines(missing)
+	return row
 }
 
 // footerRow is the last row of a report: the budget's totals.
@@ -217,6 +242,11 @@ func (h *handler) syntheticReport(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	if p := httpapi.FiguresProblem(rep); p != "" {
+		// A string holding a number out of bounds is as wrong as a number.
+		h.fail(w, r, domain.Errorf(domain.ECONFLICT, "%s", p))
+		return
+	}
 	if csv {
 		h.writeCSV(w, r, reports.Filename(rep.Budget, "sintetico", "csv"), func(b *bytes.Buffer) error { return reports.SyntheticCSV(b, rep) })
 		return
@@ -225,7 +255,7 @@ func (h *handler) syntheticReport(w http.ResponseWriter, r *http.Request) {
 	for _, row := range rep.Rows {
 		rows = append(rows, syntheticRow(row))
 	}
-	h.write(w, http.StatusOK, append(rows, footerRow(rep.BudgetTotals)))
+	h.write(w, http.StatusOK, append(rows, incompleteFooter(footerRow(rep.BudgetTotals), rep.Missing)))
 }
 
 // summaryBody is an amount by category.
@@ -257,8 +287,8 @@ type analyticItem struct {
 	Unity       string         `json:"unity"`
 	Type        *string        `json:"type"`
 	Coefficient string         `json:"coefficient"`
-	Price       string         `json:"price"`
-	TotalPrice  string         `json:"total_price"`
+	Price       *string        `json:"price"`       // null when missing
+	TotalPrice  *string        `json:"total_price"` // null when missing
 	Missing     bool           `json:"missing"`
 	Items       []analyticItem `json:"items"`
 }
@@ -268,8 +298,11 @@ func analyticItems(items []domain.AnalyticItem) []analyticItem {
 	for i, it := range items {
 		a := analyticItem{
 			Kind: string(it.Kind), Base: it.Bank, BaseVersion: optStr(it.Month), Code: it.Code, Descr: it.Description,
-			Unity: it.Unit, Coefficient: it.Coefficient.String(), Price: *price(it.UnitPrice), TotalPrice: money(it.Partial),
+			Unity: it.Unit, Coefficient: it.Coefficient.String(),
 			Missing: it.Missing, Items: analyticItems(it.Items),
+		}
+		if !it.Missing {
+			a.Price, a.TotalPrice = price(it.UnitPrice), str(money(it.Partial))
 		}
 		if it.Kind == domain.KindResource {
 			a.Type = str(strconv.Itoa(it.ResourceType))
@@ -303,6 +336,11 @@ func (h *handler) analyticReport(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	if p := httpapi.FiguresProblem(rep); p != "" {
+		// A string holding a number out of bounds is as wrong as a number.
+		h.fail(w, r, domain.Errorf(domain.ECONFLICT, "%s", p))
+		return
+	}
 	if csv {
 		h.writeCSV(w, r, reports.Filename(rep.Budget, "analitico", "csv"), func(b *bytes.Buffer) error { return reports.AnalyticCSV(b, rep) })
 		return
@@ -315,6 +353,6 @@ func (h *handler) analyticReport(w http.ResponseWriter, r *http.Request) {
 		}
 		rows = append(rows, a)
 	}
-	rows = append(rows, analyticRow{reportRow: footerRow(rep.BudgetTotals), Items: []analyticItem{}, Summary: summaryOf(rep.Summary)})
+	rows = append(rows, analyticRow{reportRow: incompleteFooter(footerRow(rep.BudgetTotals), rep.Missing), Items: []analyticItem{}, Summary: summaryOf(rep.Summary)})
 	h.write(w, http.StatusOK, rows)
 }

@@ -6,6 +6,7 @@ package v1_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -445,7 +446,10 @@ func TestV1RoundTrip(t *testing.T) {
 		`{"code":"S-RT","description":"Escavação","type":"MOVT","unit":"M3","local":"AL","is_sicro":true,"team_production":2.5,"fic":0.0123,"adc_labor":15}`, 201)
 	roundTrip(t, h, u.Token, base+"/compositions/"+id(t, sicro))
 
-	// A read, edited in the names it shows, keeps its meaning.
+	// A read, edited in the names it shows, keeps its meaning. (Its own
+	// resource needs a price in the new state.)
+	call(t, h, "PUT", base+"/resources/"+rid, u.Token,
+		`{"locals":{"PI":{"pnd":80.5,"pd":78.25,"pndi":80.5,"pdi":78.25},"MA":{"pnd":81,"pd":79,"pndi":81,"pdi":79}}}`, 200)
 	doc := call(t, h, "GET", c, u.Token, "", 200)
 	doc["state"] = "MA"
 	doc["calculation_method"] = map[string]any{"type": 3, "description": "whatever"}
@@ -485,7 +489,7 @@ func TestV1BothNamesDisagree(t *testing.T) {
 		{"create: state and local", "POST", base + "/compositions", `{"code":"N","description":"N","unit":"M2","local":"MG","state":"RJ"}`, 422, []string{"local", "state"}},
 		{"second_code and code_2", "PUT", r, `{"second_code":"A","code_2":"B"}`, 422, []string{"second_code", "code_2"}},
 		{"locals and local", "PUT", r, `{"locals":{"MG":{"pnd":1,"pd":1,"pndi":1,"pdi":1}},"local":{"MG":{"pnd":2,"pd":1,"pndi":1,"pdi":1}}}`, 422, []string{"locals", "local"}},
-		{"calculation_method of a wrong type", "PUT", c, `{"calculation_method":"2"}`, 400, []string{"calculation_method"}},
+		{"calculation_method of a wrong type", "PUT", c, `{"calculation_method":true}`, 400, []string{"calculation_method"}},
 		{"a bad state sent as state is named state", "PUT", c, `{"state":"XX"}`, 422, []string{"state"}},
 		{"a bad method sent as calculation_method is named so", "PUT", c, `{"calculation_method":{"type":9}}`, 422, []string{"calculation_method"}},
 		// Both names agreeing are fine.
@@ -515,10 +519,18 @@ func TestV1CalculationMethodWrongType(t *testing.T) {
 	h, u := setup(t)
 	c := base + "/compositions/" + id(t, compositionIn(t, h, u.Token, "C-WT", "MG"))
 	for _, tc := range []struct{ body, field string }{
-		{`{"calculation_method":{"type":"2"}}`, "calculation_method.type"},
+		{`{"calculation_method":{"type":true}}`, "calculation_method"},
+		{`{"calculation_method":{"type":"2,5"}}`, "calculation_method"},
 		{`{"calculation_method":[2]}`, "calculation_method"},
 		{`{"calculation_method":true}`, "calculation_method"},
 	} {
 		checkError(t, call(t, h, "PUT", c, u.Token, tc.body, 400), tc.field)
+	}
+	// Numeric text is a number in v1, in calculation_method as everywhere.
+	for _, body := range []string{`{"calculation_method":"3"}`, `{"calculation_method":{"type":"3"}}`} {
+		got := call(t, h, "PUT", c, u.Token, body, 200)
+		if m := got["calculation_method"].(map[string]any); fmt.Sprint(m["type"]) != "3" {
+			t.Errorf("%s: calculation_method %v, want type 3", body, m)
+		}
 	}
 }

@@ -37,6 +37,10 @@ type compositionBody struct {
 	Banks             map[string]bankBody `json:"banks"`
 	Items             []itemBody          `json:"items"`
 	CreatedAt         string              `json:"created_at"`
+	// Incomplete and Missing appear only when some item has no price: the
+	// prices then leave those items out (docs/decisions.md).
+	Incomplete bool                  `json:"incomplete,omitempty"`
+	Missing    []httpapi.MissingItem `json:"missing,omitempty"`
 }
 
 type calculationMethod struct {
@@ -87,19 +91,21 @@ func bankOf(b domain.BankRef) bankBody {
 }
 
 // itemBody is one item of a composition: coefficient is the quantity sent,
-// pnd and pd the line totals.
+// pnd and pd the line totals at 2 decimals (domain.RoundingMethod.ShowLine).
+// An item without a price has null prices and `missing` true.
 type itemBody struct {
-	Banco       string      `json:"banco"`
-	Code        string      `json:"code"`
-	Description string      `json:"description"`
-	Type        string      `json:"type"`
-	Unit        string      `json:"unit"`
-	UnitaryPND  json.Number `json:"unitary_pnd"`
-	UnitaryPD   json.Number `json:"unitary_pd"`
-	Coefficient json.Number `json:"coefficient"`
-	PND         json.Number `json:"pnd"`
-	PD          json.Number `json:"pd"`
-	IsResource  bool        `json:"is_resource"`
+	Banco       string       `json:"banco"`
+	Code        string       `json:"code"`
+	Description string       `json:"description"`
+	Type        string       `json:"type"`
+	Unit        string       `json:"unit"`
+	UnitaryPND  *json.Number `json:"unitary_pnd"`
+	UnitaryPD   *json.Number `json:"unitary_pd"`
+	Coefficient json.Number  `json:"coefficient"`
+	PND         *json.Number `json:"pnd"`
+	PD          *json.Number `json:"pd"`
+	IsResource  bool         `json:"is_resource"`
+	Missing     bool         `json:"missing,omitempty"`
 }
 
 func (h *handler) composition(pc *domain.PricedComposition) compositionBody {
@@ -133,15 +139,19 @@ func (h *handler) composition(pc *domain.PricedComposition) compositionBody {
 	for _, b := range c.Banks {
 		out.Banks[b.Name] = bankOf(b)
 	}
+	orNull := httpapi.NumOrNull
 	for _, it := range pc.Items {
 		out.Items = append(out.Items, itemBody{
 			Banco: it.Bank, Code: it.Code, Description: it.Description, Type: it.Type, Unit: it.Unit,
-			UnitaryPND: num(it.UnitPrice.PND), UnitaryPD: num(it.UnitPrice.PD),
+			UnitaryPND: orNull(it.UnitPrice.PND, !it.Priced(domain.NaoDesonerado)), UnitaryPD: orNull(it.UnitPrice.PD, !it.Priced(domain.Desonerado)),
 			Coefficient: num(it.Quantity),
-			PND:         num(it.Total.PND), PD: num(it.Total.PD),
-			IsResource: it.Kind == domain.KindResource,
+			PND:         orNull(c.Rounding.ShowLine(it.Total.PND), !it.Priced(domain.NaoDesonerado)),
+			PD:          orNull(c.Rounding.ShowLine(it.Total.PD), !it.Priced(domain.Desonerado)),
+			IsResource:  it.Kind == domain.KindResource,
+			Missing:     it.Missing,
 		})
 	}
+	out.Incomplete, out.Missing = pc.Incomplete(), httpapi.MissingItems(pc.Missing)
 	return out
 }
 
@@ -158,7 +168,7 @@ type compositionCreateRequest struct {
 	Local          string `json:"local"`
 	IsSicro        bool   `json:"is_sicro"`
 	Labor          bool   `json:"labor"`
-	RoundingType   int    `json:"rounding_type"`
+	RoundingType   whole  `json:"rounding_type"`
 	Note           string `json:"note"`
 	TeamProduction number `json:"team_production"`
 	FIC            number `json:"fic"`
@@ -175,7 +185,7 @@ func (in compositionCreateRequest) input() (app.CompositionInput, error) {
 	if err != nil {
 		return app.CompositionInput{}, err
 	}
-	rounding, err := pickRounding(nonZero(in.RoundingType), in.CalculationMethod)
+	rounding, err := pickRounding(nonZero(in.RoundingType.N), in.CalculationMethod)
 	if err != nil {
 		return app.CompositionInput{}, err
 	}
@@ -224,7 +234,7 @@ type compositionUpdateRequest struct {
 	Local          *string `json:"local"`
 	IsSicro        *bool   `json:"is_sicro"`
 	Labor          *bool   `json:"labor"`
-	RoundingType   *int    `json:"rounding_type"`
+	RoundingType   whole   `json:"rounding_type"`
 	Note           *string `json:"note"`
 	TeamProduction number  `json:"team_production"`
 	FIC            number  `json:"fic"`
@@ -241,7 +251,7 @@ func (in compositionUpdateRequest) patch() (app.CompositionPatch, error) {
 	if err != nil {
 		return app.CompositionPatch{}, err
 	}
-	roundingType, err := pickRounding(in.RoundingType, in.CalculationMethod)
+	roundingType, err := pickRounding(in.RoundingType.ptr(), in.CalculationMethod)
 	if err != nil {
 		return app.CompositionPatch{}, err
 	}
@@ -260,12 +270,12 @@ func (in compositionUpdateRequest) patch() (app.CompositionPatch, error) {
 
 // fields names the fields of the update's errors as the body sent them.
 func (in compositionUpdateRequest) fields() fieldMapper {
-	return compositionFieldsAs(in.Local == nil && in.State != nil, in.RoundingType == nil && in.CalculationMethod.Set)
+	return compositionFieldsAs(in.Local == nil && in.State != nil, !in.RoundingType.Set && in.CalculationMethod.Set)
 }
 
 // fields names the fields of the create's errors as the body sent them.
 func (in compositionCreateRequest) fields() fieldMapper {
-	return compositionFieldsAs(in.Local == "" && in.State != "", in.RoundingType == 0 && in.CalculationMethod.Set)
+	return compositionFieldsAs(in.Local == "" && in.State != "", in.RoundingType.N == 0 && in.CalculationMethod.Set)
 }
 
 // compositionFieldsAs names a composition's fields with the spellings the
@@ -301,6 +311,7 @@ func (h *handler) createComposition(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	r = r.WithContext(httpapi.RejectNumbers(r.Context(), in, ""))
 	input, err := in.input()
 	if err != nil {
 		h.fail(w, r, err)
@@ -353,6 +364,7 @@ func (h *handler) updateComposition(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	r = r.WithContext(httpapi.RejectNumbers(r.Context(), in, ""))
 	if err := checkBodyID(in.ID, id); err != nil {
 		h.fail(w, r, err)
 		return
@@ -426,6 +438,12 @@ func (it itemRequest) kind(ptr string) (domain.ItemKind, error) {
 	return byFlag, nil
 }
 
+// NumberErrors implements httpapi.NumberErrorer: the quantity is named as
+// the use case names it ("/items/2/quantity"; itemFields shows it as qty).
+func (it itemRequest) NumberErrors(ptr string) []domain.FieldError {
+	return httpapi.NumberErrors(it.Qty, ptr+"/quantity")
+}
+
 // itemFields names the fields of add-items, whose quantity is `qty`.
 var itemFields = renamed(map[string]string{"quantity": "qty"})
 
@@ -435,6 +453,7 @@ func (h *handler) addItems(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	r = r.WithContext(httpapi.RejectNumbers(r.Context(), in, ""))
 	items := make([]app.ItemInput, len(in.Items))
 	var v domain.Validation
 	for i, it := range in.Items {

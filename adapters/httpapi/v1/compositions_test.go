@@ -108,7 +108,9 @@ func TestCompositionSicroPrices(t *testing.T) {
 	wantItem := map[string]any{
 		"banco": "SICRO3", "code": "P9801", "description": "Ajudante", "type": "3", "unit": "h",
 		"unitary_pnd": num("19.5057"), "unitary_pd": num("17.7649"), "coefficient": num("2"),
-		"pnd": num("39.0114"), "pd": num("35.5298"), "is_resource": true,
+		// Line totals are shown at 2 decimals: method 3 (this composition's default)
+		// adds 39.0114 and 35.5298 into the price and shows them truncated.
+		"pnd": num("39.01"), "pd": num("35.52"), "is_resource": true,
 	}
 	if diff := cmp.Diff(wantItem, got["items"].([]any)[0]); diff != "" {
 		t.Errorf("SICRO item (-want +got):\n%s", diff)
@@ -263,7 +265,7 @@ func TestAddItemsAtomic(t *testing.T) {
 	}{
 		{"one good, one unknown code", "/add-items", `{"items":[{"bank":"SINAPI","code":"88316","qty":1},{"bank":"SINAPI","code":"0000000","qty":1}]}`, 422, []string{"items[1].code"}},
 		{"changing a quantity, then an unknown bank", "/add-items", `{"items":[{"bank":"SINAPI","code":"88309","qty":9},{"bank":"ORSE","code":"1","qty":1}]}`, 422, []string{"items[1].bank"}},
-		{"one good, one wrong type", "/add-items", `{"items":[{"bank":"SINAPI","code":"88316","qty":1},{"bank":"SINAPI","code":"88309","qty":"abc"}]}`, 400, []string{"items[1].qty"}},
+		{"one good, one wrong type", "/add-items", `{"items":[{"bank":"SINAPI","code":"88316","qty":1},{"bank":"SINAPI","code":"88309","qty":"abc"}]}`, 422, []string{"items[1].qty"}},
 		{"one known edition, one not imported", "/add-bases", `{"bases":[{"name":"SICRO3","local":"AL","version":"01/2024"},{"name":"ORSE","local":"SE","version":"01/2024"}]}`, 422, []string{"bases[1]"}},
 		{"one present, one absent", "/remove-items", `{"compositions":[{"code":"88309"}],"resources":[{"code":"88309"}]}`, 422, []string{"resources[0].code"}},
 	}
@@ -297,7 +299,7 @@ func TestCompositionErrors(t *testing.T) {
 		{"create malformed", "POST", c, u.Token, `{"code":`, 400, nil},
 		{"create type not a string", "POST", c, u.Token, `{"code":"X",` + valid + `,"type":5}`, 400, []string{"type"}},
 		{"create is_sicro not a boolean", "POST", c, u.Token, `{"code":"X",` + valid + `,"is_sicro":"no"}`, 400, []string{"is_sicro"}},
-		{"create team_production as text", "POST", c, u.Token, `{"code":"X",` + valid + `,"team_production":"2"}`, 400, []string{"team_production"}},
+		{"create team_production as text with a comma", "POST", c, u.Token, `{"code":"X",` + valid + `,"team_production":"2,5"}`, 422, []string{"team_production"}},
 		{"create unknown class", "POST", c, u.Token, `{"code":"X",` + valid + `,"type":"XXXX"}`, 422, []string{"type"}},
 		{"create without state", "POST", c, u.Token, `{"code":"X",` + valid + `,"local":""}`, 422, []string{"local"}},
 		{"create without code and description", "POST", c, u.Token, `{"type":"PARE","unit":"M2","local":"MG"}`, 422, []string{"code", "description"}},
@@ -307,14 +309,15 @@ func TestCompositionErrors(t *testing.T) {
 		{"create too large", "POST", c, u.Token, bigBody(), 413, nil},
 		{"update id differs", "PUT", c + "/" + cid, u.Token, `{"id":"x"}`, 422, []string{"id"}},
 		{"update bad state", "PUT", c + "/" + cid, u.Token, `{"local":"ZZ"}`, 422, []string{"local"}},
-		{"update wrong type", "PUT", c + "/" + cid, u.Token, `{"rounding_type":"1"}`, 400, []string{"rounding_type"}},
+		{"update wrong type", "PUT", c + "/" + cid, u.Token, `{"rounding_type":true}`, 422, []string{"rounding_type"}},
+		{"update rounding_type with a fraction", "PUT", c + "/" + cid, u.Token, `{"rounding_type":"1.5"}`, 422, []string{"rounding_type"}},
 		{"find_by_code without code", "GET", c + "/find_by_code", u.Token, "", 422, []string{"code"}},
 		{"find_by_code in another state", "GET", c + "/find_by_code?code=ALV-01&state=SP", u.Token, "", 404, nil},
 		{"find_by_code other company's", "GET", c + "/find_by_code?code=ALV-01&state=MG", other.Token, "", 404, nil},
 		{"add-items without items", "POST", c + "/" + cid + "/add-items", u.Token, `{}`, 422, []string{"items"}},
 		{"add-items empty", "POST", c + "/" + cid + "/add-items", u.Token, `{"items":[]}`, 422, []string{"items"}},
 		{"add-items items not an array", "POST", c + "/" + cid + "/add-items", u.Token, `{"items":{}}`, 400, []string{"items"}},
-		{"add-items qty not a number", "POST", c + "/" + cid + "/add-items", u.Token, `{"items":[{"bank":"SINAPI","code":"88309","qty":"abc"}]}`, 400, []string{"items[0].qty"}},
+		{"add-items qty not a number", "POST", c + "/" + cid + "/add-items", u.Token, `{"items":[{"bank":"SINAPI","code":"88309","qty":"abc"}]}`, 422, []string{"items[0].qty"}},
 		{"add-items code not a string", "POST", c + "/" + cid + "/add-items", u.Token, `{"items":[{"bank":"SINAPI","code":88309,"qty":1}]}`, 400, []string{"items[0].code"}},
 		{"add-items zero qty", "POST", c + "/" + cid + "/add-items", u.Token, `{"items":[{"bank":"SINAPI","code":"88309","qty":0}]}`, 422, []string{"items[0].qty"}},
 		{"add-items too many decimals", "POST", c + "/" + cid + "/add-items", u.Token, `{"items":[{"bank":"SINAPI","code":"88309","qty":0.00000001}]}`, 422, []string{"items[0].qty"}},

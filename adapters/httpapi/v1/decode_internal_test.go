@@ -2,6 +2,7 @@ package v1
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/costdb/costdb/domain"
@@ -52,25 +53,26 @@ func TestRemoveFields(t *testing.T) {
 }
 
 func TestNumberKeepsEveryDigit(t *testing.T) {
-	for _, s := range []string{"0", "113.33", "0.0000001", "-1.5", "12345678901234567890.123456789", "1e3", "1.50"} {
+	for _, s := range []string{"0", "113.33", "0.0000001", "123456789012345.1234567891", "1e3", "1.50", `"2.5"`, `" 7 "`, `"1e2"`} {
 		var n number
 		if err := json.Unmarshal([]byte(s), &n); err != nil {
 			t.Errorf("%s: %v", s, err)
 			continue
 		}
-		if !n.Set || !n.D.Equal(domain.Dec(s)) || n.D.Exponent() != domain.Dec(s).Exponent() {
-			t.Errorf("%s decoded as %v (set %v)", s, n.D, n.Set)
+		text := strings.TrimSpace(strings.Trim(s, `"`))
+		if !n.Set || n.Problem != "" || !n.D.Equal(domain.Dec(text)) || n.D.Exponent() != domain.Dec(text).Exponent() {
+			t.Errorf("%s decoded as %v (set %v, problem %q)", s, n.D, n.Set, n.Problem)
 		}
 	}
-	for _, s := range []string{`"1.5"`, `true`, `[1]`, `{"a":1}`} {
+	for _, s := range []string{`"2,5"`, `""`, `"NaN"`, `"Infinity"`, `true`, `[1]`, `{"a":1}`, `-1.5`, `1e400`, `1e-11`, `1000000000000000`} {
 		var n number
-		if err := json.Unmarshal([]byte(s), &n); err == nil {
-			t.Errorf("%s: accepted as a number", s)
+		if err := json.Unmarshal([]byte(s), &n); err != nil || n.Set || n.Problem == "" {
+			t.Errorf("%s: accepted as a number (err %v, set %v, %v)", s, err, n.Set, n.D)
 		}
 	}
 	var n number
-	if err := json.Unmarshal([]byte(`null`), &n); err != nil || n.Set {
-		t.Errorf("null: err %v, set %v", err, n.Set)
+	if err := json.Unmarshal([]byte(`null`), &n); err != nil || n.Set || n.Problem != "" {
+		t.Errorf("null: err %v, set %v, problem %q", err, n.Set, n.Problem)
 	}
 }
 
@@ -88,7 +90,7 @@ func FuzzDecoders(f *testing.F) {
 		var r resourceUpdateRequest
 		if json.Unmarshal([]byte(s), &r) == nil {
 			for _, line := range r.Locals {
-				_ = line.PND.String()
+				_ = line.line().PND.String()
 			}
 		}
 		var a addItemsRequest

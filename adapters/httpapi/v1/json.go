@@ -4,71 +4,31 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"reflect"
 	"sort"
 	"strconv"
 
+	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/domain"
 	"github.com/shopspring/decimal"
 )
 
-// number is a JSON number decoded exactly, digit for digit, into a decimal.
-// Unlike decimal.Decimal's own decoder it refuses anything but a JSON number
-// (a quoted "1.5" is a wrong type, 400), and it records whether the key was
-// present. null counts as absent.
-type number struct {
-	D   decimal.Decimal
-	Set bool
-}
+// number is a numeric member of a v1 body: a JSON number or, as the API v1
+// mirrors takes and its real clients send, numeric text in a JSON string
+// ("2.5"), decoded exactly and within the bounds (httpapi.ParseNumber).
+// Decoding never fails: a bad value keeps its problem for the answer's
+// 422, which names every bad number at once (httpapi.NumberErrors). null
+// counts as absent.
+type number struct{ httpapi.LenientNumber }
 
-// numberType is what a wrong-type error says a number field is.
-var numberType = reflect.TypeOf(float64(0))
+// ptr returns the number as a patch field: nil when absent or bad.
+func (n number) ptr() *decimal.Decimal { return n.Ptr() }
 
-// UnmarshalJSON implements json.Unmarshaler.
-func (n *number) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if string(b) == "null" {
-		*n = number{}
-		return nil
-	}
-	if len(b) == 0 || !(b[0] == '-' || (b[0] >= '0' && b[0] <= '9')) {
-		return &json.UnmarshalTypeError{Value: jsonValueKind(b), Type: numberType}
-	}
-	d, err := decimal.NewFromString(string(b))
-	if err != nil {
-		return &json.UnmarshalTypeError{Value: "number " + string(b), Type: numberType}
-	}
-	*n = number{D: d, Set: true}
-	return nil
-}
+// whole is a whole-number member of a v1 body (a resource type, a
+// calculation method), read as numbers are: numeric text taken.
+type whole struct{ httpapi.LenientInteger }
 
-// ptr returns the number as a patch field: nil when absent.
-func (n number) ptr() *decimal.Decimal {
-	if !n.Set {
-		return nil
-	}
-	return &n.D
-}
-
-// jsonValueKind names the kind of a JSON value for an error message.
-func jsonValueKind(b []byte) string {
-	if len(b) == 0 {
-		return "nothing"
-	}
-	switch b[0] {
-	case '"':
-		return "string"
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case 't', 'f':
-		return "bool"
-	case 'n':
-		return "null"
-	}
-	return "number"
-}
+// ptr returns the integer as a patch field: nil when absent or bad.
+func (n whole) ptr() *int { return n.Ptr() }
 
 // priceObject is a state's four prices as v1 writes and reads them.
 type priceObject struct {
@@ -86,7 +46,19 @@ func (p priceObject) line() domain.PriceLine {
 // as an object, or (the v1 form of a SICRO resource) a single number, which
 // sets all four prices of the state. A null `locals` leaves the map nil, so
 // that the prices are not touched.
-type localsInput map[string]domain.PriceLine
+type localsInput map[string]priceInput
+
+// lines returns the prices per state; nil when `locals` was not sent.
+func (l localsInput) lines() map[string]domain.PriceLine {
+	if l == nil {
+		return nil
+	}
+	out := make(map[string]domain.PriceLine, len(l))
+	for st, p := range l {
+		out[st] = p.line()
+	}
+	return out
+}
 
 // UnmarshalJSON implements json.Unmarshaler. A wrong type inside the map is
 // reported on "locals.<state>.<key>", so that the error names the state.
@@ -106,36 +78,60 @@ func (l *localsInput) UnmarshalJSON(b []byte) error {
 	sort.Strings(states)
 	out := make(localsInput, len(raw))
 	for _, st := range states {
-		line, err := decodePrice(raw[st])
-		if err != nil {
+		var p priceInput
+		if err := json.Unmarshal(raw[st], &p); err != nil {
 			var te *json.UnmarshalTypeError
 			if errors.As(err, &te) {
 				te.Field = joinField(st, te.Field)
 			}
 			return err
 		}
-		out[st] = line
+		out[st] = p
 	}
 	*l = out
 	return nil
 }
 
-// decodePrice reads one state's prices: an object or a single number.
-func decodePrice(b json.RawMessage) (domain.PriceLine, error) {
+// priceInput is one state's prices as sent: the object of four prices, or
+// a single number (or numeric text) for all four.
+type priceInput struct {
+	obj    priceObject
+	single *number
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (p *priceInput) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
 	if len(b) > 0 && b[0] == '{' {
-		var p priceObject
-		err := json.Unmarshal(b, &p)
-		return p.line(), err
+		*p = priceInput{}
+		return json.Unmarshal(b, &p.obj)
 	}
 	var n number
 	if err := n.UnmarshalJSON(b); err != nil {
-		return domain.PriceLine{}, err
+		return err
 	}
-	if !n.Set {
-		return domain.PriceLine{}, &json.UnmarshalTypeError{Value: "null", Type: numberType}
+	if !n.Set && n.Problem == "" {
+		n.Problem = httpapi.MustBeNumber // null is not a price
 	}
-	return domain.PriceLine{PND: n.D, PD: n.D, PNDI: n.D, PDI: n.D}, nil
+	*p = priceInput{single: &n}
+	return nil
+}
+
+func (p priceInput) line() domain.PriceLine {
+	if p.single != nil {
+		d := p.single.D
+		return domain.PriceLine{PND: d, PD: d, PNDI: d, PDI: d}
+	}
+	return p.obj.line()
+}
+
+// NumberErrors implements httpapi.NumberErrorer: a single number is named
+// by the state, the four prices by their keys.
+func (p priceInput) NumberErrors(ptr string) []domain.FieldError {
+	if p.single != nil {
+		return httpapi.NumberErrors(*p.single, ptr)
+	}
+	return httpapi.NumberErrors(p.obj, ptr)
 }
 
 func joinField(a, b string) string {

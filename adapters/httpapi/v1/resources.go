@@ -114,7 +114,7 @@ type resourceCreateRequest struct {
 	Code        string `json:"code"`
 	SecondCode  string `json:"second_code"`
 	Description string `json:"description"`
-	Type        int    `json:"type"`
+	Type        whole  `json:"type"`
 	Unit        string `json:"unit"`
 	Local       string `json:"local"`
 	PND         number `json:"pnd"`
@@ -130,9 +130,24 @@ func (in resourceCreateRequest) input() app.ResourceInput {
 	line := domain.PriceLine{PND: in.PND.D, PD: in.PD.D, PNDI: in.PNDI.D, PDI: in.PDI.D}
 	return app.ResourceInput{
 		GroupID: in.GroupID, Code: in.Code, SecondCode: in.SecondCode, Description: in.Description,
-		Type: in.Type, Unit: in.Unit, IsSicro: in.IsSicro, Status: in.Status, Note: in.Note,
+		Type: in.Type.N, Unit: in.Unit, IsSicro: in.IsSicro, Status: in.Status, Note: in.Note,
 		Locals: map[string]domain.PriceLine{in.Local: line},
 	}
+}
+
+// NumberErrors implements httpapi.NumberErrorer: the prices are named as
+// the use case names them ("/locals/MG/pnd"; createResourceFields shows
+// them as pnd).
+func (in resourceCreateRequest) NumberErrors(ptr string) []domain.FieldError {
+	at := ptr + "/locals/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(in.Local)
+	out := httpapi.NumberErrors(in.Type, ptr+"/type")
+	for _, p := range []struct {
+		name string
+		n    number
+	}{{"pnd", in.PND}, {"pd", in.PD}, {"pndi", in.PNDI}, {"pdi", in.PDI}} {
+		out = append(out, httpapi.NumberErrors(p.n, at+"/"+p.name)...)
+	}
+	return out
 }
 
 // createResourceFields names the fields of a create: the prices of the one
@@ -158,7 +173,7 @@ type resourceUpdateRequest struct {
 	Code        *string     `json:"code"`
 	SecondCode  *string     `json:"second_code"`
 	Description *string     `json:"description"`
-	Type        *int        `json:"type"`
+	Type        whole       `json:"type"`
 	Unit        *string     `json:"unit"`
 	Locals      localsInput `json:"locals"`
 	IsSicro     *bool       `json:"is_sicro"`
@@ -182,8 +197,8 @@ func (in resourceUpdateRequest) patch() (app.ResourcePatch, error) {
 	}
 	return app.ResourcePatch{
 		GroupID: in.GroupID, Code: in.Code, SecondCode: second, Description: in.Description,
-		Type: in.Type, Unit: in.Unit, IsSicro: in.IsSicro, Status: in.Status, Note: in.Note,
-		Locals: locals,
+		Type: in.Type.ptr(), Unit: in.Unit, IsSicro: in.IsSicro, Status: in.Status, Note: in.Note,
+		Locals: locals.lines(),
 	}, nil
 }
 
@@ -207,6 +222,7 @@ func (h *handler) createResource(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	r = r.WithContext(httpapi.RejectNumbers(r.Context(), in, ""))
 	res, err := h.env.App.CreateResource(r.Context(), principal(r), in.input())
 	if err != nil {
 		h.failAs(w, r, err, createResourceFields)
@@ -251,6 +267,7 @@ func (h *handler) updateResource(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	r = r.WithContext(httpapi.RejectNumbers(r.Context(), in, ""))
 	if err := checkBodyID(in.ID, id); err != nil {
 		h.fail(w, r, err)
 		return

@@ -183,9 +183,11 @@ func parsePagination(r *http.Request) (pagination, error) {
 			continue
 		}
 		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			e := domain.Errorf(domain.EBADREQUEST, "%s must be a positive integer", f.name)
-			e.Fields = []domain.FieldError{{Field: "/" + f.name, Message: "must be a positive integer"}}
+		// At most 15 digits, as every number costdb reads: current_page
+		// echoes it, and no answer holds a longer number.
+		if err != nil || n < 1 || n > maxPageNumber {
+			e := domain.Errorf(domain.EBADREQUEST, "%s must be a positive integer of at most 15 digits", f.name)
+			e.Fields = []domain.FieldError{{Field: "/" + f.name, Message: "must be a positive integer of at most 15 digits"}}
 			return p, e
 		}
 		*f.to = n
@@ -195,6 +197,9 @@ func parsePagination(r *http.Request) (pagination, error) {
 	}
 	return p, nil
 }
+
+// maxPageNumber is the largest page (and per_page) a v1 list takes.
+const maxPageNumber = 999_999_999_999_999
 
 // window is the app.Page the pagination selects. A page so far out that
 // its offset would overflow selects nothing.

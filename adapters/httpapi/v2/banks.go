@@ -177,31 +177,32 @@ type relatedOnly struct {
 
 // resourcePricesDoc are a bank resource's four prices: pnd/pd productive
 // (for equipment, the operating hourly cost), pndi/pdi idle.
+// A price the edition did not publish (a record of one regime only) is null.
 type resourcePricesDoc struct {
-	PND  json.Number `json:"pnd"`
-	PD   json.Number `json:"pd"`
-	PNDI json.Number `json:"pndi"`
-	PDI  json.Number `json:"pdi"`
+	PND  *json.Number `json:"pnd"`
+	PD   *json.Number `json:"pd"`
+	PNDI *json.Number `json:"pndi"`
+	PDI  *json.Number `json:"pdi"`
 }
 
 // compositionPricesDoc is a bank composition's published unit cost.
 type compositionPricesDoc struct {
-	PND json.Number `json:"pnd"`
-	PD  json.Number `json:"pd"`
+	PND *json.Number `json:"pnd"` // null when not published (SICRO gives no desonerado cost)
+	PD  *json.Number `json:"pd"`
 }
 
 // structureDoc is one item of a published composition structure.
 type structureDoc struct {
-	Position    int         `json:"position"`
-	Kind        string      `json:"kind"`
-	Code        string      `json:"code"`
-	Description string      `json:"description"`
-	Type        string      `json:"type"`
-	Unit        string      `json:"unit"`
-	Coefficient json.Number `json:"coefficient"`
-	UnitaryPND  json.Number `json:"unitary_pnd"`
-	UnitaryPD   json.Number `json:"unitary_pd"`
-	Missing     bool        `json:"missing"`
+	Position    int          `json:"position"`
+	Kind        string       `json:"kind"`
+	Code        string       `json:"code"`
+	Description string       `json:"description"`
+	Type        string       `json:"type"`
+	Unit        string       `json:"unit"`
+	Coefficient json.Number  `json:"coefficient"`
+	UnitaryPND  *json.Number `json:"unitary_pnd"` // null when missing
+	UnitaryPD   *json.Number `json:"unitary_pd"`
+	Missing     bool         `json:"missing"`
 }
 
 // bankItemID is the id of a bank item: "<bank id>:<C|R>:<code>".
@@ -216,7 +217,7 @@ func bankItemID(it *app.BankItem) string {
 // bankItemNode is an item as a "bank_items" resource, without its
 // structure; url is its URL without the kind, which self adds.
 func bankItemNode(it *app.BankItem, url string) *jsonapi.Node {
-	num := httpapi.Num
+	orNull := httpapi.NumOrNull
 	attrs := map[string]any{
 		"kind":        string(it.Kind),
 		"code":        it.Code,
@@ -225,10 +226,11 @@ func bankItemNode(it *app.BankItem, url string) *jsonapi.Node {
 	}
 	if it.Kind == domain.KindResource {
 		attrs["resource_type"] = it.ResourceType
-		attrs["prices"] = resourcePricesDoc{PND: num(it.Prices.PND), PD: num(it.Prices.PD), PNDI: num(it.Prices.PNDI), PDI: num(it.Prices.PDI)}
+		nd, d := it.Unpriced[domain.NaoDesonerado], it.Unpriced[domain.Desonerado]
+		attrs["prices"] = resourcePricesDoc{PND: orNull(it.Prices.PND, nd), PD: orNull(it.Prices.PD, d), PNDI: orNull(it.Prices.PNDI, nd), PDI: orNull(it.Prices.PDI, d)}
 	} else {
 		attrs["composition_type"] = it.Class
-		attrs["prices"] = compositionPricesDoc{PND: num(it.Prices.PND), PD: num(it.Prices.PD)}
+		attrs["prices"] = compositionPricesDoc{PND: orNull(it.Prices.PND, it.Unpriced[domain.NaoDesonerado]), PD: orNull(it.Prices.PD, it.Unpriced[domain.Desonerado])}
 		attrs["structure_items"] = it.StructureItems
 	}
 	return &jsonapi.Node{
@@ -250,7 +252,8 @@ func structureDocs(lines []app.StructureLine) []structureDoc {
 		out[i] = structureDoc{
 			Position: i + 1, Kind: string(l.Kind), Code: l.Code, Description: l.Description,
 			Type: l.TypeText(), Unit: l.Unit, Coefficient: httpapi.Num(l.Coefficient),
-			UnitaryPND: httpapi.Num(l.UnitPrice.PND), UnitaryPD: httpapi.Num(l.UnitPrice.PD), Missing: l.Missing,
+			UnitaryPND: httpapi.NumOrNull(l.UnitPrice.PND, l.Unpriced[domain.NaoDesonerado]),
+			UnitaryPD:  httpapi.NumOrNull(l.UnitPrice.PD, l.Unpriced[domain.Desonerado]), Missing: l.Missing,
 		}
 	}
 	return out

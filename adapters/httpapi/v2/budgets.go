@@ -11,7 +11,6 @@ import (
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 	"github.com/go-chi/chi/v5"
-	"github.com/shopspring/decimal"
 )
 
 // Budgets (docs/budgets.md) are a documented extension of v2: the seed
@@ -47,8 +46,11 @@ type budgetDoc struct {
 	TotalWithBDI json.Number     `jsonapi:"attr,total_with_bdi"`
 	CreatedAt    string          `jsonapi:"attr,created_at"`
 	UpdatedAt    string          `jsonapi:"attr,updated_at"`
-	User         *userRef        `jsonapi:"relation,user"`
-	Sector       *sectorRef      `jsonapi:"relation,sector"`
+	// Incomplete and Missing appear only when some line has no price.
+	Incomplete bool                  `jsonapi:"attr,incomplete,omitempty"`
+	Missing    []httpapi.MissingLine `jsonapi:"attr,missing,omitempty"`
+	User       *userRef              `jsonapi:"relation,user"`
+	Sector     *sectorRef            `jsonapi:"relation,sector"`
 }
 
 // budgetBankDoc is one bank edition of a budget, in the names a request
@@ -95,6 +97,8 @@ func (h *handlers) budgetDoc(pb *domain.PricedBudget, withItems bool) *budgetDoc
 		TotalWithBDI: httpapi.Money(pb.Totals.TotalWithBDI),
 		CreatedAt:    h.env.FormatTime(b.CreatedAt),
 		UpdatedAt:    h.env.FormatTime(b.UpdatedAt),
+		Incomplete:   pb.Incomplete(),
+		Missing:      httpapi.MissingLines(pb.Missing),
 		User:         userOf(b.UserID),
 		Sector:       sectorOf(b.DepartmentID),
 	}
@@ -140,25 +144,25 @@ var (
 )
 
 // budgetReadOnly are the attributes v2 writes and never reads.
-var budgetReadOnly = []string{"lines", "omitted_nodes", "total", "bdi_value", "total_with_bdi", "created_at", "updated_at"}
+var budgetReadOnly = []string{"lines", "omitted_nodes", "total", "bdi_value", "total_with_bdi", "created_at", "updated_at", "incomplete", "missing"}
 
 // nodeIn is a node of a budget as a request sends it. A line's description
 // and a node's number (which a fetched budget carries) are not read; its id,
 // when it is the id of a node of the budget being updated, keeps that id
 // (so that a budget fetched and sent back keeps its node ids).
 type nodeIn struct {
-	ID          string          `json:"id"`
-	Kind        string          `json:"kind"`
-	Description string          `json:"description"`
-	Bank        string          `json:"bank"`
-	Code        string          `json:"code"`
-	Quantity    decimal.Decimal `json:"quantity"`
-	Items       []nodeIn        `json:"items"`
+	ID          string   `json:"id"`
+	Kind        string   `json:"kind"`
+	Description string   `json:"description"`
+	Bank        string   `json:"bank"`
+	Code        string   `json:"code"`
+	Quantity    number   `json:"quantity"`
+	Items       []nodeIn `json:"items"`
 }
 
 func (n nodeIn) input() app.NodeInput {
 	return app.NodeInput{ID: n.ID, Kind: domain.NodeKind(n.Kind), Description: n.Description, Bank: n.Bank, Code: n.Code,
-		Quantity: n.Quantity, Items: nodeInputs(n.Items)}
+		Quantity: n.Quantity.D, Items: nodeInputs(n.Items)}
 }
 
 func nodeInputs(ns []nodeIn) []app.NodeInput {
@@ -197,7 +201,7 @@ func budgetPatch(b *attrBody) app.BudgetPatch {
 		Client:      read[string](b, aClient),
 		State:       read[string](b, aLocation),
 		Desonerado:  read[bool](b, aDesonerado),
-		BDI:         read[decimal.Decimal](b, aBDI),
+		BDI:         readNumber(b, aBDI),
 	}
 	if m := read[string](b, aBDIMode); m != nil {
 		mode := domain.BDIMode(*m)
@@ -210,7 +214,7 @@ func budgetPatch(b *attrBody) app.BudgetPatch {
 	if banks := read[[]budgetBankIn](b, aBudBanks); banks != nil {
 		pt.Banks = bankInputs(*banks)
 	}
-	if items := read[[]nodeIn](b, aBudItems); items != nil {
+	if items := readNumbers[[]nodeIn](b, aBudItems); items != nil {
 		pt.Items = nodeInputs(*items)
 		if pt.Items == nil {
 			pt.Items = []app.NodeInput{}
@@ -261,7 +265,7 @@ func (h *handlers) createBudget(w http.ResponseWriter, r *http.Request) {
 		State: deref(pt.State), Desonerado: deref(pt.Desonerado), BDI: deref(pt.BDI),
 		BDIMode: deref(pt.BDIMode), Rounding: deref(pt.Rounding), Banks: pt.Banks, Items: pt.Items,
 	}
-	pb, err := h.env.App.CreateBudget(r.Context(), principal(r), in)
+	pb, err := h.env.App.CreateBudget(b.context(r), principal(r), in)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return
@@ -305,7 +309,7 @@ func (h *handlers) updateBudget(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	pb, err := h.env.App.UpdateBudget(r.Context(), principal(r), id, pt)
+	pb, err := h.env.App.UpdateBudget(b.context(r), principal(r), id, pt)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return
@@ -344,6 +348,12 @@ func (o *optional[T]) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(b, &o.Value)
 }
 
+// NumberErrors implements httpapi.NumberErrorer: the problems of the
+// numbers in the value, named from ptr.
+func (o optional[T]) NumberErrors(ptr string) []domain.FieldError {
+	return httpapi.NumberErrors(o.Value, ptr)
+}
+
 // decodeMembers reads a plain JSON object body into v. Members of the
 // wrong JSON type are 400; then top-level members not in known are 422: a
 // misspelt member ("qty") must not be ignored, as if it changed nothing.
@@ -364,6 +374,10 @@ func decodeMembers(r *http.Request, v any, known ...string) error {
 		if !contains(known, k) {
 			bad.Add("/"+k, "is not a member costdb knows here (members: %s)", strings.Join(known, ", "))
 		}
+	}
+	if len(bad.Fields) > 0 {
+		// One answer lists every bad member: the bad numbers too.
+		bad.Fields = append(bad.Fields, httpapi.NumberErrors(v, "")...)
 	}
 	return bad.Err()
 }
@@ -388,6 +402,12 @@ type nodeAddBody struct {
 	Position *int             `json:"position"`
 }
 
+// NumberErrors implements httpapi.NumberErrorer: the numbers of the node
+// (an embedded unexported struct, which a reflective walk cannot read).
+func (b nodeAddBody) NumberErrors(ptr string) []domain.FieldError {
+	return httpapi.NumberErrors(b.nodeIn, ptr)
+}
+
 // addNode handles POST /budgets/{id}/nodes: 201 with the node added (and
 // what it holds) and its figures, the budget's new totals in meta, and the
 // node's Location.
@@ -402,7 +422,7 @@ func (h *handlers) addNode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	at := app.NodePlace{ParentID: body.ParentID.Value, Position: body.Position}
-	pb, nodeID, err := h.env.App.AddBudgetNode(r.Context(), principal(r), chi.URLParam(r, "id"), at, body.nodeIn.input())
+	pb, nodeID, err := h.env.App.AddBudgetNode(httpapi.RejectNumbers(r.Context(), body, ""), principal(r), chi.URLParam(r, "id"), at, body.nodeIn.input())
 	if err != nil {
 		h.writeError(w, r, err)
 		return
@@ -418,10 +438,10 @@ func (h *handlers) addNode(w http.ResponseWriter, r *http.Request) {
 // position moves the node; the one left out means the stage the node is in
 // now, or the end.
 type nodePatchBody struct {
-	Description *string                   `json:"description"`
-	Quantity    optional[decimal.Decimal] `json:"quantity"`
-	ParentID    optional[*string]         `json:"parent_id"`
-	Position    optional[*int]            `json:"position"`
+	Description *string           `json:"description"`
+	Quantity    optional[number]  `json:"quantity"`
+	ParentID    optional[*string] `json:"parent_id"`
+	Position    optional[*int]    `json:"position"`
 }
 
 // updateNode handles PATCH /budgets/{id}/nodes/{node}: 200 with the node
@@ -439,7 +459,7 @@ func (h *handlers) updateNode(w http.ResponseWriter, r *http.Request) {
 	}
 	ch := app.NodeChange{NodePatch: app.NodePatch{Description: body.Description}}
 	if body.Quantity.Set {
-		q := body.Quantity.Value
+		q := body.Quantity.Value.D
 		ch.Quantity = &q
 	}
 	if body.ParentID.Set || body.Position.Set {
@@ -454,7 +474,7 @@ func (h *handlers) updateNode(w http.ResponseWriter, r *http.Request) {
 		ch.Position = body.Position.Value
 	}
 	nodeID := chi.URLParam(r, "node")
-	pb, err := h.env.App.ChangeBudgetNode(r.Context(), principal(r), chi.URLParam(r, "id"), nodeID, ch)
+	pb, err := h.env.App.ChangeBudgetNode(httpapi.RejectNumbers(r.Context(), body, ""), principal(r), chi.URLParam(r, "id"), nodeID, ch)
 	if err != nil {
 		h.writeError(w, r, err)
 		return

@@ -172,9 +172,9 @@ func TestCreateBudgetErrors(t *testing.T) {
 		{"bad fields", `{"code":"X","description":"","location":"ZZ","bdi":-1,"bdi_mode":"sometimes","rounding":"up",
 			"banks":[{"name":"SINAPI","location":"MG","version":"8/2026"}],
 			"items":[{"kind":"resource","bank":"SICRO3","code":"1","quantity":0},{"kind":"floor"}]}`, 422, []apiError{
+			{Status: "422", Code: "invalid", Pointer: "/bdi"},
 			{Status: "422", Code: "invalid", Pointer: "/description"},
 			{Status: "422", Code: "invalid", Pointer: "/location"},
-			{Status: "422", Code: "invalid", Pointer: "/bdi"},
 			{Status: "422", Code: "invalid", Pointer: "/bdi_mode"},
 			{Status: "422", Code: "invalid", Pointer: "/rounding"},
 			{Status: "422", Code: "invalid", Pointer: "/banks/0/version"},
@@ -186,8 +186,10 @@ func TestCreateBudgetErrors(t *testing.T) {
 			[]apiError{{Status: "422", Code: "invalid", Pointer: "/banks/0"}}},
 		{"unknown attribute", `{"code":"X","description":"x","location":"MG","qty":1}`, 422,
 			[]apiError{{Status: "422", Code: "invalid", Pointer: "/qty"}}},
-		{"wrong JSON type", `{"code":"X","description":"x","location":"MG","bdi":true}`, 400,
-			[]apiError{{Status: "400", Code: "bad_request", Pointer: "/bdi"}}},
+		{"wrong JSON type", `{"code":"X","description":"x","location":"MG","desonerado":"yes"}`, 400,
+			[]apiError{{Status: "400", Code: "bad_request", Pointer: "/desonerado"}}},
+		{"not a number", `{"code":"X","description":"x","location":"MG","bdi":true}`, 422,
+			[]apiError{{Status: "422", Code: "invalid", Pointer: "/bdi"}}},
 		{"not JSON", `{"code":`, 400, []apiError{{Status: "400", Code: "bad_request"}}},
 	}
 	for _, tc := range cases {

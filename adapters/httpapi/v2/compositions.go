@@ -42,9 +42,12 @@ type compositionDoc struct {
 	Banks             map[string]bankDoc `jsonapi:"attr,banks"`
 	Items             map[string]itemDoc `jsonapi:"attr,items"`
 	OmittedItems      int                `jsonapi:"attr,omitted_items"`
-	User              *userRef           `jsonapi:"relation,user"`
-	Sector            *sectorRef         `jsonapi:"relation,sector"`
-	Group             *groupRef          `jsonapi:"relation,group,omitempty"`
+	// Incomplete and Missing appear only when some item has no price.
+	Incomplete bool                  `jsonapi:"attr,incomplete,omitempty"`
+	Missing    []httpapi.MissingItem `jsonapi:"attr,missing,omitempty"`
+	User       *userRef              `jsonapi:"relation,user"`
+	Sector     *sectorRef            `jsonapi:"relation,sector"`
+	Group      *groupRef             `jsonapi:"relation,group,omitempty"`
 }
 
 // calculationMethod is how line totals are cut (domain.RoundingMethod).
@@ -95,14 +98,15 @@ type itemDoc struct {
 	Description string       `json:"description"`
 	Type        string       `json:"type"`
 	Unit        string       `json:"unit"`
-	UnitaryPND  json.Number  `json:"unitary_pnd"`
-	UnitaryPD   json.Number  `json:"unitary_pd"`
+	UnitaryPND  *json.Number `json:"unitary_pnd"`
+	UnitaryPD   *json.Number `json:"unitary_pd"`
 	Coefficient json.Number  `json:"coefficient"`
-	PND         json.Number  `json:"pnd"`
-	PD          json.Number  `json:"pd"`
+	PND         *json.Number `json:"pnd"`
+	PD          *json.Number `json:"pd"`
 	IsResource  bool         `json:"is_resource"`
 	Position    int          `json:"position"`
 	Utilization *json.Number `json:"utilization,omitempty"`
+	Missing     bool         `json:"missing,omitempty"`
 }
 
 // itemID is the key of an item in a composition's `items` object:
@@ -169,10 +173,12 @@ func (h *handlers) compositionDoc(pc *domain.PricedComposition, withItems bool) 
 			d.Banks[b.Name] = bankDoc{Estado: b.State, Data: b.Month, Regiao: b.AskedRegion, Relatorio: b.Report}
 		}
 	}
+	d.Incomplete, d.Missing = pc.Incomplete(), httpapi.MissingItems(pc.Missing)
 	if !withItems {
 		d.OmittedItems = len(pc.Items)
 		return d
 	}
+	orNull := httpapi.NumOrNull
 	for i, it := range pc.Items {
 		e := itemDoc{
 			Banco:       it.Bank,
@@ -180,13 +186,14 @@ func (h *handlers) compositionDoc(pc *domain.PricedComposition, withItems bool) 
 			Description: it.Description,
 			Type:        it.Type,
 			Unit:        it.Unit,
-			UnitaryPND:  num(it.UnitPrice.PND),
-			UnitaryPD:   num(it.UnitPrice.PD),
+			UnitaryPND:  orNull(it.UnitPrice.PND, !it.Priced(domain.NaoDesonerado)),
+			UnitaryPD:   orNull(it.UnitPrice.PD, !it.Priced(domain.Desonerado)),
 			Coefficient: num(it.Quantity),
-			PND:         num(it.Total.PND),
-			PD:          num(it.Total.PD),
+			PND:         orNull(c.Rounding.ShowLine(it.Total.PND), !it.Priced(domain.NaoDesonerado)),
+			PD:          orNull(c.Rounding.ShowLine(it.Total.PD), !it.Priced(domain.Desonerado)),
 			IsResource:  it.Kind == domain.KindResource,
 			Position:    i + 1,
+			Missing:     it.Missing,
 		}
 		if it.Utilization.Valid {
 			u := num(it.Utilization.Decimal)
@@ -215,7 +222,7 @@ var (
 )
 
 // compositionReadOnly are the attributes v2 writes and never reads.
-var compositionReadOnly = []string{"created_at", "prices", "banks", "items", "omitted_items"}
+var compositionReadOnly = []string{"created_at", "prices", "banks", "items", "omitted_items", "incomplete", "missing"}
 
 // compositionPatch reads the attributes of a composition create or update.
 func compositionPatch(b *attrBody) app.CompositionPatch {
@@ -231,9 +238,9 @@ func compositionPatch(b *attrBody) app.CompositionPatch {
 		Labor:          read[bool](b, aLabor),
 		Rounding:       readRounding(b),
 		Note:           read[string](b, aNote),
-		TeamProduction: read[decimal.Decimal](b, aTeamProduction),
-		FIC:            read[decimal.Decimal](b, aFIC),
-		LaborAddition:  read[decimal.Decimal](b, aLaborAddition),
+		TeamProduction: readNumber(b, aTeamProduction),
+		FIC:            readNumber(b, aFIC),
+		LaborAddition:  readNumber(b, aLaborAddition),
 	}
 }
 
@@ -242,7 +249,7 @@ func compositionPatch(b *attrBody) app.CompositionPatch {
 // ({"type": 2, "description": "…"}, the description, which the type
 // determines, not read) or as its type alone. Both given must agree.
 func readRounding(b *attrBody) *domain.RoundingMethod {
-	rt := read[domain.RoundingMethod](b, aRounding)
+	rt := readWhole[domain.RoundingMethod](b, aRounding)
 	const name = "calculation_method"
 	raw, ok := b.attrs[name]
 	if !ok {
@@ -321,7 +328,7 @@ func (h *handlers) createComposition(w http.ResponseWriter, r *http.Request) {
 		Rounding: deref(pt.Rounding), Note: deref(pt.Note),
 		TeamProduction: deref(pt.TeamProduction), FIC: deref(pt.FIC), LaborAddition: deref(pt.LaborAddition),
 	}
-	pc, err := h.env.App.CreateComposition(r.Context(), principal(r), in)
+	pc, err := h.env.App.CreateComposition(b.context(r), principal(r), in)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return
@@ -384,7 +391,7 @@ func (h *handlers) updateComposition(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	pc, err := h.env.App.UpdateComposition(r.Context(), principal(r), id, pt)
+	pc, err := h.env.App.UpdateComposition(b.context(r), principal(r), id, pt)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return
@@ -441,11 +448,11 @@ func (h *handlers) addBanks(w http.ResponseWriter, r *http.Request) {
 // names a resource, false a composition; left out, the app resolves the
 // kind from the code.
 type itemIn struct {
-	Bank        string              `json:"bank"`
-	Code        string              `json:"code"`
-	Quantity    decimal.Decimal     `json:"quantity"`
-	Resource    *bool               `json:"resource"`
-	Utilization decimal.NullDecimal `json:"utilization"`
+	Bank        string `json:"bank"`
+	Code        string `json:"code"`
+	Quantity    number `json:"quantity"`
+	Resource    *bool  `json:"resource"`
+	Utilization number `json:"utilization"`
 }
 
 func (it itemIn) kind() domain.ItemKind {
@@ -476,9 +483,10 @@ func (h *handlers) addItems(w http.ResponseWriter, r *http.Request) {
 	}
 	in := make([]app.ItemInput, len(body.Items))
 	for i, it := range body.Items {
-		in[i] = app.ItemInput{Bank: it.Bank, Code: it.Code, Kind: it.kind(), Quantity: it.Quantity, Utilization: it.Utilization}
+		in[i] = app.ItemInput{Bank: it.Bank, Code: it.Code, Kind: it.kind(), Quantity: it.Quantity.D,
+			Utilization: decimal.NullDecimal{Decimal: it.Utilization.D, Valid: it.Utilization.Set}}
 	}
-	pc, err := h.env.App.AddItems(r.Context(), principal(r), chi.URLParam(r, "id"), in)
+	pc, err := h.env.App.AddItems(httpapi.RejectNumbers(r.Context(), body, ""), principal(r), chi.URLParam(r, "id"), in)
 	h.writeComposition(w, r, pc, err)
 }
 

@@ -2,6 +2,7 @@ package v2
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"reflect"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/costdb/costdb/adapters/httpapi"
+	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 	"github.com/shopspring/decimal"
 )
@@ -42,6 +44,60 @@ type attrBody struct {
 	names map[string]string
 	bad   domain.Validation // wrong JSON types (400)
 	wrong domain.Validation // unknown or contradictory members (422)
+	// rejected are the bad numbers (422), named by app field pointers
+	// ("/adc_labor", "/items/0/quantity"): the use case lists them with
+	// its own field errors (app.WithRejected).
+	rejected []domain.FieldError
+}
+
+// number is a numeric member of a v2 body: a JSON number only (a quoted
+// number is 422 "must be a number"), within the bounds (httpapi.ParseNumber).
+type number = httpapi.StrictNumber
+
+// readNumber reads the numeric attribute a: nil when absent or bad (a bad
+// one is kept in rejected), zero when null, as read does.
+func readNumber(b *attrBody, a attr) *decimal.Decimal {
+	n := read[number](b, a)
+	if n == nil {
+		return nil
+	}
+	if n.Problem != "" {
+		b.rejected = append(b.rejected, httpapi.NumberErrors(*n, "/"+a.app)...)
+		return nil
+	}
+	return &n.D
+}
+
+// readWhole reads the whole-number attribute a (a resource type, a
+// calculation method) as numbers are read: nil when absent or bad (a bad
+// one is kept in rejected), zero when null.
+func readWhole[T ~int](b *attrBody, a attr) *T {
+	n := read[httpapi.StrictInteger](b, a)
+	if n == nil {
+		return nil
+	}
+	if n.Problem != "" {
+		b.rejected = append(b.rejected, httpapi.NumberErrors(*n, "/"+a.app)...)
+		return nil
+	}
+	v := T(n.N)
+	return &v
+}
+
+// readNumbers reads the attribute a into a new T, keeping the problems of
+// the numbers inside it.
+func readNumbers[T any](b *attrBody, a attr) *T {
+	v := read[T](b, a)
+	if v != nil {
+		b.rejected = append(b.rejected, httpapi.NumberErrors(*v, "/"+a.app)...)
+	}
+	return v
+}
+
+// context is the request's context carrying the body's bad numbers, for
+// the use case to report with its own errors.
+func (b *attrBody) context(r *http.Request) context.Context {
+	return app.WithRejected(r.Context(), b.rejected)
 }
 
 // resourceObject is the primary data of a JSON:API request document.
@@ -200,6 +256,12 @@ func readGroup(b *attrBody) *string {
 // in readOnly (what v2 writes but never reads, such as created_at) are
 // ignored, so that a client may send back a document it was given.
 func (b *attrBody) finish(readOnly ...string) error {
+	if len(b.bad.Fields) > 0 {
+		// One answer lists every bad member: the bad numbers too.
+		for _, f := range b.rejected {
+			b.bad.Add(b.pointers(f.Field), "%s", f.Message)
+		}
+	}
 	if err := b.bad.Err(); err != nil {
 		e := err.(*domain.Error)
 		e.Code, e.Message = domain.EBADREQUEST, "the request body has members of the wrong JSON type"
@@ -219,11 +281,19 @@ func (b *attrBody) finish(readOnly ...string) error {
 			b.wrong.Add("/data/relationships/"+n, "is not a relationship costdb knows")
 		}
 	}
+	if len(b.wrong.Fields) > 0 {
+		for _, f := range b.rejected {
+			b.wrong.Add(b.pointers(f.Field), "%s", f.Message)
+		}
+	}
 	return b.wrong.Err()
 }
 
 // pointers maps the app's field pointers to the request document.
 func (b *attrBody) pointers(p string) string {
+	if p == "" {
+		return "" // the record as a whole
+	}
 	field, rest := p, ""
 	if i := strings.IndexByte(p[min(1, len(p)):], '/'); i >= 0 {
 		field, rest = p[:i+1], p[i+1:]

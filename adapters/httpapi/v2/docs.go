@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/costdb/costdb/adapters/httpapi"
+	"github.com/costdb/costdb/domain"
 	"github.com/google/jsonapi"
 )
 
@@ -102,6 +104,12 @@ func (h *handlers) writeCompound(w http.ResponseWriter, r *http.Request, st int,
 }
 
 func writeBody(w http.ResponseWriter, st int, body []byte) {
+	if p := httpapi.AnswerNumbersProblem(body); p != "" {
+		// Never a number out of bounds: the record is in a state that
+		// cannot be shown (httpapi.AnswerNumbersProblem).
+		writeErrors(w, []errorObject{{Status: "409", Code: domain.ECONFLICT, Title: titles[domain.ECONFLICT], Detail: p}})
+		return
+	}
 	w.Header().Set("Content-Type", mediaType)
 	w.WriteHeader(st)
 	_, _ = w.Write(body)

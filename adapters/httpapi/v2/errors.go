@@ -160,7 +160,9 @@ func errorObjects(err error, pm pointerMap) []errorObject {
 		seen[key] = true
 		o := base
 		o.Detail = f.Message
-		o.Source = &errorSource{Pointer: ptr}
+		if ptr != "" {
+			o.Source = &errorSource{Pointer: ptr}
+		}
 		out = append(out, o)
 	}
 	return out

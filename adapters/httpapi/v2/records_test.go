@@ -110,7 +110,7 @@ func TestResources(t *testing.T) {
 	// PATCH as a JSON:API document: locals replace every state, a null group
 	// relationship takes the resource out of its group.
 	d = data(t, expect(t, h.Do("PATCH", resources+"/"+id, u.Token, `{"data":{"type":"resources","id":"`+id+`",
-		"attributes":{"resource_type":7,"locals":{"SP":{"pnd":"2.10","pd":2.05}}},
+		"attributes":{"resource_type":7,"locals":{"SP":{"pnd":2.10,"pd":2.05}}},
 		"relationships":{"group":{"data":null}}}}`), 200))
 	a = d["attributes"].(obj)
 	if diff := cmp.Diff(obj{"SP": obj{"pnd": jsonNumber("2.1"), "pd": jsonNumber("2.05"), "pndi": jsonNumber("0"), "pdi": jsonNumber("0")}}, a["locals"]); diff != "" {
@@ -146,8 +146,11 @@ func TestResources(t *testing.T) {
 		{"duplicate code", "POST", resources, `{"code":"0001","description":"d","unit":"UN","resource_type":4}`, 422, []apiError{
 			{"422", "invalid", "/code", ""},
 		}},
-		{"type as text", "PATCH", resources + "/" + id, `{"resource_type":"4"}`, 400, []apiError{
-			{"400", "bad_request", "/resource_type", ""},
+		{"type as text", "PATCH", resources + "/" + id, `{"resource_type":"4"}`, 422, []apiError{
+			{"422", "invalid", "/resource_type", ""},
+		}},
+		{"type with a fraction", "PATCH", resources + "/" + id, `{"resource_type":4.5}`, 422, []apiError{
+			{"422", "invalid", "/resource_type", ""},
 		}},
 		{"group that is not a group", "PATCH", resources + "/" + id, `{"data":{"type":"resources","relationships":{"group":{"data":{"type":"users","id":"x"}}}}}`, 422, []apiError{
 			{"422", "invalid", "/data/relationships/group/data/type", ""},

@@ -158,6 +158,14 @@ type syntheticRowDoc struct {
 
 func ptr[T any](v T) *T { return &v }
 
+// moneyOrNull is the amount at 2 places, or nil (null) when missing.
+func moneyOrNull(d decimal.Decimal, missing bool) *json.Number {
+	if missing {
+		return nil
+	}
+	return ptr(httpapi.Money(d))
+}
+
 // strOrNil is nil for "" (an own-base line has no edition month).
 func strOrNil(s string) *string {
 	if s == "" {
@@ -175,9 +183,20 @@ func syntheticRow(budgetID string, row domain.SyntheticRow) *syntheticRowDoc {
 	if row.Kind.IsLine() {
 		d.Bank, d.BaseVersion, d.Code, d.Unit = ptr(row.Bank), strOrNil(row.Month), ptr(row.Code), ptr(row.Unit)
 		d.Quantity = ptr(httpapi.Num(row.Quantity))
-		d.UnitPrice, d.UnitPriceWithBDI = ptr(httpapi.Money(row.UnitPrice)), ptr(httpapi.Money(row.UnitPriceWithBDI))
+		if !row.Missing {
+			d.UnitPrice, d.UnitPriceWithBDI = ptr(httpapi.Money(row.UnitPrice)), ptr(httpapi.Money(row.UnitPriceWithBDI))
+		}
 	}
 	return d
+}
+
+// addMissing puts `incomplete` and `missing` into a report's meta when
+// something could not be priced (docs/decisions.md, "No silent zero price").
+func addMissing(meta jsonapi.Meta, missing []httpapi.MissingLine) {
+	if len(missing) > 0 {
+		meta["incomplete"] = true
+		meta["missing"] = missing
+	}
 }
 
 // syntheticReport handles GET /budgets/{id}/reports/synthetic.
@@ -198,7 +217,7 @@ func (h *handlers) syntheticReport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if format == "csv" {
-		h.writeCSV(w, r, reports.Filename(rep.Budget, "sintetico", "csv"), func(buf *bytes.Buffer) error { return reports.SyntheticCSV(buf, rep) })
+		h.writeCSV(w, r, rep, reports.Filename(rep.Budget, "sintetico", "csv"), func(buf *bytes.Buffer) error { return reports.SyntheticCSV(buf, rep) })
 		return
 	}
 	docs := make([]*syntheticRowDoc, len(rep.Rows))
@@ -206,11 +225,17 @@ func (h *handlers) syntheticReport(w http.ResponseWriter, r *http.Request) {
 		docs[i] = syntheticRow(rep.Budget.ID, row)
 	}
 	meta := footerMeta(rep.Budget, rep.BudgetTotals, len(rep.Rows))
+	addMissing(meta, httpapi.MissingLines(rep.Missing))
 	h.writeDocWith(w, r, http.StatusOK, docs, selfLink(r), &meta)
 }
 
-// writeCSV answers a CSV export (attachment).
-func (h *handlers) writeCSV(w http.ResponseWriter, r *http.Request, name string, render func(*bytes.Buffer) error) {
+// writeCSV answers a CSV export (attachment) of the report rep; 409 when
+// a figure of rep is out of bounds (httpapi.FiguresProblem).
+func (h *handlers) writeCSV(w http.ResponseWriter, r *http.Request, rep any, name string, render func(*bytes.Buffer) error) {
+	if p := httpapi.FiguresProblem(rep); p != "" {
+		h.writeError(w, r, domain.Errorf(domain.ECONFLICT, "%s", p))
+		return
+	}
 	var buf bytes.Buffer
 	if err := render(&buf); err != nil {
 		h.writeError(w, r, err)
@@ -233,8 +258,8 @@ type analyticItemDoc struct {
 	ResourceType *int              `json:"resource_type"`
 	Section      string            `json:"section,omitempty"`
 	Coefficient  json.Number       `json:"coefficient"`
-	UnitPrice    json.Number       `json:"unit_price"`
-	Partial      json.Number       `json:"partial"`
+	UnitPrice    *json.Number      `json:"unit_price"` // null when missing
+	Partial      *json.Number      `json:"partial"`    // null when missing
 	Missing      bool              `json:"missing"`
 	Items        []analyticItemDoc `json:"items"`
 }
@@ -245,7 +270,8 @@ func analyticItems(items []domain.AnalyticItem) []analyticItemDoc {
 		d := analyticItemDoc{
 			Kind: string(it.Kind), Bank: it.Bank, BaseVersion: strOrNil(it.Month), Code: it.Code,
 			Description: it.Description, Unit: it.Unit, Section: it.Section,
-			Coefficient: httpapi.Num(it.Coefficient), UnitPrice: httpapi.Money(it.UnitPrice), Partial: httpapi.Money(it.Partial),
+			Coefficient: httpapi.Num(it.Coefficient),
+			UnitPrice:   moneyOrNull(it.UnitPrice, it.Missing), Partial: moneyOrNull(it.Partial, it.Missing),
 			Missing: it.Missing, Items: analyticItems(it.Items),
 		}
 		if it.Kind == domain.KindResource {
@@ -298,7 +324,7 @@ func (h *handlers) analyticReport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if format == "csv" {
-		h.writeCSV(w, r, reports.Filename(rep.Budget, "analitico", "csv"), func(buf *bytes.Buffer) error { return reports.AnalyticCSV(buf, rep) })
+		h.writeCSV(w, r, rep, reports.Filename(rep.Budget, "analitico", "csv"), func(buf *bytes.Buffer) error { return reports.AnalyticCSV(buf, rep) })
 		return
 	}
 	docs := make([]*analyticRowDoc, len(rep.Rows))
@@ -318,6 +344,7 @@ func (h *handlers) analyticReport(w http.ResponseWriter, r *http.Request) {
 	}
 	meta := footerMeta(rep.Budget, rep.BudgetTotals, len(rep.Rows))
 	meta["summary"] = summaryOf(rep.Summary)
+	addMissing(meta, httpapi.MissingLines(rep.Missing))
 	h.writeDocWith(w, r, http.StatusOK, docs, selfLink(r), &meta)
 }
 
@@ -326,24 +353,24 @@ func (h *handlers) analyticReport(w http.ResponseWriter, r *http.Request) {
 // that stays whole (kind composition); category is labor, material,
 // equipment or services. Totals have no BDI.
 type abcRowDoc struct {
-	ID                string      `jsonapi:"primary,abc-rows"`
-	Position          int         `jsonapi:"attr,position"`
-	Bank              string      `jsonapi:"attr,bank"`
-	BaseVersion       *string     `jsonapi:"attr,base_version"`
-	Code              string      `jsonapi:"attr,code"`
-	Kind              string      `jsonapi:"attr,kind"`
-	Idle              bool        `jsonapi:"attr,idle"`
-	Description       string      `jsonapi:"attr,description"`
-	Unit              string      `jsonapi:"attr,unit"`
-	ResourceType      *int        `jsonapi:"attr,resource_type"`
-	Category          string      `jsonapi:"attr,category"`
-	Quantity          json.Number `jsonapi:"attr,quantity"`
-	UnitPrice         json.Number `jsonapi:"attr,unit_price"`
-	Total             json.Number `jsonapi:"attr,total"`
-	Percent           json.Number `jsonapi:"attr,percent"`
-	CumulativePercent json.Number `jsonapi:"attr,cumulative_percent"`
-	Class             string      `jsonapi:"attr,class"`
-	Missing           bool        `jsonapi:"attr,missing"`
+	ID                string       `jsonapi:"primary,abc-rows"`
+	Position          int          `jsonapi:"attr,position"`
+	Bank              string       `jsonapi:"attr,bank"`
+	BaseVersion       *string      `jsonapi:"attr,base_version"`
+	Code              string       `jsonapi:"attr,code"`
+	Kind              string       `jsonapi:"attr,kind"`
+	Idle              bool         `jsonapi:"attr,idle"`
+	Description       string       `jsonapi:"attr,description"`
+	Unit              string       `jsonapi:"attr,unit"`
+	ResourceType      *int         `jsonapi:"attr,resource_type"`
+	Category          string       `jsonapi:"attr,category"`
+	Quantity          json.Number  `jsonapi:"attr,quantity"`
+	UnitPrice         *json.Number `jsonapi:"attr,unit_price"` // null when missing
+	Total             json.Number  `jsonapi:"attr,total"`
+	Percent           json.Number  `jsonapi:"attr,percent"`
+	CumulativePercent json.Number  `jsonapi:"attr,cumulative_percent"`
+	Class             string       `jsonapi:"attr,class"`
+	Missing           bool         `jsonapi:"attr,missing"`
 }
 
 // abcLimits reads ?abcLimits=A,B: two percentages with 0 < A < B ≤ 100
@@ -358,9 +385,11 @@ func abcLimits(q url.Values) (domain.ABCLimits, error) {
 	if !found {
 		return domain.ABCLimits{}, bad
 	}
-	da, errA := decimal.NewFromString(strings.TrimSpace(a))
-	db, errB := decimal.NewFromString(strings.TrimSpace(b))
-	if errA != nil || errB != nil {
+	// Read as every number of a request is (httpapi.ParseNumber): a
+	// decimal within the bounds, so that the answer never echoes a longer one.
+	da, errA := httpapi.ParseNumber([]byte(strings.TrimSpace(a)), false)
+	db, errB := httpapi.ParseNumber([]byte(strings.TrimSpace(b)), false)
+	if errA != "" || errB != "" {
 		return domain.ABCLimits{}, bad
 	}
 	l := domain.ABCLimits{A: da, B: db}
@@ -393,7 +422,7 @@ func (h *handlers) abcReport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if format == "csv" {
-		h.writeCSV(w, r, reports.Filename(rep.Budget, "curva-abc", "csv"), func(buf *bytes.Buffer) error { return reports.ABCCSV(buf, rep) })
+		h.writeCSV(w, r, rep, reports.Filename(rep.Budget, "curva-abc", "csv"), func(buf *bytes.Buffer) error { return reports.ABCCSV(buf, rep) })
 		return
 	}
 	docs := make([]*abcRowDoc, len(rep.Rows))
@@ -402,7 +431,7 @@ func (h *handlers) abcReport(w http.ResponseWriter, r *http.Request) {
 			ID: rep.Budget.ID + ":" + strconv.Itoa(row.Position), Position: row.Position, Bank: row.Ref.Name,
 			BaseVersion: strOrNil(row.Ref.Month), Code: row.Code, Kind: string(row.Kind), Idle: row.Idle,
 			Description: row.Description, Unit: row.Unit, Category: string(row.Category),
-			Quantity: httpapi.Num(row.Quantity), UnitPrice: httpapi.Money(row.UnitPrice), Total: httpapi.Money(row.Total),
+			Quantity: httpapi.Num(row.Quantity), UnitPrice: moneyOrNull(row.UnitPrice, row.Missing), Total: httpapi.Money(row.Total),
 			Percent: httpapi.Money(row.Percent), CumulativePercent: httpapi.Money(row.CumulativePercent),
 			Class: string(row.Class), Missing: row.Missing,
 		}
@@ -423,6 +452,7 @@ func (h *handlers) abcReport(w http.ResponseWriter, r *http.Request) {
 		"summary": summaryOf(rep.Summary),
 		"classes": classes,
 	}
+	addMissing(meta, httpapi.MissingRows(rep.Missing))
 	h.writeDocWith(w, r, http.StatusOK, docs, selfLink(r), &meta)
 }
 
@@ -447,6 +477,10 @@ func (h *handlers) abcChart(w http.ResponseWriter, r *http.Request) {
 	rep, err := h.env.App.ABCReport(r.Context(), principal(r), chi.URLParam(r, "id"), limits)
 	if err != nil {
 		h.writeError(w, r, err)
+		return
+	}
+	if p := httpapi.FiguresProblem(rep); p != "" {
+		h.writeError(w, r, domain.Errorf(domain.ECONFLICT, "%s", p))
 		return
 	}
 	var buf bytes.Buffer

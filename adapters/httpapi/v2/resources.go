@@ -8,7 +8,6 @@ import (
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 	"github.com/go-chi/chi/v5"
-	"github.com/shopspring/decimal"
 )
 
 // resourceDoc is a resource of the company's own base as v2 writes it
@@ -44,10 +43,10 @@ type priceLineDoc struct {
 
 // priceLineIn is the four prices of a resource in one state, as sent.
 type priceLineIn struct {
-	PND  decimal.Decimal `json:"pnd"`
-	PD   decimal.Decimal `json:"pd"`
-	PNDI decimal.Decimal `json:"pndi"`
-	PDI  decimal.Decimal `json:"pdi"`
+	PND  number `json:"pnd"`
+	PD   number `json:"pd"`
+	PNDI number `json:"pndi"`
+	PDI  number `json:"pdi"`
 }
 
 func (h *handlers) resourceDoc(res *domain.Resource) *resourceDoc {
@@ -90,16 +89,16 @@ func resourcePatch(b *attrBody) app.ResourcePatch {
 		Code:        read[string](b, aCode),
 		SecondCode:  read[string](b, aSecondCode),
 		Description: read[string](b, aDescription),
-		Type:        read[int](b, aResourceType),
+		Type:        readWhole[int](b, aResourceType),
 		Unit:        read[string](b, aUnit),
 		IsSicro:     read[bool](b, aIsSicro),
 		Status:      read[bool](b, aStatus),
 		Note:        read[string](b, aNote),
 	}
-	if locals := read[map[string]priceLineIn](b, aLocals); locals != nil {
+	if locals := readNumbers[map[string]priceLineIn](b, aLocals); locals != nil {
 		pt.Locals = make(map[string]domain.PriceLine, len(*locals))
 		for st, p := range *locals {
-			pt.Locals[st] = domain.PriceLine{PND: p.PND, PD: p.PD, PNDI: p.PNDI, PDI: p.PDI}
+			pt.Locals[st] = domain.PriceLine{PND: p.PND.D, PD: p.PD.D, PNDI: p.PNDI.D, PDI: p.PDI.D}
 		}
 	}
 	return pt
@@ -146,7 +145,7 @@ func (h *handlers) createResource(w http.ResponseWriter, r *http.Request) {
 		Description: deref(pt.Description), Type: deref(pt.Type), Unit: deref(pt.Unit),
 		IsSicro: deref(pt.IsSicro), Status: deref(pt.Status), Note: deref(pt.Note), Locals: pt.Locals,
 	}
-	res, err := h.env.App.CreateResource(r.Context(), principal(r), in)
+	res, err := h.env.App.CreateResource(b.context(r), principal(r), in)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return
@@ -200,7 +199,7 @@ func (h *handlers) updateResource(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	res, err := h.env.App.UpdateResource(r.Context(), principal(r), id, pt)
+	res, err := h.env.App.UpdateResource(b.context(r), principal(r), id, pt)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return

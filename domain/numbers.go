@@ -1,0 +1,75 @@
+package domain
+
+import (
+	"strconv"
+
+	"github.com/shopspring/decimal"
+)
+
+// The bounds of every number costdb reads from a request or writes in an
+// answer: at most MaxIntegerDigits digits before the decimal point and at
+// most MaxDecimalPlaces after it (trailing zeros do not count: 1.50 has two
+// places, and 1.500000000000 too). Stricter rules of a field (quantities at
+// most 7 places, BDI at most 4) apply on top.
+const (
+	MaxIntegerDigits = 15
+	MaxDecimalPlaces = 10
+)
+
+// NumberBoundsProblem says what is wrong with d against the bounds, or ""
+// when d is within them.
+func NumberBoundsProblem(d decimal.Decimal) string {
+	if d.IsZero() {
+		return ""
+	}
+	if integerDigits(d) > MaxIntegerDigits {
+		return "must have at most " + strconv.Itoa(MaxIntegerDigits) + " digits before the decimal point"
+	}
+	if !d.Truncate(MaxDecimalPlaces).Equal(d) {
+		return "must have at most " + strconv.Itoa(MaxDecimalPlaces) + " decimal places"
+	}
+	return ""
+}
+
+// integerDigits counts the digits of d's integer part.
+func integerDigits(d decimal.Decimal) int {
+	i := d.Abs().Truncate(0)
+	if i.IsZero() {
+		return 0
+	}
+	return len(i.Coefficient().String()) + int(i.Exponent())
+}
+
+// CheckBounds refuses (EINVALID) a priced composition with a price figure or
+// line total too large to write: a computed number never exceeds
+// MaxIntegerDigits digits before the point (its places are set by the
+// calculation method). The error names the composition as a whole ("").
+func (pc *PricedComposition) CheckBounds() error {
+	p := pc.Prices
+	figures := []decimal.Decimal{p.PND, p.PD, p.ChDeEq, p.ChdDeEq, p.ChiDeEq, p.ChdiDeEq, p.ChDaMo, p.ChdDaMo,
+		p.CHE, p.CHDE, p.ChIncidencia, p.CTF, p.CTFD, p.CUOI, p.CUOID, p.CCA, p.CCAD, p.CUMO}
+	for _, it := range pc.Items {
+		figures = append(figures, it.UnitPrice.PND, it.UnitPrice.PD, it.Total.PND, it.Total.PD)
+	}
+	for _, d := range figures {
+		if integerDigits(d) > MaxIntegerDigits {
+			return tooLarge("composition")
+		}
+	}
+	return nil
+}
+
+// CheckBounds refuses (EINVALID) a priced budget whose total, BDI value or
+// total with BDI has more than MaxIntegerDigits digits before the point.
+func (pb *PricedBudget) CheckBounds() error {
+	for _, d := range []decimal.Decimal{pb.Totals.Total, pb.Totals.BDIValue, pb.Totals.TotalWithBDI} {
+		if integerDigits(d) > MaxIntegerDigits {
+			return tooLarge("budget")
+		}
+	}
+	return nil
+}
+
+func tooLarge(what string) error {
+	return FieldErrorf("", "the %s's computed prices would have more than %d digits before the decimal point: lower a quantity or a price", what, MaxIntegerDigits)
+}
