@@ -53,7 +53,41 @@ func copyBankComposition(c *domain.BankComposition) *domain.BankComposition {
 	if c.Items != nil {
 		v.Items = slices.Clone(c.Items)
 	}
+	if c.Regimes != nil {
+		v.Regimes = slices.Clone(c.Regimes)
+	}
 	return &v
+}
+
+func copyBankResource(r *domain.BankResource) *domain.BankResource {
+	v := *r
+	if r.Regimes != nil {
+		v.Regimes = slices.Clone(r.Regimes)
+	}
+	return &v
+}
+
+// toRegimes and fromRegimes keep nil (NULL: every regime) apart from empty.
+func toRegimes(rs []domain.Regime) []int32 {
+	if rs == nil {
+		return nil
+	}
+	out := make([]int32, len(rs))
+	for i, g := range rs {
+		out[i] = int32(g)
+	}
+	return out
+}
+
+func fromRegimes(rs []int32) []domain.Regime {
+	if rs == nil {
+		return nil
+	}
+	out := make([]domain.Regime, len(rs))
+	for i, g := range rs {
+		out[i] = domain.Regime(g)
+	}
+	return out
 }
 
 func (t *tx) BankResource(editionKey, code string) (*domain.BankResource, error) {
@@ -63,13 +97,11 @@ func (t *tx) BankResource(editionKey, code string) (*domain.BankResource, error)
 	if b := t.bank; b != nil {
 		k := bankKey{editionKey, code}
 		if v, ok := b.resources[k]; ok {
-			c := *v
-			return &c, nil
+			return copyBankResource(v), nil
 		}
 		if m, ok := b.resLoaded[editionKey]; ok {
 			if v, ok := m[code]; ok {
-				c := *v
-				return &c, nil
+				return copyBankResource(v), nil
 			}
 			return nil, notFound("resource %s not found in edition %s", code, editionKey)
 		}
@@ -99,13 +131,15 @@ func (t *tx) BankResource(editionKey, code string) (*domain.BankResource, error)
 func (t *tx) bankResources(where string, args ...any) ([]*domain.BankResource, error) {
 	out := []*domain.BankResource{}
 	var d decoder
-	err := t.query(`SELECT code, description, unit, type, pnd::text, pd::text, pndi::text, pdi::text FROM bank_resources
+	err := t.query(`SELECT code, description, unit, type, pnd::text, pd::text, pndi::text, pdi::text, regimes FROM bank_resources
 		WHERE `+where+` ORDER BY code`, args, func(r pgx.Rows) error {
 		var v domain.BankResource
 		var pnd, pd, pndi, pdi string
-		if err := r.Scan(&v.Code, &v.Description, &v.Unit, &v.Type, &pnd, &pd, &pndi, &pdi); err != nil {
+		var regimes []int32
+		if err := r.Scan(&v.Code, &v.Description, &v.Unit, &v.Type, &pnd, &pd, &pndi, &pdi, &regimes); err != nil {
 			return err
 		}
+		v.Regimes = fromRegimes(regimes)
 		v.Prices = domain.PriceLine{PND: d.dec(pnd), PD: d.dec(pd), PNDI: d.dec(pndi), PDI: d.dec(pdi)}
 		out = append(out, &v)
 		return nil
@@ -131,8 +165,7 @@ func (t *tx) PutBankResource(editionKey string, v *domain.BankResource) error {
 	if _, ok := b.resources[k]; !ok {
 		b.resOrder = append(b.resOrder, k)
 	}
-	c := *v
-	b.resources[k] = &c
+	b.resources[k] = copyBankResource(v)
 	if len(b.resOrder) >= flushAt {
 		return t.flush()
 	}
@@ -197,14 +230,16 @@ func (t *tx) bankCompositions(where string, args ...any) ([]*domain.BankComposit
 	byCode := map[string]*domain.BankComposition{}
 	var d decoder
 	b := &pgx.Batch{}
-	batchRows(b, `SELECT r.code, r.description, r.unit, r.class, r.cost_pnd::text, r.cost_pd::text, r.has_items
+	batchRows(b, `SELECT r.code, r.description, r.unit, r.class, r.cost_pnd::text, r.cost_pd::text, r.has_items, r.regimes
 		FROM bank_compositions r WHERE `+where+` ORDER BY r.code`, args, func(rows pgx.Rows) error {
 		var c domain.BankComposition
 		var pnd, pd string
 		var hasItems bool
-		if err := rows.Scan(&c.Code, &c.Description, &c.Unit, &c.Class, &pnd, &pd, &hasItems); err != nil {
+		var regimes []int32
+		if err := rows.Scan(&c.Code, &c.Description, &c.Unit, &c.Class, &pnd, &pd, &hasItems, &regimes); err != nil {
 			return err
 		}
+		c.Regimes = fromRegimes(regimes)
 		c.Cost = domain.UnitPrice{PND: d.dec(pnd), PD: d.dec(pd)}
 		if hasItems {
 			c.Items = []domain.StructureItem{}
@@ -296,11 +331,12 @@ func (t *tx) flush() error {
 		}
 		keys := b.resOrder
 		_, err := t.ptx.CopyFrom(t.ctx, pgx.Identifier{"bank_resources"},
-			[]string{"edition_key", "code", "description", "unit", "type", "pnd", "pd", "pndi", "pdi"},
+			[]string{"edition_key", "code", "description", "unit", "type", "pnd", "pd", "pndi", "pdi", "regimes"},
 			pgx.CopyFromSlice(len(keys), func(i int) ([]any, error) {
 				v := b.resources[keys[i]]
 				p := v.Prices
-				return []any{keys[i].edition, v.Code, v.Description, v.Unit, int32(v.Type), num(p.PND), num(p.PD), num(p.PNDI), num(p.PDI)}, nil
+				return []any{keys[i].edition, v.Code, v.Description, v.Unit, int32(v.Type), num(p.PND), num(p.PD), num(p.PNDI), num(p.PDI),
+					toRegimes(v.Regimes)}, nil
 			}))
 		if err != nil {
 			return t.fail(err)
@@ -332,10 +368,11 @@ func (t *tx) flush() error {
 			}
 		}
 		_, err := t.ptx.CopyFrom(t.ctx, pgx.Identifier{"bank_compositions"},
-			[]string{"edition_key", "code", "description", "unit", "class", "cost_pnd", "cost_pd", "has_items"},
+			[]string{"edition_key", "code", "description", "unit", "class", "cost_pnd", "cost_pd", "has_items", "regimes"},
 			pgx.CopyFromSlice(len(keys), func(i int) ([]any, error) {
 				c := b.compositions[keys[i]]
-				return []any{keys[i].edition, c.Code, c.Description, c.Unit, c.Class, num(c.Cost.PND), num(c.Cost.PD), c.Items != nil}, nil
+				return []any{keys[i].edition, c.Code, c.Description, c.Unit, c.Class, num(c.Cost.PND), num(c.Cost.PD), c.Items != nil,
+					toRegimes(c.Regimes)}, nil
 			}))
 		if err != nil {
 			return t.fail(err)

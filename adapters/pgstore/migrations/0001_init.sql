@@ -225,6 +225,9 @@ CREATE TABLE bank_resources (
 	pd          numeric NOT NULL,
 	pndi        numeric NOT NULL,
 	pdi         numeric NOT NULL,
+	-- The regimes whose prices the row has; NULL: every regime of the
+	-- edition (rows written before regimes were kept).
+	regimes     int[],
 	PRIMARY KEY (edition_key, code)
 );
 
@@ -239,6 +242,7 @@ CREATE TABLE bank_compositions (
 	-- Whether the composition has a structure at all (an empty list and
 	-- none differ).
 	has_items   boolean NOT NULL,
+	regimes     int[], -- as bank_resources.regimes
 	PRIMARY KEY (edition_key, code)
 );
 
