@@ -58,14 +58,24 @@ type Options struct {
 	// OnRetry, when set, is called before each new run of a transaction
 	// (attempt counts from 1). Tests use it.
 	OnRetry func(attempt int, err error)
+	// MaxWriters bounds how many write transactions of this process run
+	// at once; zero means DefaultMaxWriters. Writers of one company touch
+	// the same index pages, and PostgreSQL's serializable isolation aborts
+	// (and the store runs again) more of them the more run together: a
+	// short queue in the process costs less than those runs.
+	MaxWriters int
 }
+
+// DefaultMaxWriters is Options.MaxWriters when zero.
+const DefaultMaxWriters = 4
 
 // Store is an app.Store on a PostgreSQL database. It is safe for concurrent
 // use by many goroutines and by many processes.
 type Store struct {
-	pool   *pgxpool.Pool
-	opts   Options
-	closed atomic.Bool
+	pool    *pgxpool.Pool
+	opts    Options
+	closed  atomic.Bool
+	writers chan struct{} // a slot per running write transaction
 }
 
 var _ app.Store = (*Store)(nil)
@@ -96,7 +106,11 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		pool.Close()
 		return nil, domain.Errorf(domain.EUNAVAILABLE, "database %s does not answer: %v", redact(cfg), err)
 	}
-	s := &Store{pool: pool, opts: opts}
+	n := opts.MaxWriters
+	if n <= 0 {
+		n = DefaultMaxWriters
+	}
+	s := &Store{pool: pool, opts: opts, writers: make(chan struct{}, n)}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -261,6 +275,14 @@ var errClosed = errors.New("pgstore: the store is closed")
 func (s *Store) run(ctx context.Context, writable bool, fn func(app.Tx) error) error {
 	if s.closed.Load() {
 		return errClosed
+	}
+	if writable {
+		select {
+		case s.writers <- struct{}{}:
+			defer func() { <-s.writers }()
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 	max := s.maxRetries()
 	for attempt := 0; ; attempt++ {

@@ -2,6 +2,7 @@ package pgstore
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"unicode"
@@ -26,6 +27,9 @@ type sel struct {
 	tail  string
 	args  []any
 	total *int
+	// list, when set, names the list_counts list whose sum is the total
+	// (a query without conditions).
+	list string
 }
 
 func byWhere(where string, args ...any) sel { return sel{where: where, args: args} }
@@ -36,9 +40,44 @@ func (s sel) queueCount(b *pgx.Batch, table string) {
 		return
 	}
 	total := s.total
+	if s.list != "" {
+		b.Queue(`SELECT coalesce(sum(n), 0) FROM list_counts WHERE company_id = $1 AND list = $2`, s.args[0], s.list).QueryRow(func(row pgx.Row) error {
+			return row.Scan(total)
+		})
+		return
+	}
 	b.Queue(`SELECT count(*) FROM `+table+` r WHERE `+s.where, s.args...).QueryRow(func(row pgx.Row) error {
 		return row.Scan(total)
 	})
+}
+
+// countShards is the number of list_counts rows per company and list.
+const countShards = 16
+
+// recount moves a record in list_counts: out of oldCompany's list (when
+// the record existed) and into newCompany's ("" when it is deleted).
+func (t *tx) recount(b *pgx.Batch, list, oldCompany string, existed bool, newCompany string) {
+	if existed && oldCompany == newCompany {
+		return
+	}
+	add := func(company string, delta int) {
+		b.Queue(`INSERT INTO list_counts (company_id, list, shard, n) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (company_id, list, shard) DO UPDATE SET n = list_counts.n + excluded.n`,
+			company, list, rand.IntN(countShards), delta)
+	}
+	if existed {
+		add(oldCompany, -1)
+	}
+	if newCompany != "" {
+		add(newCompany, 1)
+	}
+}
+
+// removed deletes the record with the id from table (its children go with
+// it) and reports the company it was in, if it was there.
+func (t *tx) removed(table, id string) (company string, existed bool, err error) {
+	existed, err = t.one(`DELETE FROM `+table+` WHERE id = $1 RETURNING company_id`, []any{id}, &company)
+	return company, existed, err
 }
 
 // ciFold returns s with every rune replaced by the smallest rune of its
@@ -244,6 +283,10 @@ func (l *listSQL) compile(companyID string, q app.Query) (sel, error) {
 		}
 	}
 	order = append(order, "r.id")
+	list := ""
+	if len(q.Where) == 0 {
+		list = l.name
+	}
 	tail := " ORDER BY " + strings.Join(order, ", ")
 	if q.Limit > 0 {
 		tail += " LIMIT " + strconv.Itoa(q.Limit)
@@ -251,7 +294,7 @@ func (l *listSQL) compile(companyID string, q app.Query) (sel, error) {
 	if q.Offset > 0 {
 		tail += " OFFSET " + strconv.Itoa(q.Offset)
 	}
-	return sel{where: strings.Join(conds, " AND "), tail: tail, args: args}, nil
+	return sel{where: strings.Join(conds, " AND "), tail: tail, args: args, list: list}, nil
 }
 
 func (t *tx) Groups(companyID string, q app.Query) ([]*domain.Group, int, error) {

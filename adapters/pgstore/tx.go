@@ -473,27 +473,21 @@ func (t *tx) PutGroup(g *domain.Group) error {
 	if err := checkParts("group", "id", g.ID, "company id", g.CompanyID); err != nil {
 		return err
 	}
-	if err := t.exec(`DELETE FROM groups WHERE id = $1`, g.ID); err != nil {
+	oldCompany, existed, err := t.removed("groups", g.ID)
+	if err != nil {
 		return err
 	}
 	at, ns := ts(g.CreatedAt)
-	return t.exec(`INSERT INTO groups (company_id, id, user_id, department_id, description, description_fold, description_ci, created_at, created_at_ns)
+	b := &pgx.Batch{}
+	b.Queue(`INSERT INTO groups (company_id, id, user_id, department_id, description, description_fold, description_ci, created_at, created_at_ns)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 		g.CompanyID, g.ID, g.UserID, g.DepartmentID, g.Description, app.Fold(g.Description), ciFold(g.Description), at, ns)
+	t.recount(b, "groups", oldCompany, existed, g.CompanyID)
+	return t.send(b)
 }
 
 func (t *tx) DeleteGroup(id string) error {
-	if err := t.canWrite(); err != nil {
-		return err
-	}
-	tag, err := t.ptx.Exec(t.ctx, `DELETE FROM groups WHERE id = $1`, id)
-	if err != nil {
-		return t.fail(err)
-	}
-	if tag.RowsAffected() == 0 {
-		return notFound("group %s not found", id)
-	}
-	return nil
+	return t.deleteByID("groups", "group", id)
 }
 
 // deleteByID deletes the record with the id from table (its children go
@@ -502,14 +496,16 @@ func (t *tx) deleteByID(table, kind, id string) error {
 	if err := t.canWrite(); err != nil {
 		return err
 	}
-	tag, err := t.ptx.Exec(t.ctx, `DELETE FROM `+table+` WHERE id = $1`, id)
+	company, existed, err := t.removed(table, id)
 	if err != nil {
-		return t.fail(err)
+		return err
 	}
-	if tag.RowsAffected() == 0 {
+	if !existed {
 		return notFound("%s %s not found", kind, id)
 	}
-	return nil
+	b := &pgx.Batch{}
+	t.recount(b, table, company, true, "")
+	return t.send(b)
 }
 
 // batchRows queues a query on b whose rows scan calls for.
@@ -624,8 +620,12 @@ func (t *tx) PutResource(v *domain.Resource) error {
 		return conflict("resource code "+v.Code, h)
 	}
 	at, ns := ts(v.CreatedAt)
+	oldCompany, existed, err := t.removed("resources", v.ID)
+	if err != nil {
+		return err
+	}
 	b := &pgx.Batch{}
-	b.Queue(`DELETE FROM resources WHERE id = $1`, v.ID)
+	t.recount(b, "resources", oldCompany, existed, v.CompanyID)
 	b.Queue(`INSERT INTO resources (company_id, id, user_id, department_id, group_id, code, second_code, description,
 		type, unit, is_sicro, status, note, code_fold, code_key, description_fold, description_ci, unit_fold, unit_ci,
 		created_at, created_at_ns)
@@ -769,8 +769,12 @@ func (t *tx) PutComposition(c *domain.Composition) error {
 		return conflict(fmt.Sprintf("composition code %s (%s)", c.Code, c.State), h)
 	}
 	at, ns := ts(c.CreatedAt)
+	oldCompany, existed, err := t.removed("compositions", c.ID)
+	if err != nil {
+		return err
+	}
 	b := &pgx.Batch{}
-	b.Queue(`DELETE FROM compositions WHERE id = $1`, c.ID)
+	t.recount(b, "compositions", oldCompany, existed, c.CompanyID)
 	b.Queue(`INSERT INTO compositions (company_id, id, user_id, department_id, group_id, code, second_code, description,
 		type, unit, state, is_sicro, labor, rounding, note, team_production, fic, labor_addition, has_banks, has_items,
 		code_fold, code_key, description_fold, description_ci, unit_fold, unit_ci, state_fold, state_ci, type_fold, type_ci,
@@ -1049,8 +1053,12 @@ func (t *tx) PutBudget(v *domain.Budget) error {
 	}
 	at, ns := ts(v.CreatedAt)
 	up, upNS := ts(v.UpdatedAt)
+	oldCompany, existed, err := t.removed("budgets", v.ID)
+	if err != nil {
+		return err
+	}
 	b := &pgx.Batch{}
-	b.Queue(`DELETE FROM budgets WHERE id = $1`, v.ID)
+	t.recount(b, "budgets", oldCompany, existed, v.CompanyID)
 	b.Queue(`INSERT INTO budgets (company_id, id, user_id, department_id, code, description, client, state, desonerado,
 		bdi, bdi_mode, rounding, node_seq, has_banks, has_items,
 		code_fold, code_key, description_fold, description_ci, client_fold, client_ci, state_fold, state_ci,

@@ -78,6 +78,11 @@ func Available() error {
 	return startErr
 }
 
+// Durable reports whether the cluster syncs its commits to disk, as a real
+// server does: only when the environment says COSTDB_PGTEST_DURABLE=1 (for
+// benchmarks of durable writes). Tests run with fsync off.
+func Durable() bool { return os.Getenv("COSTDB_PGTEST_DURABLE") == "1" }
+
 // inCI reports whether the tests run in CI, where skipping is not allowed.
 func inCI() bool { return os.Getenv("CI") == "true" }
 
@@ -229,8 +234,11 @@ func start() (*cluster, error) {
 		if err != nil {
 			return nil, err
 		}
-		opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -c port=%d -c unix_socket_directories=%s -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400 -c shared_buffers=32MB",
+		opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -c port=%d -c unix_socket_directories=%s -c max_connections=400 -c shared_buffers=128MB",
 			c.port, dir)
+		if !Durable() {
+			opts += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+		}
 		out, err := c.cmd("pg_ctl", "-D", data, "-l", filepath.Join(dir, "log"), "-o", opts, "-w", "-t", "60", "start").CombinedOutput()
 		if err == nil {
 			return c, nil
