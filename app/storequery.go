@@ -48,10 +48,12 @@ import (
 //     ≥ Time / strictly < Time.
 //   - PricedIn: a resource has a price line (domain.Resource.Locals) for the
 //     state Text (upper case). Fields is empty.
-//   - Uses: a composition has an item, or a budget a node, of the own base
-//     (domain.BankMyBase) of Item.Kind with Item.Code; for a composition
-//     item (Kind composition) the using record's own state must equal
-//     Item.State, which is how own compositions are found. Fields is empty.
+//   - Uses: a composition has an item, or a budget a line (a node at any
+//     depth of its tree), of the own base (domain.BankMyBase) of Item.Kind
+//     with Item.Code, exactly; for Kind composition the using record's own
+//     State must also equal Item.State (an own composition is known by code
+//     and state); for Kind resource Item.State is ignored. Fields is empty.
+//     A record that uses the item several times counts once.
 //
 // Fields each list accepts (a store returns an error for any other; app
 // never sends one):

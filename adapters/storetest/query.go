@@ -405,7 +405,9 @@ func stage(id string, nodes ...domain.BudgetNode) domain.BudgetNode {
 func testQueryBudgets(t *testing.T, s app.Store) {
 	bs := []*domain.Budget{
 		queryBudget(1, coA, "ORC-10", "Casa térrea", "Maria", "MG", hours(1), hours(5),
-			stage("s1", stage("s2", line(domain.NodeResource, domain.BankMyBase, "R-1")))),
+			stage("s1", stage("s2", line(domain.NodeResource, domain.BankMyBase, "R-1"))),
+			// The same own resource again: the budget still counts once.
+			domain.BudgetNode{ID: "again", Kind: domain.NodeResource, Bank: domain.BankMyBase, Code: "R-1", Quantity: dec("3")}),
 		queryBudget(2, coA, "orc-9", "Galpão", "João", "SP", hours(2), hours(2),
 			line(domain.NodeComposition, domain.BankMyBase, "C-2")),
 		queryBudget(3, coA, "ORC-2", "casa de praia", "Ana Maria", "MG", hours(0), hours(9),
@@ -531,6 +533,40 @@ func testQueryConcurrentWriters(t *testing.T, s app.Store) {
 		counted, total, err := tx.Resources(coA, app.Query{Where: where(contains(strconv.Itoa(writers*each), app.FieldDescription))})
 		if err != nil || total != 1 || len(counted) != 1 {
 			t.Errorf("resources described %d: %d (total %d), %v; want the counter alone", writers*each, len(counted), total, err)
+		}
+		return nil
+	})
+}
+
+// testQueryRefusesOtherFields checks that a list refuses a field or a
+// condition it does not have, rather than ignoring it.
+func testQueryRefusesOtherFields(t *testing.T, s app.Store) {
+	view(t, s, func(tx app.Tx) error {
+		for _, c := range []struct {
+			name string
+			list func() error
+		}{
+			{"groups sorted by code", func() error { _, _, err := tx.Groups(coA, app.Query{Sort: sortBy("code")}); return err }},
+			{"groups filtered by unit", func() error {
+				_, _, err := tx.Groups(coA, app.Query{Where: where(equalFold(app.FieldUnit, "KG"))})
+				return err
+			}},
+			{"resources using an item", func() error {
+				_, _, err := tx.Resources(coA, app.Query{Where: where(uses(domain.KindResource, "R-1", ""))})
+				return err
+			}},
+			{"budgets priced in a state", func() error {
+				_, _, err := tx.Budgets(coA, app.Query{Where: where(app.Cond{Op: app.PricedIn, Text: "MG"})})
+				return err
+			}},
+			{"compositions sorted by client", func() error {
+				_, _, err := tx.Compositions(coA, app.Query{Sort: sortBy("-client")})
+				return err
+			}},
+		} {
+			if err := c.list(); err == nil {
+				t.Errorf("%s: no error", c.name)
+			}
 		}
 		return nil
 	})

@@ -67,6 +67,7 @@ func Run(t *testing.T, open func(t *testing.T) app.Store) {
 		{"QueryGroups", testQueryGroups},
 		{"QueryBudgets", testQueryBudgets},
 		{"QueryConcurrentWriters", testQueryConcurrentWriters},
+		{"QueryRefusesOtherFields", testQueryRefusesOtherFields},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,8 +1,6 @@
 package server_test
 
 import (
-	"os"
-
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 )
@@ -13,5 +11,3 @@ func storePage(tx app.Tx, companyID string, size int) ([]*domain.Resource, error
 	page, _, err := tx.Resources(companyID, app.Query{Limit: size})
 	return page, err
 }
-
-func osMkdirTemp() (string, error) { return os.MkdirTemp("", "costdb-bench-") }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -34,7 +35,21 @@ type listBench struct {
 var (
 	listBenchMu sync.Mutex
 	listBenches = map[int]*listBench{}
+	benchDirs   []string
 )
+
+// TestMain removes the benchmark databases once every test and benchmark of
+// the package has run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, lb := range listBenches {
+		_ = lb.store.Close()
+	}
+	for _, dir := range benchDirs {
+		_ = os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
 
 // benchDB builds (once per process and size) the database of listBench.
 func benchDB(b *testing.B, n int) *listBench {
@@ -44,13 +59,13 @@ func benchDB(b *testing.B, n int) *listBench {
 		return lb
 	}
 	ctx := context.Background()
-	// The directory outlives the benchmark: the database is reused by the
-	// runs of -count; the operating system's temporary directory is cleaned
-	// by it.
-	dir, err := osMkdirTemp()
+	// The directory outlives the benchmark, so that the runs of -count reuse
+	// the database; TestMain removes it when the package's tests end.
+	dir, err := os.MkdirTemp("", "costdb-bench-")
 	if err != nil {
 		b.Fatal(err)
 	}
+	benchDirs = append(benchDirs, dir)
 	st, err := boltstore.Open(filepath.Join(dir, "costdb.db"), boltstore.Options{})
 	if err != nil {
 		b.Fatal(err)
