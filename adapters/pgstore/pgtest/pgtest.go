@@ -202,6 +202,11 @@ func version(dir string) int {
 	return n
 }
 
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
 func isFile(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && !fi.IsDir()
@@ -212,7 +217,13 @@ func start() (*cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "costdb-pgtest-")
+	parent := ""
+	if os.Geteuid() == 0 && isDir("/tmp") {
+		// The server runs as nobody, who must reach the directory: /tmp is
+		// open to every user, where $TMPDIR may not be.
+		parent = "/tmp"
+	}
+	dir, err := os.MkdirTemp(parent, "costdb-pgtest-")
 	if err != nil {
 		return nil, err
 	}
