@@ -43,7 +43,11 @@ func Engines() []string {
 // so that a failure can be told apart. PostgreSQL runs when its server
 // binaries are on the machine; without them it is skipped with one line
 // saying so, except in CI (CI=true), where that fails.
-func Main(m *testing.M) {
+func Main(m *testing.M) { os.Exit(Run(m)) }
+
+// Run is Main without the exit: it returns the exit code, for a TestMain
+// that has more to do after the tests.
+func Run(m *testing.M) int {
 	code := 0
 	for _, e := range Engines() {
 		switch e {
@@ -70,7 +74,7 @@ func Main(m *testing.M) {
 		}
 	}
 	pgtest.Stop()
-	os.Exit(code)
+	return code
 }
 
 // Engine returns the engine the tests are running on.
