@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	neturl "net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -59,15 +60,19 @@ type Options struct {
 	// (attempt counts from 1). Tests use it.
 	OnRetry func(attempt int, err error)
 	// MaxWriters bounds how many write transactions of this process run
-	// at once; zero means DefaultMaxWriters. Writers of one company touch
-	// the same index pages, and PostgreSQL's serializable isolation aborts
-	// (and the store runs again) more of them the more run together: a
-	// short queue in the process costs less than those runs.
+	// at once; zero means the URL's max_writers parameter, else
+	// DefaultMaxWriters. Writers of one company touch the same index
+	// pages, and PostgreSQL's serializable isolation aborts (and the store
+	// runs again) more of them the more run together: a queue in the
+	// process costs less than those runs (see docs/performance.md). Reads
+	// are not limited.
 	MaxWriters int
 }
 
-// DefaultMaxWriters is Options.MaxWriters when zero.
-const DefaultMaxWriters = 4
+// DefaultMaxWriters is Options.MaxWriters when neither it nor the URL sets
+// it: one write transaction at a time per process, as with bbolt; other
+// processes on the same database write at the same time.
+const DefaultMaxWriters = 1
 
 // Store is an app.Store on a PostgreSQL database. It is safe for concurrent
 // use by many goroutines and by many processes.
@@ -91,6 +96,13 @@ func IsURL(s string) bool {
 // lacks and returns the store. A database the server cannot be reached for
 // is an EUNAVAILABLE *domain.Error.
 func Open(ctx context.Context, url string, opts Options) (*Store, error) {
+	url, writers, err := takeMaxWriters(url)
+	if err != nil {
+		return nil, err
+	}
+	if opts.MaxWriters == 0 {
+		opts.MaxWriters = writers
+	}
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: %w", err)
@@ -116,6 +128,27 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// takeMaxWriters removes the parameter max_writers (costdb's, not the
+// server's) from a database URL and returns its value (0 when absent).
+func takeMaxWriters(raw string) (string, int, error) {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		return "", 0, fmt.Errorf("pgstore: bad database URL: %w", err)
+	}
+	q := u.Query()
+	v := q.Get("max_writers")
+	if v == "" {
+		return raw, 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return "", 0, fmt.Errorf("pgstore: max_writers=%q is not a positive number", v)
+	}
+	q.Del("max_writers")
+	u.RawQuery = q.Encode()
+	return u.String(), n, nil
 }
 
 // redact names a database without its password.

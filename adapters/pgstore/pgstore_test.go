@@ -83,7 +83,8 @@ func TestContractReopen(t *testing.T) {
 // lost.
 func TestSerializationRetry(t *testing.T) {
 	var retries atomic.Int64
-	s := open(t, pgstore.Options{OnRetry: func(int, error) { retries.Add(1) }})
+	// Two writers at once: a process runs one at a time unless told.
+	s := open(t, pgstore.Options{MaxWriters: 2, OnRetry: func(int, error) { retries.Add(1) }})
 	if err := s.Update(bg, func(tx app.Tx) error { return tx.PutSetting("counter", []byte("0")) }); err != nil {
 		t.Fatal(err)
 	}
@@ -275,5 +276,18 @@ func TestBankBulk(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestMaxWritersURL checks that the URL parameter max_writers is costdb's:
+// taken out of the URL (the server would refuse it) and applied.
+func TestMaxWritersURL(t *testing.T) {
+	url := newDatabase(t)
+	s := openURL(t, url+"&max_writers=3", pgstore.Options{})
+	if err := s.Ping(bg); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pgstore.Open(bg, url+"&max_writers=none", pgstore.Options{}); err == nil {
+		t.Error("max_writers=none was accepted")
 	}
 }

@@ -473,21 +473,71 @@ func (t *tx) PutGroup(g *domain.Group) error {
 	if err := checkParts("group", "id", g.ID, "company id", g.CompanyID); err != nil {
 		return err
 	}
-	oldCompany, existed, err := t.removed("groups", g.ID)
-	if err != nil {
-		return err
-	}
 	at, ns := ts(g.CreatedAt)
-	b := &pgx.Batch{}
-	b.Queue(`INSERT INTO groups (company_id, id, user_id, department_id, description, description_fold, description_ci, created_at, created_at_ns)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		g.CompanyID, g.ID, g.UserID, g.DepartmentID, g.Description, app.Fold(g.Description), ciFold(g.Description), at, ns)
-	t.recount(b, "groups", oldCompany, existed, g.CompanyID)
-	return t.send(b)
+	return t.put("groups", g.ID, g.CompanyID, nil, "", func(b *pgx.Batch) {
+		b.Queue(`INSERT INTO groups (company_id, id, user_id, department_id, description, description_fold, description_ci, created_at, created_at_ns)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+			g.CompanyID, g.ID, g.UserID, g.DepartmentID, g.Description, app.Fold(g.Description), ciFold(g.Description), at, ns)
+	})
 }
 
 func (t *tx) DeleteGroup(id string) error {
 	return t.deleteByID("groups", "group", id)
+}
+
+// put writes a record of a company list (groups, resources, compositions,
+// budgets) that fill queues (its row and its children's). A new record,
+// the common case, is inserted at once, inside a savepoint: no read of the
+// id or code indexes first, so that concurrent creators of one company do
+// not read the index pages the others write (which serializable isolation
+// would count against them). When a unique key refuses the row, the
+// savepoint is rolled back and the record is either replaced (its id
+// exists: the old row and its children are deleted, then written anew) or
+// refused with ECONFLICT naming the holder of its key (what and holder; a
+// nil holder means the list has no key but the id).
+func (t *tx) put(table, id, companyID string, holder func() (string, error), what string, fill func(b *pgx.Batch)) error {
+	b := &pgx.Batch{}
+	b.Queue(`SAVEPOINT pgstore_put`)
+	fill(b)
+	t.recount(b, table, "", false, companyID)
+	b.Queue(`RELEASE SAVEPOINT pgstore_put`)
+	err := t.ptx.SendBatch(t.ctx, b).Close()
+	if err == nil {
+		return nil
+	}
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "23505" {
+		return t.fail(err)
+	}
+	if err := t.exec(`ROLLBACK TO SAVEPOINT pgstore_put`); err != nil {
+		return err
+	}
+	if err := t.exec(`RELEASE SAVEPOINT pgstore_put`); err != nil {
+		return err
+	}
+	if holder != nil {
+		h, err := holder()
+		if err != nil {
+			return err
+		}
+		if h != "" {
+			return conflict(what, h)
+		}
+	}
+	oldCompany, existed, err := t.removed(table, id)
+	if err != nil {
+		return err
+	}
+	if !existed {
+		// The key is held by a row this transaction cannot see: a
+		// concurrent writer's. Run the transaction again.
+		t.aborted = true
+		return &pgconn.PgError{Code: "40001", Message: "pgstore: " + pe.ConstraintName + " is held by a concurrent transaction"}
+	}
+	b = &pgx.Batch{}
+	fill(b)
+	t.recount(b, table, oldCompany, true, companyID)
+	return t.send(b)
 }
 
 // deleteByID deletes the record with the id from table (its children go
@@ -612,32 +662,22 @@ func (t *tx) PutResource(v *domain.Resource) error {
 	if err := checkParts("resource", "id", v.ID, "company id", v.CompanyID, "code", v.Code); err != nil {
 		return err
 	}
-	h, err := t.holder(`SELECT id FROM resources WHERE company_id = $1 AND code = $2 AND id <> $3`, v.CompanyID, v.Code, v.ID)
-	if err != nil {
-		return err
-	}
-	if h != "" {
-		return conflict("resource code "+v.Code, h)
-	}
 	at, ns := ts(v.CreatedAt)
-	oldCompany, existed, err := t.removed("resources", v.ID)
-	if err != nil {
-		return err
-	}
-	b := &pgx.Batch{}
-	t.recount(b, "resources", oldCompany, existed, v.CompanyID)
-	b.Queue(`INSERT INTO resources (company_id, id, user_id, department_id, group_id, code, second_code, description,
-		type, unit, is_sicro, status, note, code_fold, code_key, description_fold, description_ci, unit_fold, unit_ci,
-		created_at, created_at_ns)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
-		v.CompanyID, v.ID, v.UserID, v.DepartmentID, v.GroupID, v.Code, v.SecondCode, v.Description,
-		v.Type, v.Unit, v.IsSicro, v.Status, v.Note, app.Fold(v.Code), app.CodeKey(app.Fold(v.Code)),
-		app.Fold(v.Description), ciFold(v.Description), app.Fold(v.Unit), ciFold(v.Unit), at, ns)
-	for st, p := range v.Locals {
-		b.Queue(`INSERT INTO resource_prices (company_id, resource_id, state, pnd, pd, pndi, pdi) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-			v.CompanyID, v.ID, st, num(p.PND), num(p.PD), num(p.PNDI), num(p.PDI))
-	}
-	return t.send(b)
+	return t.put("resources", v.ID, v.CompanyID, func() (string, error) {
+		return t.holder(`SELECT id FROM resources WHERE company_id = $1 AND code = $2 AND id <> $3`, v.CompanyID, v.Code, v.ID)
+	}, "resource code "+v.Code, func(b *pgx.Batch) {
+		b.Queue(`INSERT INTO resources (company_id, id, user_id, department_id, group_id, code, second_code, description,
+			type, unit, is_sicro, status, note, code_fold, code_key, description_fold, description_ci, unit_fold, unit_ci,
+			created_at, created_at_ns)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
+			v.CompanyID, v.ID, v.UserID, v.DepartmentID, v.GroupID, v.Code, v.SecondCode, v.Description,
+			v.Type, v.Unit, v.IsSicro, v.Status, v.Note, app.Fold(v.Code), app.CodeKey(app.Fold(v.Code)),
+			app.Fold(v.Description), ciFold(v.Description), app.Fold(v.Unit), ciFold(v.Unit), at, ns)
+		for st, p := range v.Locals {
+			b.Queue(`INSERT INTO resource_prices (company_id, resource_id, state, pnd, pd, pndi, pdi) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+				v.CompanyID, v.ID, st, num(p.PND), num(p.PD), num(p.PNDI), num(p.PDI))
+		}
+	})
 }
 
 func (t *tx) DeleteResource(id string) error {
@@ -760,43 +800,33 @@ func (t *tx) PutComposition(c *domain.Composition) error {
 	if err := checkParts("composition", "id", c.ID, "company id", c.CompanyID, "code", c.Code, "state", c.State); err != nil {
 		return err
 	}
-	h, err := t.holder(`SELECT id FROM compositions WHERE company_id = $1 AND code = $2 AND state = $3 AND id <> $4`,
-		c.CompanyID, c.Code, c.State, c.ID)
-	if err != nil {
-		return err
-	}
-	if h != "" {
-		return conflict(fmt.Sprintf("composition code %s (%s)", c.Code, c.State), h)
-	}
 	at, ns := ts(c.CreatedAt)
-	oldCompany, existed, err := t.removed("compositions", c.ID)
-	if err != nil {
-		return err
-	}
-	b := &pgx.Batch{}
-	t.recount(b, "compositions", oldCompany, existed, c.CompanyID)
-	b.Queue(`INSERT INTO compositions (company_id, id, user_id, department_id, group_id, code, second_code, description,
-		type, unit, state, is_sicro, labor, rounding, note, team_production, fic, labor_addition, has_banks, has_items,
-		code_fold, code_key, description_fold, description_ci, unit_fold, unit_ci, state_fold, state_ci, type_fold, type_ci,
-		created_at, created_at_ns)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-			$21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32)`,
-		c.CompanyID, c.ID, c.UserID, c.DepartmentID, c.GroupID, c.Code, c.SecondCode, c.Description,
-		c.Type, c.Unit, c.State, c.IsSicro, c.Labor, int(c.Rounding), c.Note,
-		num(c.TeamProduction), num(c.FIC), num(c.LaborAddition), c.Banks != nil, c.Items != nil,
-		app.Fold(c.Code), app.CodeKey(app.Fold(c.Code)), app.Fold(c.Description), ciFold(c.Description),
-		app.Fold(c.Unit), ciFold(c.Unit), app.Fold(c.State), ciFold(c.State), app.Fold(c.Type), ciFold(c.Type), at, ns)
-	for i, br := range c.Banks {
-		b.Queue(`INSERT INTO composition_banks (company_id, composition_id, pos, name, state, month, region, report, asked_region, with_labor_charges)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-			c.CompanyID, c.ID, i, br.Name, br.State, br.Month, br.Region, br.Report, br.AskedRegion, br.WithLaborCharges)
-	}
-	for i, it := range c.Items {
-		b.Queue(`INSERT INTO composition_items (company_id, composition_id, pos, bank, code, kind, quantity, utilization)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-			c.CompanyID, c.ID, i, it.Bank, it.Code, string(it.Kind), num(it.Quantity), optNum(it.Utilization))
-	}
-	return t.send(b)
+	return t.put("compositions", c.ID, c.CompanyID, func() (string, error) {
+		return t.holder(`SELECT id FROM compositions WHERE company_id = $1 AND code = $2 AND state = $3 AND id <> $4`,
+			c.CompanyID, c.Code, c.State, c.ID)
+	}, fmt.Sprintf("composition code %s (%s)", c.Code, c.State), func(b *pgx.Batch) {
+		b.Queue(`INSERT INTO compositions (company_id, id, user_id, department_id, group_id, code, second_code, description,
+			type, unit, state, is_sicro, labor, rounding, note, team_production, fic, labor_addition, has_banks, has_items,
+			code_fold, code_key, description_fold, description_ci, unit_fold, unit_ci, state_fold, state_ci, type_fold, type_ci,
+			created_at, created_at_ns)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
+				$21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32)`,
+			c.CompanyID, c.ID, c.UserID, c.DepartmentID, c.GroupID, c.Code, c.SecondCode, c.Description,
+			c.Type, c.Unit, c.State, c.IsSicro, c.Labor, int(c.Rounding), c.Note,
+			num(c.TeamProduction), num(c.FIC), num(c.LaborAddition), c.Banks != nil, c.Items != nil,
+			app.Fold(c.Code), app.CodeKey(app.Fold(c.Code)), app.Fold(c.Description), ciFold(c.Description),
+			app.Fold(c.Unit), ciFold(c.Unit), app.Fold(c.State), ciFold(c.State), app.Fold(c.Type), ciFold(c.Type), at, ns)
+		for i, br := range c.Banks {
+			b.Queue(`INSERT INTO composition_banks (company_id, composition_id, pos, name, state, month, region, report, asked_region, with_labor_charges)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+				c.CompanyID, c.ID, i, br.Name, br.State, br.Month, br.Region, br.Report, br.AskedRegion, br.WithLaborCharges)
+		}
+		for i, it := range c.Items {
+			b.Queue(`INSERT INTO composition_items (company_id, composition_id, pos, bank, code, kind, quantity, utilization)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+				c.CompanyID, c.ID, i, it.Bank, it.Code, string(it.Kind), num(it.Quantity), optNum(it.Utilization))
+		}
+	})
 }
 
 func (t *tx) DeleteComposition(id string) error {
@@ -1044,37 +1074,28 @@ func (t *tx) PutBudget(v *domain.Budget) error {
 	if err := checkParts("budget", "id", v.ID, "company id", v.CompanyID, "code", v.Code); err != nil {
 		return err
 	}
-	h, err := t.holder(`SELECT id FROM budgets WHERE company_id = $1 AND code = $2 AND id <> $3`, v.CompanyID, v.Code, v.ID)
-	if err != nil {
-		return err
-	}
-	if h != "" {
-		return conflict("budget code "+v.Code, h)
-	}
 	at, ns := ts(v.CreatedAt)
 	up, upNS := ts(v.UpdatedAt)
-	oldCompany, existed, err := t.removed("budgets", v.ID)
+	err := t.put("budgets", v.ID, v.CompanyID, func() (string, error) {
+		return t.holder(`SELECT id FROM budgets WHERE company_id = $1 AND code = $2 AND id <> $3`, v.CompanyID, v.Code, v.ID)
+	}, "budget code "+v.Code, func(b *pgx.Batch) {
+		b.Queue(`INSERT INTO budgets (company_id, id, user_id, department_id, code, description, client, state, desonerado,
+			bdi, bdi_mode, rounding, node_seq, has_banks, has_items,
+			code_fold, code_key, description_fold, description_ci, client_fold, client_ci, state_fold, state_ci,
+			created_at, created_at_ns, updated_at, updated_at_ns)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
+				$16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)`,
+			v.CompanyID, v.ID, v.UserID, v.DepartmentID, v.Code, v.Description, v.Client, v.State, v.Desonerado,
+			num(v.BDI), string(v.BDIMode), string(v.Rounding), v.NodeSeq, v.Banks != nil, v.Items != nil,
+			app.Fold(v.Code), app.CodeKey(app.Fold(v.Code)), app.Fold(v.Description), ciFold(v.Description),
+			app.Fold(v.Client), ciFold(v.Client), app.Fold(v.State), ciFold(v.State), at, ns, up, upNS)
+		for i, br := range v.Banks {
+			b.Queue(`INSERT INTO budget_banks (company_id, budget_id, pos, name, state, month, region, report)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+				v.CompanyID, v.ID, i, br.Name, br.State, br.Month, br.Region, br.Report)
+		}
+	})
 	if err != nil {
-		return err
-	}
-	b := &pgx.Batch{}
-	t.recount(b, "budgets", oldCompany, existed, v.CompanyID)
-	b.Queue(`INSERT INTO budgets (company_id, id, user_id, department_id, code, description, client, state, desonerado,
-		bdi, bdi_mode, rounding, node_seq, has_banks, has_items,
-		code_fold, code_key, description_fold, description_ci, client_fold, client_ci, state_fold, state_ci,
-		created_at, created_at_ns, updated_at, updated_at_ns)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
-			$16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)`,
-		v.CompanyID, v.ID, v.UserID, v.DepartmentID, v.Code, v.Description, v.Client, v.State, v.Desonerado,
-		num(v.BDI), string(v.BDIMode), string(v.Rounding), v.NodeSeq, v.Banks != nil, v.Items != nil,
-		app.Fold(v.Code), app.CodeKey(app.Fold(v.Code)), app.Fold(v.Description), ciFold(v.Description),
-		app.Fold(v.Client), ciFold(v.Client), app.Fold(v.State), ciFold(v.State), at, ns, up, upNS)
-	for i, br := range v.Banks {
-		b.Queue(`INSERT INTO budget_banks (company_id, budget_id, pos, name, state, month, region, report)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-			v.CompanyID, v.ID, i, br.Name, br.State, br.Month, br.Region, br.Report)
-	}
-	if err := t.send(b); err != nil {
 		return err
 	}
 	rows := flattenTree(v.Items, -1, nil)
