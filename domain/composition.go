@@ -153,16 +153,18 @@ func (c *Composition) Validate() error {
 	if !c.Rounding.Valid() {
 		v.Add("/rounding_type", "must be 1, 2, 3 or 4")
 	}
-	if c.IsSicro {
-		if !c.TeamProduction.IsPositive() {
-			v.Add("/team_production", "must be greater than zero for a SICRO-model composition")
-		}
-		if c.FIC.IsNegative() {
-			v.Add("/fic", "must not be negative")
-		}
-		if c.LaborAddition.IsNegative() {
-			v.Add("/adc_labor", "must not be negative")
-		}
+	// The SICRO figures are kept on a SINAPI-model composition too (they
+	// count when it becomes SICRO-model), so none may be negative there.
+	if c.IsSicro && !c.TeamProduction.IsPositive() {
+		v.Add("/team_production", "must be greater than zero for a SICRO-model composition")
+	} else if c.TeamProduction.IsNegative() {
+		v.Add("/team_production", "must not be negative")
+	}
+	if c.FIC.IsNegative() {
+		v.Add("/fic", "must not be negative")
+	}
+	if c.LaborAddition.IsNegative() {
+		v.Add("/adc_labor", "must not be negative")
 	}
 	for i, b := range c.Banks {
 		_ = v.Merge("", b.Validate("/banks/"+strconv.Itoa(i)))

@@ -211,6 +211,9 @@ func TestCompositionValidate(t *testing.T) {
 		{"SICRO without team production", func(c *domain.Composition) {
 			c.IsSicro, c.FIC, c.LaborAddition = true, dec("-0.1"), dec("-1")
 		}, []string{"/team_production", "/fic", "/adc_labor"}},
+		{"SINAPI model with negative SICRO figures", func(c *domain.Composition) {
+			c.IsSicro, c.TeamProduction, c.FIC, c.LaborAddition = false, dec("-1"), dec("-0.1"), dec("-1")
+		}, []string{"/team_production", "/fic", "/adc_labor"}},
 	} {
 		c := validComposition()
 		tc.change(c)
