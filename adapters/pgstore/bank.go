@@ -397,3 +397,41 @@ func (t *tx) flush() error {
 	}
 	return nil
 }
+
+func (t *tx) DeleteBankRecords(editionKey string) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	if err := checkParts("edition", "key", editionKey); err != nil {
+		return err
+	}
+	// The rows this transaction put and not yet wrote go too; what it puts
+	// next goes into an edition now known to be empty.
+	b := t.bank
+	keep := func(keys []bankKey) []bankKey {
+		out := keys[:0]
+		for _, k := range keys {
+			if k.edition != editionKey {
+				out = append(out, k)
+			}
+		}
+		return out
+	}
+	for k := range b.resources {
+		if k.edition == editionKey {
+			delete(b.resources, k)
+		}
+	}
+	for k := range b.compositions {
+		if k.edition == editionKey {
+			delete(b.compositions, k)
+		}
+	}
+	b.resOrder, b.compOrder = keep(b.resOrder), keep(b.compOrder)
+	b.resLoaded[editionKey] = map[string]*domain.BankResource{}
+	b.compsLoaded[editionKey] = map[string]*domain.BankComposition{}
+	if err := t.exec(`DELETE FROM bank_resources WHERE edition_key = $1`, editionKey); err != nil {
+		return err
+	}
+	return t.exec(`DELETE FROM bank_compositions WHERE edition_key = $1`, editionKey)
+}
