@@ -40,6 +40,9 @@ type Env struct {
 	// TrustedProxies are the peers whose X-Forwarded-For names the client
 	// (ClientAddr); none by default.
 	TrustedProxies []netip.Prefix
+
+	// Observability: the access log, the request metrics and readiness.
+	Observability
 }
 
 // ETOOLARGE is the code of the error for a body over the cap (HTTP 413).
@@ -249,6 +252,9 @@ func (e *Env) Authenticate(allowBare bool, onError func(http.ResponseWriter, *ht
 			if err != nil {
 				onError(w, r, err) // onError logs it
 				return
+			}
+			if ri := RequestInfoFrom(r.Context()); ri != nil {
+				ri.CompanyID = p.CompanyID
 			}
 			next.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), p)))
 		})
