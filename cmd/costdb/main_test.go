@@ -85,11 +85,12 @@ func TestBadUsage(t *testing.T) {
 }
 
 // TestLockedDatabase: a command that cannot open the database because a
-// server holds it fails within seconds with a clear message.
+// server without an admin listener holds it fails within seconds with a
+// clear message.
 func TestLockedDatabase(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "c.db")
 	m := NewMain(io.Discard, io.Discard)
-	m.Addr, m.DBPath = "127.0.0.1:0", db
+	m.Addr, m.DBPath, m.AdminAddr = "127.0.0.1:0", db, "off"
 	if err := m.Open(context.Background()); err != nil {
 		t.Fatal(err)
 	}
