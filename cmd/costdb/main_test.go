@@ -265,7 +265,7 @@ func TestKill9LosesNothingAcknowledged(t *testing.T) {
 			t.Errorf("resource %s after kill -9: %d %s", id, r.status, r.body)
 		}
 	}
-	// The first process's token is still valid: the key lives in the database.
+	// The first process's token is still valid: the key file next to the database kept it.
 	if r := do(t, "GET", base2+"/api/v1/base/mybase/resources", tok, ""); r.status != 200 {
 		t.Errorf("old token after restart: %d", r.status)
 	}

@@ -71,6 +71,9 @@ type Main struct {
 	server   *http.Server
 	log      *slog.Logger
 
+	// wrapStore, when set (by tests), wraps the store the service uses.
+	wrapStore func(app.Store) app.Store
+
 	serveOps // the operator side: admin listener, metrics, backups (ops_serve.go)
 }
 
@@ -195,7 +198,11 @@ func (m *Main) Open(ctx context.Context) error {
 	m.tokens, m.keyFile = tokens, keyFile
 	cfg := app.Config{TokenTTL: m.TokenTTL, MaxItemsPerRequest: m.MaxItems, MaxItemsPerComposition: m.MaxCompItems}
 	cfg.MaxBudgetLines, cfg.MaxBudgetDepth = m.MaxBudgetLines, m.MaxBudgetDepth
-	svc := app.New(m.metrics.Store(st), tokens, cfg)
+	svcStore := m.metrics.Store(st)
+	if m.wrapStore != nil {
+		svcStore = m.wrapStore(svcStore)
+	}
+	svc := app.New(svcStore, tokens, cfg)
 	m.svc = svc
 	if m.Demo {
 		if err := m.loadDemo(ctx, svc); err != nil {

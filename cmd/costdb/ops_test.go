@@ -1,0 +1,406 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/costdb/costdb/adapters/boltstore"
+	"github.com/costdb/costdb/app"
+)
+
+// syncBuffer is a bytes.Buffer safe for the server's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// startServer opens a server on db with an admin listener on a free
+// loopback port; it is closed when the test ends.
+func startServer(t *testing.T, db string, tune func(*Main)) (*Main, *syncBuffer) {
+	t.Helper()
+	logs := &syncBuffer{}
+	m := NewMain(io.Discard, logs)
+	m.Addr, m.DBPath, m.AdminAddr = "127.0.0.1:0", db, "127.0.0.1:0"
+	if tune != nil {
+		tune(m)
+	}
+	if err := m.Open(context.Background()); err != nil {
+		m.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m, logs
+}
+
+// addUser runs `users add` and returns its printed JSON.
+func addUser(t *testing.T, db, company, email string) map[string]string {
+	t.Helper()
+	code, out, stderr := cli(t, "users", "add", "--db", db, "--company", company, "--email", email)
+	if code != 0 {
+		t.Fatalf("users add: exit %d: %s", code, stderr)
+	}
+	var u map[string]string
+	if err := json.Unmarshal([]byte(out), &u); err != nil || u["secret_token"] == "" {
+		t.Fatalf("users add printed %q", out)
+	}
+	return u
+}
+
+// login authenticates through v2 and returns the access token.
+func login(t *testing.T, base, email, secret string) string {
+	t.Helper()
+	r := post(t, base+"/api/public/v2/authenticate", "", `{"email":"`+email+`","secret_token":"`+secret+`"}`)
+	var doc struct {
+		Data struct {
+			Attributes struct {
+				AccessToken string `json:"access_token"`
+			} `json:"attributes"`
+		} `json:"data"`
+	}
+	_ = json.Unmarshal([]byte(r.body), &doc)
+	if doc.Data.Attributes.AccessToken == "" {
+		t.Fatalf("authenticate %s: %d %s", email, r.status, r.body)
+	}
+	return doc.Data.Attributes.AccessToken
+}
+
+// holdingStore holds the first write transaction after it is armed open
+// until the test lets it go, so the test can read while it is open.
+type holdingStore struct {
+	app.Store
+	armed   atomic.Bool
+	inside  chan struct{}
+	release chan struct{}
+}
+
+func (h *holdingStore) Update(ctx context.Context, fn func(app.Tx) error) error {
+	return h.Store.Update(ctx, func(tx app.Tx) error {
+		if h.armed.CompareAndSwap(true, false) {
+			close(h.inside)
+			<-h.release
+		}
+		return fn(tx)
+	})
+}
+
+// TestOperatorCommandsWhileServing: `users add` and an import run while a
+// server holds the bbolt file, through its admin listener; reads are
+// answered while the import's write transaction is open.
+func TestOperatorCommandsWhileServing(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "c.db")
+	hold := &holdingStore{inside: make(chan struct{}), release: make(chan struct{})}
+	m, _ := startServer(t, db, func(m *Main) {
+		m.wrapStore = func(st app.Store) app.Store { hold.Store = st; return hold }
+	})
+	if _, err := os.Stat(adminFilePath(db)); err != nil {
+		t.Fatalf("no admin file next to the database: %v", err)
+	}
+	if fi, _ := os.Stat(adminFilePath(db)); fi.Mode().Perm() != 0o600 {
+		t.Errorf("admin file mode %v, want 0600", fi.Mode().Perm())
+	}
+	u := addUser(t, db, "Construtora Alfa", "ana@alfa.example")
+	tok := login(t, m.URL(), "ana@alfa.example", u["secret_token"])
+
+	hold.armed.Store(true)
+	type result struct {
+		code           int
+		stdout, stderr string
+	}
+	done := make(chan result, 1)
+	go func() {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), append([]string{"import", "sinapi", "--db", db, "--state", "PE", "--month", "10/2024"}, pe...), &out, &errb)
+		done <- result{code, out.String(), errb.String()}
+	}()
+	select {
+	case <-hold.inside:
+	case r := <-done:
+		t.Fatalf("the import ended without a write transaction: exit %d %s", r.code, r.stderr)
+	case <-time.After(60 * time.Second):
+		t.Fatal("the import's write transaction did not start")
+	}
+	// The import's write transaction is open now: reads go on.
+	for _, path := range []string{"/api/public/v2/banks", "/api/v1/base/mybase/resources", "/readyz"} {
+		if r := do(t, "GET", m.URL()+path, tok, ""); r.status != 200 {
+			t.Errorf("GET %s during the import: %d %s", path, r.status, r.body)
+		}
+	}
+	if r := do(t, "GET", m.URL()+"/api/public/v2/banks", tok, ""); strings.Contains(r.body, "10/2024") {
+		t.Errorf("the import's edition is visible before it commits: %s", r.body)
+	}
+	close(hold.release)
+	r := <-done
+	if r.code != 0 {
+		t.Fatalf("import through the server: exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "SINAPI PE 10/2024") {
+		t.Errorf("import summary: %s", r.stdout)
+	}
+	if r := do(t, "GET", m.URL()+"/api/public/v2/banks", tok, ""); !strings.Contains(r.body, "10/2024") {
+		t.Errorf("the imported edition is not served: %d %s", r.status, r.body)
+	}
+	// A second user, while serving, can log in at once.
+	u2 := addUser(t, db, "Construtora Alfa", "bia@alfa.example")
+	login(t, m.URL(), "bia@alfa.example", u2["secret_token"])
+	// users list shows both, never a secret.
+	code, out, stderr := cli(t, "users", "list", "--db", db, "--company", "Construtora Alfa")
+	if code != 0 || strings.Count(out, "\n") != 2 || !strings.Contains(out, "bia@alfa.example") {
+		t.Errorf("users list: exit %d %s %s", code, out, stderr)
+	}
+	if strings.Contains(out, u["secret_token"]) || strings.Contains(out, "secret") {
+		t.Errorf("users list shows a secret: %s", out)
+	}
+	// A bad request through the admin listener is refused with its reason.
+	code, _, stderr = cli(t, "users", "add", "--db", db, "--company", "Construtora Alfa", "--email", "bia@alfa.example")
+	if code != 1 || !strings.Contains(stderr, "/email: is already in use") {
+		t.Errorf("duplicate e-mail through the server: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestAccountCommandsRevokeAtOnce: revoke-tokens, disable and reset-secret
+// make a live token fail on its next request, through a running server.
+func TestAccountCommandsRevokeAtOnce(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "c.db")
+	m, _ := startServer(t, db, nil)
+	u := addUser(t, db, "Alfa", "ana@alfa.example")
+	other := addUser(t, db, "Beta", "bia@beta.example")
+	get := func(tok string) int { return do(t, "GET", m.URL()+"/api/v1/base/mybase/resources", tok, "").status }
+
+	tok := login(t, m.URL(), "ana@alfa.example", u["secret_token"])
+	otherTok := login(t, m.URL(), "bia@beta.example", other["secret_token"])
+	if s := get(tok); s != 200 {
+		t.Fatalf("live token: %d", s)
+	}
+	if code, out, stderr := cli(t, "users", "revoke-tokens", "--db", db, "--email", "ana@alfa.example"); code != 0 {
+		t.Fatalf("revoke-tokens: exit %d %s %s", code, out, stderr)
+	}
+	if s := get(tok); s != 401 {
+		t.Errorf("revoked token: %d, want 401", s)
+	}
+	if s := get(otherTok); s != 200 {
+		t.Errorf("another user's token after a revocation: %d, want 200", s)
+	}
+	tok = login(t, m.URL(), "ana@alfa.example", u["secret_token"]) // at once, the same second
+	if s := get(tok); s != 200 {
+		t.Errorf("a token issued after the revocation: %d, want 200", s)
+	}
+
+	// Disable the whole company Alfa: its token fails; enable: the old
+	// token stays revoked, a new login works.
+	if code, _, stderr := cli(t, "users", "disable", "--db", db, "--company", "Alfa"); code != 0 {
+		t.Fatalf("disable: %s", stderr)
+	}
+	if s := get(tok); s != 401 {
+		t.Errorf("token of a disabled user: %d, want 401", s)
+	}
+	if r := post(t, m.URL()+"/api/public/v2/authenticate", "", `{"email":"ana@alfa.example","secret_token":"`+u["secret_token"]+`"}`); r.status != 401 {
+		t.Errorf("a disabled user authenticates: %d", r.status)
+	}
+	if code, _, stderr := cli(t, "users", "enable", "--db", db, "--email", "ana@alfa.example"); code != 0 {
+		t.Fatalf("enable: %s", stderr)
+	}
+	if s := get(tok); s != 401 {
+		t.Errorf("a token from before the disable, after enable: %d, want 401", s)
+	}
+	tok = login(t, m.URL(), "ana@alfa.example", u["secret_token"])
+
+	// reset-secret prints a new secret once; the old one and its tokens fail.
+	code, out, stderr := cli(t, "users", "reset-secret", "--db", db, "--email", "ana@alfa.example")
+	if code != 0 {
+		t.Fatalf("reset-secret: %s", stderr)
+	}
+	var reset map[string]string
+	if err := json.Unmarshal([]byte(out), &reset); err != nil || reset["secret_token"] == "" || reset["secret_token"] == u["secret_token"] {
+		t.Fatalf("reset-secret printed %q", out)
+	}
+	if s := get(tok); s != 401 {
+		t.Errorf("token after reset-secret: %d, want 401", s)
+	}
+	if r := post(t, m.URL()+"/api/public/v2/authenticate", "", `{"email":"ana@alfa.example","secret_token":"`+u["secret_token"]+`"}`); r.status != 401 {
+		t.Errorf("the old secret after reset: %d, want 401", r.status)
+	}
+	login(t, m.URL(), "ana@alfa.example", reset["secret_token"])
+
+	// Unknown e-mail: a clear error, nothing changed.
+	if code, _, stderr := cli(t, "users", "revoke-tokens", "--db", db, "--email", "zed@alfa.example"); code != 1 || !strings.Contains(stderr, "not found") {
+		t.Errorf("unknown e-mail: exit %d %q", code, stderr)
+	}
+	if code, _, _ := cli(t, "users", "revoke-tokens", "--db", db); code != 1 {
+		t.Errorf("revoke-tokens without a selector: exit %d, want 1", code)
+	}
+}
+
+// TestAccountCommandsWithoutServer: the same commands open the file when no
+// server runs.
+func TestAccountCommandsWithoutServer(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "c.db")
+	addUser(t, db, "Alfa", "ana@alfa.example")
+	for _, args := range [][]string{
+		{"users", "revoke-tokens", "--db", db, "--email", "ana@alfa.example"},
+		{"users", "disable", "--db", db, "--email", "ana@alfa.example"},
+		{"users", "enable", "--db", db, "--company", "Alfa"},
+		{"users", "reset-secret", "--db", db, "--email", "ana@alfa.example"},
+	} {
+		if code, _, stderr := cli(t, args...); code != 0 {
+			t.Errorf("%v: exit %d %s", args, code, stderr)
+		}
+	}
+	code, out, _ := cli(t, "users", "list", "--db", db)
+	var info app.UserInfo
+	if code != 0 || json.Unmarshal([]byte(out), &info) != nil || info.Email != "ana@alfa.example" || info.Disabled || info.TokensRevokedAt.IsZero() || info.Company != "Alfa" {
+		t.Errorf("users list: exit %d %s", code, out)
+	}
+}
+
+// TestBackupUnderLoadThenRestore takes a backup through the admin listener
+// while clients write, restores it, and finds every write acknowledged
+// before the backup began.
+func TestBackupUnderLoadThenRestore(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "c.db")
+	m, _ := startServer(t, db, nil)
+	u := addUser(t, db, "Alfa", "ana@alfa.example")
+	tok := login(t, m.URL(), "ana@alfa.example", u["secret_token"])
+
+	type ack struct {
+		id string
+		at time.Time
+	}
+	var (
+		mu    sync.Mutex
+		acked []ack
+		stop  atomic.Bool
+		wg    sync.WaitGroup
+		n     atomic.Int64
+	)
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; !stop.Load(); i++ {
+				code := "W" + itoa(w) + "-" + itoa(i)
+				r := post(t, m.URL()+"/api/v1/base/mybase/resources", tok,
+					`{"code":"`+code+`","description":"Areia","type":4,"unit":"M3","local":"MG","pnd":1,"pd":1,"pndi":0,"pdi":0,"status":true,"note":""}`)
+				if r.status != 201 {
+					t.Errorf("write %s: %d %s", code, r.status, r.body)
+					return
+				}
+				var got map[string]any
+				_ = json.Unmarshal([]byte(r.body), &got)
+				mu.Lock()
+				acked = append(acked, ack{got["id"].(string), time.Now()})
+				mu.Unlock()
+				n.Add(1)
+			}
+		}(w)
+	}
+	for n.Load() < 20 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	began := time.Now()
+	out := filepath.Join(dir, "backup.db")
+	code, stdout, stderr := cli(t, "backup", "--db", db, "--out", out)
+	for n.Load() < 60 { // writes go on after the backup too
+		time.Sleep(5 * time.Millisecond)
+	}
+	stop.Store(true)
+	wg.Wait()
+	if code != 0 || !strings.Contains(stdout, "verified") {
+		t.Fatalf("backup while serving: exit %d %s %s", code, stdout, stderr)
+	}
+	if fi, _ := os.Stat(out); fi == nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("backup file mode: %v", fi)
+	}
+
+	// Restore refuses the database the server holds.
+	if code, _, stderr := cli(t, "restore", "--from", out, "--db", db, "--force"); code != 1 || !strings.Contains(stderr, "server") {
+		t.Errorf("restore over a served database: exit %d %q", code, stderr)
+	}
+	// It refuses a damaged file.
+	bad := filepath.Join(dir, "bad.db")
+	b, _ := os.ReadFile(out)
+	_ = os.WriteFile(bad, b[:len(b)/2], 0o600)
+	restored := filepath.Join(dir, "restored.db")
+	if code, _, stderr := cli(t, "restore", "--from", bad, "--db", restored); code != 1 {
+		t.Errorf("restore of a truncated backup: exit %d %q", code, stderr)
+	}
+	if _, err := os.Stat(restored); err == nil {
+		t.Errorf("a refused restore left a database behind")
+	}
+	if code, _, stderr := cli(t, "restore", "--from", out, "--db", restored); code != 0 {
+		t.Fatalf("restore: exit %d %s", code, stderr)
+	}
+	if code, _, stderr := cli(t, "restore", "--from", out, "--db", restored); code != 1 || !strings.Contains(stderr, "--force") {
+		t.Errorf("restore over an existing database without --force: exit %d %q", code, stderr)
+	}
+
+	m2, _ := startServer(t, restored, nil)
+	// The key file was not restored with the database, but the secret was.
+	tok2 := login(t, m2.URL(), "ana@alfa.example", u["secret_token"])
+	before := 0
+	for _, a := range acked {
+		if !a.at.Before(began) {
+			continue
+		}
+		before++
+		if r := do(t, "GET", m2.URL()+"/api/v1/base/mybase/resources/"+a.id, tok2, ""); r.status != 200 {
+			t.Errorf("write %s acknowledged before the backup is missing after restore: %d", a.id, r.status)
+		}
+	}
+	if before < 20 {
+		t.Errorf("only %d writes before the backup; the test proves little", before)
+	}
+}
+
+// TestBackupWithoutServer backs a file up directly, and the scheduled
+// backups keep the newest N.
+func TestBackupWithoutServer(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "c.db")
+	addUser(t, db, "Alfa", "ana@alfa.example")
+	out := filepath.Join(dir, "b.db")
+	if code, _, stderr := cli(t, "backup", "--db", db, "--out", out); code != 0 {
+		t.Fatalf("backup: %s", stderr)
+	}
+	if err := boltstore.Verify(out); err != nil {
+		t.Fatal(err)
+	}
+	bdir := filepath.Join(dir, "backups")
+	_ = os.Mkdir(bdir, 0o700)
+	m, logs := startServer(t, db, func(m *Main) { m.BackupDir, m.BackupEvery, m.BackupKeep = bdir, 150*time.Millisecond, 2 })
+	deadline := time.Now().Add(20 * time.Second)
+	for strings.Count(logs.String(), "scheduled backup written") < 4 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	m.Close()
+	files, _ := filepath.Glob(filepath.Join(bdir, "costdb-*.db"))
+	if len(files) != 2 {
+		t.Fatalf("scheduled backups kept: %v, want the newest 2\n%s", files, logs.String())
+	}
+	for _, f := range files {
+		if err := boltstore.Verify(f); err != nil {
+			t.Error(err)
+		}
+	}
+}
