@@ -91,11 +91,15 @@ func (e *Env) LogStatus(r *http.Request, status int, err error) {
 	if e.Log == nil || err == nil {
 		return
 	}
+	rid := ""
+	if ri := RequestInfoFrom(r.Context()); ri != nil {
+		rid = ri.ID
+	}
 	if status >= 500 {
-		e.Log.Error("request failed", "method", r.Method, "path", r.URL.Path, "status", status, "err", err)
+		e.Log.Error("request failed", "request_id", rid, "method", r.Method, "path", r.URL.Path, "status", status, "err", err)
 		return
 	}
-	e.Log.Info("client error", "method", r.Method, "path", r.URL.Path, "status", status, "err", err.Error())
+	e.Log.Info("client error", "request_id", rid, "method", r.Method, "path", r.URL.Path, "status", status, "err", err.Error())
 }
 
 // FormatTime writes t as RFC 3339 with a numeric offset in the configured
