@@ -2,9 +2,20 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
+	"os"
 	"strings"
 )
+
+// argumentFlags name what one command acts on, not how costdb is set up:
+// they have no environment variable, so that a variable left in a shell
+// never picks a user, a file or --force for a command.
+var argumentFlags = map[string]bool{
+	"email": true, "company": true, "name": true, "department": true,
+	"state": true, "month": true, "regime": true,
+	"out": true, "from": true, "force": true,
+}
 
 // newFlagSet returns a flag set of an operator command.
 func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
@@ -23,6 +34,9 @@ func envName(flagName string) string {
 // so that -h lists the variables.
 func noteEnv(fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) {
+		if argumentFlags[f.Name] {
+			return
+		}
 		if n := envName(f.Name); !strings.Contains(f.Usage, n) {
 			f.Usage += " (env " + n + ")"
 		}
@@ -33,7 +47,7 @@ func noteEnv(fs *flag.FlagSet) {
 // defaults, and refuses arguments left over.
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	noteEnv(fs)
-	if err := applyEnv(fs); err != nil {
+	if err := applySettingsEnv(fs); err != nil {
 		fs.Usage()
 		return err
 	}
@@ -45,4 +59,22 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return errUsage
 	}
 	return nil
+}
+
+// applySettingsEnv sets each flag but the arguments from COSTDB_<NAME>
+// when that variable is set.
+func applySettingsEnv(fs *flag.FlagSet) error {
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		if argumentFlags[f.Name] || err != nil {
+			return
+		}
+		name := envName(f.Name)
+		if v, ok := os.LookupEnv(name); ok {
+			if e := fs.Set(f.Name, v); e != nil {
+				err = fmt.Errorf("%s=%q: %v", name, v, e)
+			}
+		}
+	})
+	return err
 }

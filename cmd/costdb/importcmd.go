@@ -42,7 +42,7 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 		fs.PrintDefaults()
 	}
 	noteEnv(fs)
-	if err := applyEnv(fs); err != nil {
+	if err := applySettingsEnv(fs); err != nil {
 		return err
 	}
 	files, err := parseInterleaved(fs, args)

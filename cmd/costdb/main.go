@@ -45,6 +45,7 @@ Usage:
   costdb backup --db PATH --out FILE
   costdb restore --from FILE --db PATH [--force]
   costdb keys rotate|list --db PATH [--signing-key-file FILE]
+  costdb healthcheck [--addr ADDR]   (exit 0 when /readyz answers 200)
   costdb version        (or costdb --version)
 
 While a server runs, users, import, backup and keys rotate go through its
@@ -78,6 +79,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runRestore(ctx, args[1:], stdout, stderr)
 	case "keys":
 		err = runKeys(ctx, args[1:], stdout, stderr)
+	case "healthcheck":
+		err = runHealthcheck(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		runVersion(stdout)
 		return 0

@@ -137,6 +137,9 @@ func (m *Main) openOps(_ context.Context, env *httpapi.Env) error {
 		m.log.Info("admin listening", "addr", ln.Addr().String())
 	}
 	if m.BackupDir != "" {
+		if err := os.MkdirAll(m.BackupDir, 0o700); err != nil {
+			return fmt.Errorf("--backup-dir: %w", err)
+		}
 		ctx, cancel := context.WithCancel(context.Background())
 		m.stopBackups, m.backupsDone = cancel, make(chan struct{})
 		go m.scheduleBackups(ctx, ops)

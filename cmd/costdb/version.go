@@ -6,6 +6,10 @@ import (
 	"runtime/debug"
 )
 
+// revision is the VCS revision when the build has none of its own (a
+// container build without .git): go build -ldflags "-X main.revision=…".
+var revision string
+
 // versionText says which costdb this is: the module version, the VCS
 // revision (and whether the tree had changes) and time, and the Go version,
 // from the build information.
@@ -15,6 +19,9 @@ func versionText() string {
 		return "costdb (no build information)\n"
 	}
 	rev, at, modified := "unknown", "", ""
+	if revision != "" {
+		rev = revision
+	}
 	for _, s := range bi.Settings {
 		switch s.Key {
 		case "vcs.revision":
