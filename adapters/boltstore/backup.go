@@ -2,6 +2,8 @@ package boltstore
 
 import (
 	"context"
+	"encoding/binary"
+	"hash/fnv"
 	"errors"
 	"fmt"
 	"io"
@@ -36,7 +38,7 @@ func (s *Store) WriteTo(ctx context.Context, w io.Writer) (int64, error) {
 // consistency check passes, it has a schema version this costdb reads, and
 // every bucket is there. It opens the file read-only.
 func Verify(path string) error {
-	if _, err := os.Stat(path); err != nil {
+	if err := checkFileSize(path); err != nil {
 		return err
 	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
@@ -136,4 +138,68 @@ func Restore(from, to string, replace bool) error {
 		return os.Rename(tmp.Name(), to)
 	}
 	return os.Link(tmp.Name(), to)
+}
+
+// bbolt's file header: two meta pages, each a 16-byte page header then the
+// meta (magic, version, page size, flags, root bucket, freelist page, high
+// water mark, txid, checksum over what precedes it).
+const (
+	boltMagic       = 0xED0CDAED
+	pageHeaderSize  = 16
+	metaChecksumEnd = 56 // the meta's bytes the checksum covers; it follows them
+)
+
+// checkFileSize refuses a file that is not a bbolt database, or shorter
+// than its own header says: bbolt maps the file in memory, and reading a
+// page past its end would crash the process, not fail.
+func checkFileSize(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	size := fi.Size()
+	var best struct {
+		ok                   bool
+		txid, pgid, pageSize uint64
+	}
+	readMeta := func(off int64) {
+		b := make([]byte, pageHeaderSize+metaChecksumEnd+8)
+		if _, err := f.ReadAt(b, off); err != nil {
+			return
+		}
+		m := b[pageHeaderSize:]
+		if binary.LittleEndian.Uint32(m[0:4]) != boltMagic {
+			return
+		}
+		h := fnv.New64a()
+		_, _ = h.Write(m[:metaChecksumEnd])
+		if h.Sum64() != binary.LittleEndian.Uint64(m[metaChecksumEnd:]) {
+			return
+		}
+		pageSize := uint64(binary.LittleEndian.Uint32(m[8:12]))
+		pgid, txid := binary.LittleEndian.Uint64(m[40:48]), binary.LittleEndian.Uint64(m[48:56])
+		if !best.ok || txid > best.txid {
+			best.ok, best.txid, best.pgid, best.pageSize = true, txid, pgid, pageSize
+		}
+	}
+	readMeta(0)
+	if best.ok {
+		readMeta(int64(best.pageSize))
+	} else {
+		for _, ps := range []int64{4096, 8192, 16384, 65536} {
+			readMeta(ps)
+		}
+	}
+	if !best.ok || best.pageSize < 512 || best.pageSize > 1<<20 {
+		return fmt.Errorf("%s is not a bbolt database (no valid meta page)", path)
+	}
+	if need := best.pgid * best.pageSize; uint64(size) < need {
+		return fmt.Errorf("%s is truncated: %d bytes, its header needs %d", path, size, need)
+	}
+	return nil
 }

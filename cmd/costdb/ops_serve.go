@@ -23,10 +23,13 @@ import (
 // serveOps is the operator side of a running server: metrics, the admin
 // listener and its file, scheduled backups, the key ring.
 type serveOps struct {
-	metrics  *metrics.Metrics
-	tokens   *jwtauth.Tokens
-	keyFile  string
-	draining atomic.Bool
+	metrics *metrics.Metrics
+	tokens  *jwtauth.Tokens
+	// adminDerived: AdminAddr was not given but derived from Addr, so a
+	// taken port falls back to any free one.
+	adminDerived bool
+	keyFile      string
+	draining     atomic.Bool
 
 	admin       *http.Server
 	adminLn     net.Listener
@@ -54,7 +57,7 @@ func (m *Main) openLog() error {
 func (m *Main) checkOps() error {
 	m.metrics = metrics.New()
 	if m.AdminAddr == "" {
-		m.AdminAddr = defaultAdminAddr(m.Addr)
+		m.AdminAddr, m.adminDerived = defaultAdminAddr(m.Addr), true
 	}
 	if m.AdminAddr != "off" {
 		if err := checkLoopback(m.AdminAddr); err != nil {
@@ -116,6 +119,11 @@ func (m *Main) openOps(_ context.Context, env *httpapi.Env) error {
 			return err
 		}
 		ln, err := net.Listen("tcp", m.AdminAddr)
+		if err != nil && m.adminDerived {
+			// The commands find the address in the admin file anyway.
+			m.log.Warn("admin listener: default port taken, using a free one", "addr", m.AdminAddr, "err", err)
+			ln, err = net.Listen("tcp", "127.0.0.1:0")
+		}
 		if err != nil {
 			return fmt.Errorf("admin listener: %w", err)
 		}

@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -403,4 +405,45 @@ func TestBackupWithoutServer(t *testing.T) {
 			t.Error(err)
 		}
 	}
+}
+
+// TestAdminAddress: the default admin address follows the API's port, a
+// taken default port falls back to a free one, and a non-loopback address
+// is refused.
+func TestAdminAddress(t *testing.T) {
+	for in, want := range map[string]string{"127.0.0.1:8080": "127.0.0.1:8081", "0.0.0.0:9000": "127.0.0.1:9001", ":0": "127.0.0.1:0", "bad": "127.0.0.1:0"} {
+		if got := defaultAdminAddr(in); got != want {
+			t.Errorf("defaultAdminAddr(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for addr, ok := range map[string]bool{"127.0.0.1:1": true, "[::1]:1": true, "localhost:1": true, "0.0.0.0:1": false, "10.0.0.1:1": false, ":1": false} {
+		if err := checkLoopback(addr); (err == nil) != ok {
+			t.Errorf("checkLoopback(%q) = %v", addr, err)
+		}
+	}
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	_, port, _ := net.SplitHostPort(taken.Addr().String())
+	p, _ := strconv.Atoi(port)
+	db := filepath.Join(t.TempDir(), "c.db")
+	m := NewMain(io.Discard, io.Discard)
+	m.Addr, m.DBPath = "127.0.0.1:"+strconv.Itoa(p-1), db
+	if err := m.Open(context.Background()); err != nil {
+		m.Close()
+		t.Skipf("the port before a free one is taken too: %v", err)
+	}
+	defer m.Close()
+	if m.AdminURL() == "" || strings.HasSuffix(m.AdminURL(), ":"+port) {
+		t.Errorf("admin listener at %q", m.AdminURL())
+	}
+	addUser(t, db, "Alfa", "ana@alfa.example") // through the fallback address
+	m2 := NewMain(io.Discard, io.Discard)
+	m2.Addr, m2.DBPath, m2.AdminAddr = "127.0.0.1:0", filepath.Join(t.TempDir(), "d.db"), "0.0.0.0:0"
+	if err := m2.Open(context.Background()); err == nil || !strings.Contains(err.Error(), "loopback") {
+		t.Errorf("a non-loopback admin address: %v", err)
+	}
+	m2.Close()
 }
