@@ -186,7 +186,7 @@ func (m *Main) scheduleBackups(ctx context.Context, ops *adminOps) {
 		case <-ctx.Done():
 			return
 		case now := <-t.C:
-			path := filepath.Join(m.BackupDir, "costdb-"+now.UTC().Format("20060102T150405Z")+".db")
+			path := filepath.Join(m.BackupDir, "costdb-"+now.UTC().Format(backupStamp)+".db")
 			n, err := backupTo(ctx, ops, path)
 			if err != nil {
 				m.log.Error("scheduled backup failed", "path", path, "err", err)
@@ -198,12 +198,16 @@ func (m *Main) scheduleBackups(ctx context.Context, ops *adminOps) {
 	}
 }
 
+// backupStamp is the time in a scheduled backup's name; the names sort by it.
+const backupStamp = "20060102T150405.000Z"
+
 // pruneBackups removes the scheduled backups beyond the newest keep.
 func pruneBackups(dir string, keep int, log *slog.Logger) {
 	names, _ := filepath.Glob(filepath.Join(dir, "costdb-*.db"))
 	var ours []string
 	for _, n := range names {
-		if base := filepath.Base(n); len(base) == len("costdb-20060102T150405Z.db") && strings.HasSuffix(base, "Z.db") {
+		stamp := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(n), "costdb-"), ".db")
+		if _, err := time.Parse(backupStamp, stamp); err == nil {
 			ours = append(ours, n)
 		}
 	}

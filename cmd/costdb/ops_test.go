@@ -200,6 +200,9 @@ func TestAccountCommandsRevokeAtOnce(t *testing.T) {
 	if s := get(tok); s != 401 {
 		t.Errorf("revoked token: %d, want 401", s)
 	}
+	if r := do(t, "GET", m.URL()+"/api/public/v2/banks", tok, ""); r.status != 401 {
+		t.Errorf("revoked token on v2: %d, want 401", r.status)
+	}
 	if s := get(otherTok); s != 200 {
 		t.Errorf("another user's token after a revocation: %d, want 200", s)
 	}
