@@ -3,9 +3,9 @@ package boltstore
 import (
 	"context"
 	"encoding/binary"
-	"hash/fnv"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"io/fs"
 	"os"
