@@ -121,7 +121,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer op.Close()
-	sums, err := op.Import(ctx, data)
+	sums, err := importAll(ctx, op, data)
 	if err != nil {
 		return describe(err)
 	}

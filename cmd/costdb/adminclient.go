@@ -56,7 +56,13 @@ func (c *adminClient) do(ctx context.Context, method, path string, in, out any) 
 	if in != nil {
 		// Streamed: an import's body may be large.
 		pr, pw := io.Pipe()
-		go func() { pw.CloseWithError(json.NewEncoder(pw).Encode(in)) }()
+		go func() {
+			if s, ok := in.(importStream); ok {
+				pw.CloseWithError(s.encode(pw))
+				return
+			}
+			pw.CloseWithError(json.NewEncoder(pw).Encode(in))
+		}()
 		body = pr
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
@@ -91,10 +97,34 @@ func readAdminError(resp *http.Response) error {
 	return &domain.Error{Code: e.Code, Message: e.Message, Fields: e.Fields}
 }
 
-func (c *adminClient) Import(ctx context.Context, data []app.EditionData) ([]app.ImportSummary, error) {
+func (c *adminClient) Import(ctx context.Context, n int, edition func(int) (*app.EditionData, error)) ([]app.ImportSummary, error) {
 	var out []app.ImportSummary
-	err := c.do(ctx, "POST", "/admin/import", data, &out)
+	err := c.do(ctx, "POST", "/admin/import", importStream{n, edition}, &out)
 	return out, err
+}
+
+// importStream is an import's body: its header, then each edition, built
+// when it is encoded.
+type importStream struct {
+	n       int
+	edition func(int) (*app.EditionData, error)
+}
+
+func (s importStream) encode(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	if err := enc.Encode(importHead{Editions: s.n}); err != nil {
+		return err
+	}
+	for i := 0; i < s.n; i++ {
+		d, err := s.edition(i)
+		if err != nil {
+			return err
+		}
+		if err := enc.Encode(d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (c *adminClient) AddUser(ctx context.Context, in app.NewUserInput) (*userSecret, error) {

@@ -127,9 +127,33 @@ func adminHandler(ops *adminOps, secret string, m *metrics.Metrics, env *httpapi
 	api.HandleFunc("GET /admin/ping", func(w http.ResponseWriter, _ *http.Request) {
 		writeAdminJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
-	api.HandleFunc("POST /admin/import", adminCall(func(ctx context.Context, in []app.EditionData) ([]app.ImportSummary, error) {
-		return ops.Import(ctx, in)
-	}))
+	api.HandleFunc("POST /admin/import", func(w http.ResponseWriter, r *http.Request) {
+		// The body is {"editions": n} then n editions, each decoded when
+		// the import asks for it: one edition is held at a time.
+		dec := json.NewDecoder(r.Body)
+		var head importHead
+		if err := dec.Decode(&head); err != nil || head.Editions < 0 {
+			writeAdminError(w, domain.Errorf(domain.EBADREQUEST, "bad import header: %v", err))
+			return
+		}
+		next := 0
+		sums, err := ops.Import(r.Context(), head.Editions, func(i int) (*app.EditionData, error) {
+			if i != next {
+				return nil, fmt.Errorf("the import asked for edition %d again; a streamed import cannot be replayed", i)
+			}
+			next++
+			var d app.EditionData
+			if err := dec.Decode(&d); err != nil {
+				return nil, domain.Errorf(domain.EBADREQUEST, "edition %d of the import: %v", i, err)
+			}
+			return &d, nil
+		})
+		if err != nil {
+			writeAdminError(w, err)
+			return
+		}
+		writeAdminJSON(w, http.StatusOK, sums)
+	})
 	api.HandleFunc("POST /admin/users/add", adminCall(ops.AddUser))
 	api.HandleFunc("POST /admin/users/list", adminCall(ops.ListUsers))
 	api.HandleFunc("POST /admin/users/reset-secret", adminCall(func(ctx context.Context, in struct{ Email string }) (*userSecret, error) {
@@ -160,6 +184,11 @@ func adminHandler(ops *adminOps, secret string, m *metrics.Metrics, env *httpapi
 		api.ServeHTTP(w, r)
 	}))
 	return mux
+}
+
+// importHead opens the body of an import.
+type importHead struct {
+	Editions int `json:"editions"`
 }
 
 // adminCall turns an operation into a handler of a JSON request.

@@ -13,7 +13,7 @@ import (
 // never picks a user, a file or --force for a command.
 var argumentFlags = map[string]bool{
 	"email": true, "company": true, "name": true, "department": true,
-	"state": true, "month": true, "regime": true,
+	"state": true, "states": true, "month": true, "regime": true, "dry-run": true,
 	"out": true, "from": true, "force": true,
 }
 

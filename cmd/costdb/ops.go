@@ -17,7 +17,9 @@ import (
 // whether a running server does it for them through its admin listener
 // (adminClient) or they do it on the store themselves (adminOps).
 type operator interface {
-	Import(ctx context.Context, data []app.EditionData) ([]app.ImportSummary, error)
+	// Import writes n editions in one transaction, asking edition for each
+	// in turn (app.ImportEditionsFunc), so that only one is held at a time.
+	Import(ctx context.Context, n int, edition func(i int) (*app.EditionData, error)) ([]app.ImportSummary, error)
 	AddUser(ctx context.Context, in app.NewUserInput) (*userSecret, error)
 	ListUsers(ctx context.Context, sel app.UserSelector) ([]app.UserInfo, error)
 	ResetSecret(ctx context.Context, email string) (*userSecret, error)
@@ -56,18 +58,26 @@ type adminOps struct {
 	close   func() error
 }
 
-func (o *adminOps) Import(ctx context.Context, data []app.EditionData) ([]app.ImportSummary, error) {
+func (o *adminOps) Import(ctx context.Context, n int, edition func(int) (*app.EditionData, error)) ([]app.ImportSummary, error) {
 	done := func(int, error) {}
 	if o.metrics != nil {
 		done = o.metrics.ImportStarted()
 	}
-	sums, err := o.svc.ImportEditions(ctx, data)
-	n := 0
-	for _, d := range data {
-		n += len(d.Resources) + len(d.Compositions)
-	}
-	done(n, err)
+	records := 0
+	sums, err := o.svc.ImportEditionsFunc(ctx, n, func(i int) (*app.EditionData, error) {
+		d, err := edition(i)
+		if d != nil {
+			records += len(d.Resources) + len(d.Compositions)
+		}
+		return d, err
+	})
+	done(records, err)
 	return sums, err
+}
+
+// importAll imports editions held in memory.
+func importAll(ctx context.Context, op operator, data []app.EditionData) ([]app.ImportSummary, error) {
+	return op.Import(ctx, len(data), func(i int) (*app.EditionData, error) { return &data[i], nil })
 }
 
 func (o *adminOps) AddUser(ctx context.Context, in app.NewUserInput) (*userSecret, error) {
@@ -131,11 +141,11 @@ func isDatabaseURL(db string) bool {
 
 // openStore opens the store --db names. A bbolt file is locked by the
 // process that opens it.
-func openStore(ctx context.Context, db string) (app.Store, error) {
+func openStore(ctx context.Context, db string, opts boltstore.Options) (app.Store, error) {
 	if isDatabaseURL(db) {
 		return openURLStore(ctx, db)
 	}
-	return boltstore.Open(db, boltstore.Options{})
+	return boltstore.Open(db, opts)
 }
 
 // openURLStore opens a store named by a URL; the PostgreSQL adapter plugs
@@ -149,6 +159,8 @@ type connectOptions struct {
 	DB             string
 	SigningKeyFile string // the key file `keys rotate` rotates when no server runs
 	TokenTTL       time.Duration
+	// Bolt are the options of a bbolt file the command opens itself.
+	Bolt boltstore.Options
 }
 
 // connect returns the operator for --db: the running server's admin
@@ -163,7 +175,7 @@ func connect(ctx context.Context, o connectOptions) (operator, error) {
 			return c, nil
 		}
 	}
-	st, err := openStore(ctx, o.DB)
+	st, err := openStore(ctx, o.DB, o.Bolt)
 	if err != nil {
 		return nil, err
 	}

@@ -15,8 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/costdb/costdb/adapters/bankfiles"
 	"github.com/costdb/costdb/adapters/boltstore"
 	"github.com/costdb/costdb/app"
+	"github.com/google/go-cmp/cmp"
 )
 
 // syncBuffer is a bytes.Buffer safe for the server's goroutines.
@@ -449,4 +451,47 @@ func TestAdminAddress(t *testing.T) {
 		t.Errorf("a non-loopback admin address: %v", err)
 	}
 	m2.Close()
+}
+
+// TestEditionsCrossTheAdminListenerIntact: an import through the admin
+// listener sends editions as JSON; what arrives equals what was read.
+func TestEditionsCrossTheAdminListenerIntact(t *testing.T) {
+	data, err := sampleData()
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, err := bankfiles.NewImporter(bankfiles.OfficialSinapi(), "PE", "10/2024")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range pe {
+		if _, err := im.AddFile(context.Background(), f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eds, err := im.Editions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range eds {
+		data = append(data, app.EditionData{Edition: e.Edition, Resources: e.Resources, Compositions: e.Compositions, Replace: true})
+	}
+	var buf bytes.Buffer
+	if err := (importStream{len(data), func(i int) (*app.EditionData, error) { return &data[i], nil }}).encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(&buf)
+	var head importHead
+	if err := dec.Decode(&head); err != nil || head.Editions != len(data) {
+		t.Fatalf("header %+v %v", head, err)
+	}
+	for i := range data {
+		var got app.EditionData
+		if err := dec.Decode(&got); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(data[i], got); diff != "" {
+			t.Errorf("edition %d changed on the way (-sent +received):\n%s", i, diff)
+		}
+	}
 }

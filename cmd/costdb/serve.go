@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/costdb/costdb/adapters/bankfiles/sample"
+	"github.com/costdb/costdb/adapters/boltstore"
 	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/adapters/httpapi/server"
 	"github.com/costdb/costdb/app"
@@ -182,7 +183,7 @@ func (m *Main) Open(ctx context.Context) error {
 	if err := m.checkOps(); err != nil {
 		return err
 	}
-	st, err := openStore(ctx, m.DBPath)
+	st, err := openStore(ctx, m.DBPath, boltstore.Options{})
 	if err != nil {
 		return err
 	}
