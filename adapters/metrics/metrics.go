@@ -24,6 +24,7 @@ type Metrics struct {
 	txDuration     *prometheus.HistogramVec
 	txRetries      *prometheus.CounterVec
 	importsRunning prometheus.Gauge
+	importEditions *prometheus.GaugeVec
 	importRecords  prometheus.Counter
 	importsTotal   *prometheus.CounterVec
 	backups        *prometheus.CounterVec
@@ -50,6 +51,9 @@ func New() *Metrics {
 		importsRunning: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "costdb_imports_running", Help: "Bank imports being written now.",
 		}),
+		importEditions: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "costdb_import_editions", Help: "Progress of the running (or last) import: editions in it (total) and written so far (done).",
+		}, []string{"state"}),
 		importRecords: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "costdb_import_records_total", Help: "Bank resources and compositions written by finished imports.",
 		}),
@@ -61,7 +65,7 @@ func New() *Metrics {
 		}, []string{"outcome"}),
 	}
 	m.Registry.MustRegister(m.requests, m.latency, m.txDuration, m.txRetries,
-		m.importsRunning, m.importRecords, m.importsTotal, m.backups,
+		m.importsRunning, m.importEditions, m.importRecords, m.importsTotal, m.backups,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -94,6 +98,13 @@ func (m *Metrics) ImportStarted() func(records int, err error) {
 		m.importsTotal.WithLabelValues("ok").Inc()
 		m.importRecords.Add(float64(records))
 	}
+}
+
+// ImportProgress records that done of total editions of the running import
+// are written.
+func (m *Metrics) ImportProgress(done, total int) {
+	m.importEditions.WithLabelValues("done").Set(float64(done))
+	m.importEditions.WithLabelValues("total").Set(float64(total))
 }
 
 // Backup counts a backup.

@@ -139,6 +139,8 @@ func TestReadyzAndMetrics(t *testing.T) {
 		`costdb_store_transaction_duration_seconds_count{kind="update",outcome="ok"}`,
 		`costdb_imports_total{outcome="ok"} 1`,
 		`costdb_import_records_total `,
+		`costdb_import_editions{state="done"} 2`,
+		`costdb_import_editions{state="total"} 2`,
 		`go_goroutines `,
 	} {
 		if !strings.Contains(r.body, want) {

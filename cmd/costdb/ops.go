@@ -64,13 +64,22 @@ func (o *adminOps) Import(ctx context.Context, n int, edition func(int) (*app.Ed
 		done = o.metrics.ImportStarted()
 	}
 	records := 0
+	if o.metrics != nil {
+		o.metrics.ImportProgress(0, n)
+	}
 	sums, err := o.svc.ImportEditionsFunc(ctx, n, func(i int) (*app.EditionData, error) {
+		if o.metrics != nil {
+			o.metrics.ImportProgress(i, n) // the ones before i are written
+		}
 		d, err := edition(i)
 		if d != nil {
 			records += len(d.Resources) + len(d.Compositions)
 		}
 		return d, err
 	})
+	if o.metrics != nil && err == nil {
+		o.metrics.ImportProgress(n, n)
+	}
 	done(records, err)
 	return sums, err
 }
