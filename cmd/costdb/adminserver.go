@@ -8,16 +8,19 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/adapters/httpapi/server"
 	"github.com/costdb/costdb/adapters/metrics"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
+	"github.com/go-chi/chi/v5/middleware"
 )
 
 // The admin listener is a second HTTP listener of `serve`, on a loopback
@@ -117,7 +120,7 @@ func removeAdminFile(path, secret string) {
 }
 
 // adminHandler is the admin listener's HTTP surface.
-func adminHandler(ops *adminOps, secret string, m *metrics.Metrics, env *httpapi.Env) http.Handler {
+func adminHandler(ops *adminOps, secret string, m *metrics.Metrics, env *httpapi.Env, log *slog.Logger) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", m.Handler())
 	mux.HandleFunc("GET /healthz", server.Healthz)
@@ -177,11 +180,15 @@ func adminHandler(ops *adminOps, secret string, m *metrics.Metrics, env *httpapi
 	})
 	want := []byte("Bearer " + secret)
 	mux.Handle("/admin/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
-			writeAdminError(w, domain.Errorf(domain.EUNAUTHORIZED, "the admin secret is missing or wrong"))
-			return
+			writeAdminError(ww, domain.Errorf(domain.EUNAUTHORIZED, "the admin secret is missing or wrong"))
+		} else {
+			api.ServeHTTP(ww, r)
 		}
-		api.ServeHTTP(w, r)
+		// An audit line per operator command: which, and how it ended.
+		log.Info("admin command", "path", r.URL.Path, "status", ww.Status(), "bytes", ww.BytesWritten(), "duration", time.Since(start))
 	}))
 	return mux
 }

@@ -128,7 +128,7 @@ func (m *Main) openOps(_ context.Context, env *httpapi.Env) error {
 			return fmt.Errorf("admin listener: %w", err)
 		}
 		m.adminLn, m.adminSecret = ln, secret
-		srv := &http.Server{Handler: adminHandler(ops, secret, m.metrics, env), ReadHeaderTimeout: 5 * time.Second}
+		srv := &http.Server{Handler: adminHandler(ops, secret, m.metrics, env, m.log), ReadHeaderTimeout: 5 * time.Second}
 		m.admin = srv
 		go func() {
 			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -253,6 +253,7 @@ func (m *Main) Close() error {
 	var first error
 	m.draining.Store(true)
 	if m.server != nil {
+		m.log.Info("shutting down: draining requests", "timeout", m.ShutdownPeriod)
 		ctx, cancel := context.WithTimeout(context.Background(), m.ShutdownPeriod)
 		defer cancel()
 		if err := m.server.Shutdown(ctx); err != nil {
