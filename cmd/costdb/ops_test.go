@@ -495,3 +495,65 @@ func TestEditionsCrossTheAdminListenerIntact(t *testing.T) {
 		}
 	}
 }
+
+// TestImportThroughServerIsAllOrNothing: an import whose second edition
+// fails on the way writes nothing, not even the first.
+func TestImportThroughServerIsAllOrNothing(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "c.db")
+	m, _ := startServer(t, db, nil)
+	data, err := sampleData()
+	if err != nil || len(data) < 2 {
+		t.Fatalf("sample: %v", err)
+	}
+	c, err := dialAdmin(context.Background(), adminFilePath(db))
+	if err != nil || c == nil {
+		t.Fatalf("dialAdmin: %v %v", c, err)
+	}
+	_, err = c.Import(context.Background(), 2, func(i int) (*app.EditionData, error) {
+		if i == 1 {
+			return nil, io.ErrUnexpectedEOF // the command failed building it
+		}
+		return &data[0], nil
+	})
+	if err == nil {
+		t.Fatal("a broken import succeeded")
+	}
+	count := func() (int, error) {
+		var n int
+		err := m.store.View(context.Background(), func(tx app.Tx) error {
+			eds, err := tx.Editions()
+			n = len(eds)
+			return err
+		})
+		return n, err
+	}
+	if n, err := count(); err != nil || n != 0 {
+		t.Errorf("after a failed import the store holds %d editions (%v), want none", n, err)
+	}
+	if _, err := importAll(context.Background(), c, data); err != nil {
+		t.Fatalf("the whole import: %v", err)
+	}
+	if n, _ := count(); n != len(data) {
+		t.Errorf("editions after the import: %d, want %d", n, len(data))
+	}
+}
+
+// TestStaleAdminFile: a file left by a server that died does not stop a
+// command from opening the database itself; COSTDB_DB names the database.
+func TestStaleAdminFile(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "c.db")
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there any more
+	if err := writeAdminFile(adminFilePath(db), adminFile{Addr: addr, Secret: "gone", PID: 1}); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("COSTDB_DB", db)
+	code, out, stderr := cli(t, "users", "add", "--company", "Alfa", "--email", "ana@alfa.example")
+	if code != 0 {
+		t.Fatalf("users add beside a stale admin file: exit %d %s", code, stderr)
+	}
+	if _, err := os.Stat(db); err != nil || !strings.Contains(out, "ana@alfa.example") {
+		t.Errorf("COSTDB_DB not used: %v %s", err, out)
+	}
+}
