@@ -17,15 +17,19 @@ import (
 // default: next to it.
 func defaultKeyFile(db string) string { return db + ".keys" }
 
+// urlKeyFile is the key file of a database URL when no flag names one: in
+// the working directory. Several servers of one database must share one
+// file, so they should be given --signing-key-file.
+const urlKeyFile = "costdb.keys"
+
 // keyFileFor returns the key file of a server or command: the flag's, or
-// the default next to a bbolt file. A database URL needs the flag (every
-// server of it must share the keys).
+// the default next to a bbolt file (urlKeyFile for a database URL).
 func keyFileFor(db, flagValue string) (string, error) {
 	if flagValue != "" {
 		return flagValue, nil
 	}
 	if isDatabaseURL(db) {
-		return "", fmt.Errorf("with a database URL, give --signing-key-file (a file every server of that database shares)")
+		return urlKeyFile, nil
 	}
 	return defaultKeyFile(db), nil
 }

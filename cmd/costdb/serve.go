@@ -192,6 +192,9 @@ func (m *Main) Open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if m.SigningKeyFile == "" && isDatabaseURL(m.DBPath) {
+		m.log.Warn("no --signing-key-file: keys in ./"+urlKeyFile+"; servers sharing the database must share one key file", "path", keyFile)
+	}
 	tokens, err := signingKeys(ctx, st, keyFile, m.log)
 	if err != nil {
 		return err
