@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -322,3 +323,60 @@ func tokenKid(t *testing.T, tok string) string {
 }
 
 func decodeSegment(s string) ([]byte, error) { return base64.RawURLEncoding.DecodeString(s) }
+
+// TestSIGTERMStopsCleanly runs the real binary: SIGTERM makes it drain, close
+// the store (the file can be opened at once) and remove its admin file, and
+// exit 0.
+func TestSIGTERMStopsCleanly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "costdb")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	db := filepath.Join(dir, "c.db")
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", db, "--log-format", "json")
+	var logs syncBuffer
+	cmd.Stderr = &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if _, err := os.Stat(adminFilePath(db)); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no admin file; logs:\n%s", logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	addUser(t, db, "Alfa", "ana@alfa.example") // through the running server
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("exit after SIGTERM: %v\n%s", err, logs.String())
+		}
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the server did not stop on SIGTERM")
+	}
+	if _, err := os.Stat(adminFilePath(db)); err == nil {
+		t.Error("the admin file is left behind")
+	}
+	if !strings.Contains(logs.String(), "draining") {
+		t.Errorf("no shutdown line:\n%s", logs.String())
+	}
+	code, out, stderr := cli(t, "users", "list", "--db", db)
+	if code != 0 || !strings.Contains(out, "ana@alfa.example") {
+		t.Errorf("after the server stopped: exit %d %s %s", code, out, stderr)
+	}
+}
