@@ -58,6 +58,9 @@ type Tx interface {
 	UserByEmail(email string) (*domain.User, error)
 	PutUser(u *domain.User) error
 	CountUsers() (int, error)
+	// Users lists the users of the company with the id, or every user when
+	// companyID is empty, in ID order.
+	Users(companyID string) ([]*domain.User, error)
 
 	Group(id string) (*domain.Group, error)
 	Groups(companyID string, q Query) ([]*domain.Group, int, error)

@@ -358,25 +358,48 @@ func (t *tx) PutDepartment(v *domain.Department) error {
 
 // Users.
 
-const userCols = `u.id, u.company_id, u.department_id, u.email, u.name, u.secret_hash, u.disabled, u.created_at, u.created_at_ns`
+const userCols = `u.id, u.company_id, u.department_id, u.email, u.name, u.secret_hash, u.disabled, u.created_at, u.created_at_ns,
+	u.tokens_revoked_at, u.tokens_revoked_at_ns`
+
+// users reads the users the condition (on u, with its ORDER BY) selects.
+func (t *tx) users(where string, args ...any) ([]*domain.User, error) {
+	out := []*domain.User{}
+	err := t.query(`SELECT `+userCols+` FROM users u WHERE `+where, args, func(r pgx.Rows) error {
+		var u domain.User
+		var at, rev time.Time
+		var ns, revNS int32
+		if err := r.Scan(&u.ID, &u.CompanyID, &u.DepartmentID, &u.Email, &u.Name, &u.SecretHash, &u.Disabled, &at, &ns, &rev, &revNS); err != nil {
+			return err
+		}
+		u.CreatedAt, u.TokensRevokedAt = fromTS(at, ns), fromTS(rev, revNS)
+		out = append(out, &u)
+		return nil
+	})
+	return out, err
+}
 
 func (t *tx) user(where string, args []any, what string) (*domain.User, error) {
 	if err := t.readable(); err != nil {
 		return nil, err
 	}
-	var u domain.User
-	var at time.Time
-	var ns int32
-	found, err := t.one(`SELECT `+userCols+` FROM users u WHERE `+where, args,
-		&u.ID, &u.CompanyID, &u.DepartmentID, &u.Email, &u.Name, &u.SecretHash, &u.Disabled, &at, &ns)
+	us, err := t.users(where, args...)
 	if err != nil {
 		return nil, err
 	}
-	if !found {
+	if len(us) == 0 {
 		return nil, notFound("user %s not found", what)
 	}
-	u.CreatedAt = fromTS(at, ns)
-	return &u, nil
+	return us[0], nil
+}
+
+func (t *tx) Users(companyID string) ([]*domain.User, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	if companyID == "" {
+		return t.users(`true ORDER BY u.id`)
+	}
+	return t.users(`u.company_id = $1 ORDER BY u.id`, companyID)
 }
 
 func (t *tx) User(id string) (*domain.User, error) {
@@ -413,9 +436,11 @@ func (t *tx) PutUser(u *domain.User) error {
 		return err
 	}
 	at, ns := ts(u.CreatedAt)
-	return t.exec(`INSERT INTO users (company_id, id, department_id, email, name, secret_hash, disabled, created_at, created_at_ns)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		u.CompanyID, u.ID, u.DepartmentID, u.Email, u.Name, u.SecretHash, u.Disabled, at, ns)
+	rev, revNS := ts(u.TokensRevokedAt)
+	return t.exec(`INSERT INTO users (company_id, id, department_id, email, name, secret_hash, disabled, created_at, created_at_ns,
+			tokens_revoked_at, tokens_revoked_at_ns)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+		u.CompanyID, u.ID, u.DepartmentID, u.Email, u.Name, u.SecretHash, u.Disabled, at, ns, rev, revNS)
 }
 
 func (t *tx) CountUsers() (int, error) {

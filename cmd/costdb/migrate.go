@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/costdb/costdb/adapters/boltstore"
 	"github.com/costdb/costdb/adapters/pgstore"
@@ -12,22 +13,44 @@ import (
 	"github.com/costdb/costdb/domain"
 )
 
-const migrateUsage = `usage: costdb migrate --from PATH --to postgres://…`
+const migrateUsage = `usage: costdb migrate --from PATH --to postgres://…   (copy a bbolt database into PostgreSQL)
+       costdb migrate [--db postgres://…]                (bring a PostgreSQL schema up to date)`
 
 // runMigrate copies a whole bbolt database into an empty PostgreSQL
 // database, in one transaction (all or nothing), and then checks that the
-// destination holds as many records of each kind as the source.
+// destination holds as many records of each kind as the source. Without
+// --from it only brings the schema of --db (COSTDB_DB) up to date, as every
+// process does when it connects: a deployment runs it once before its
+// servers start.
 func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("costdb migrate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	from := fs.String("from", "", "the bbolt database file to copy (not changed)")
 	to := fs.String("to", "", "the PostgreSQL database to copy into, a postgres:// URL; it must hold no records")
+	db := fs.String("db", os.Getenv("COSTDB_DB"), "without --from: the PostgreSQL database whose schema to bring up to date (env COSTDB_DB)")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
-	if *from == "" || *to == "" || fs.NArg() > 0 {
+	if fs.NArg() > 0 || (*from == "") != (*to == "") && *from != "" {
 		fmt.Fprintln(stderr, migrateUsage)
 		return errUsage
+	}
+	if *from == "" {
+		target := *to
+		if target == "" {
+			target = *db
+		}
+		if !pgstore.IsURL(target) {
+			fmt.Fprintln(stderr, migrateUsage)
+			return fmt.Errorf("costdb migrate needs --from and --to, or a postgres:// --db (or COSTDB_DB) whose schema to bring up to date")
+		}
+		st, err := pgstore.Open(ctx, target, pgstore.Options{})
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		fmt.Fprintf(stdout, "schema of %s is at version %d\n", redactDB(target), pgstore.SchemaVersion())
+		return nil
 	}
 	if pgstore.IsURL(*from) {
 		return fmt.Errorf("--from must be a bbolt file, not a URL")

@@ -15,6 +15,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/costdb/costdb/adapters/boltstore"
+	"github.com/costdb/costdb/adapters/jwtauth"
 	"github.com/costdb/costdb/adapters/pgstore/pgtest"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
@@ -22,12 +23,12 @@ import (
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
-// serve starts a server in-process on db and returns it; it is closed when
-// the test ends.
-func serve(t *testing.T, db string) *Main {
+// serve starts a server in-process on db, signing tokens with the keys of
+// keyFile, and returns it; it is closed when the test ends.
+func serve(t *testing.T, db, keyFile string) *Main {
 	t.Helper()
 	m := NewMain(io.Discard, io.Discard)
-	if err := m.ParseFlags([]string{"--addr", "127.0.0.1:0", "--db", db}); err != nil {
+	if err := m.ParseFlags([]string{"--addr", "127.0.0.1:0", "--admin-addr", "off", "--db", db, "--signing-key-file", keyFile}); err != nil {
 		t.Fatal(err)
 	}
 	if err := m.Open(context.Background()); err != nil {
@@ -37,36 +38,12 @@ func serve(t *testing.T, db string) *Main {
 	return m
 }
 
-// addUser adds a user through the CLI and returns an access token from
+// pgUser adds a user through the CLI and returns an access token from
 // base.
-func addUser(t *testing.T, db, company, email, base string) string {
+func pgUser(t *testing.T, db, company, email, base string) string {
 	t.Helper()
-	code, out, stderr := cli(t, "users", "add", "--db", db, "--company", company, "--email", email)
-	if code != 0 {
-		t.Fatalf("users add: %d %s", code, stderr)
-	}
-	var u map[string]string
-	if err := json.Unmarshal([]byte(out), &u); err != nil {
-		t.Fatal(err)
-	}
+	u := addUser(t, db, company, email)
 	return login(t, base, email, u["secret_token"])
-}
-
-func login(t *testing.T, base, email, secret string) string {
-	t.Helper()
-	r := post(t, base+"/api/public/v2/authenticate", "", `{"email":"`+email+`","secret_token":"`+secret+`"}`)
-	var doc struct {
-		Data struct {
-			Attributes struct {
-				AccessToken string `json:"access_token"`
-			} `json:"attributes"`
-		} `json:"data"`
-	}
-	_ = json.Unmarshal([]byte(r.body), &doc)
-	if doc.Data.Attributes.AccessToken == "" {
-		t.Fatalf("authenticate: %d %s", r.status, r.body)
-	}
-	return doc.Data.Attributes.AccessToken
 }
 
 // TestTwoServersOnePostgres runs two servers on one database: what one
@@ -74,8 +51,9 @@ func login(t *testing.T, base, email, secret string) string {
 // included.
 func TestTwoServersOnePostgres(t *testing.T) {
 	db := pgtest.NewDatabase(t)
-	a, b := serve(t, db), serve(t, db)
-	tok := addUser(t, db, "Construtora Alfa", "a@alfa.com", a.URL())
+	keys := filepath.Join(t.TempDir(), "keys") // one key file for both servers
+	a, b := serve(t, db, keys), serve(t, db, keys)
+	tok := pgUser(t, db, "Construtora Alfa", "a@alfa.com", a.URL())
 	for i := range 10 {
 		writer, reader := a, b
 		if i%2 == 1 {
@@ -112,8 +90,9 @@ func TestTwoServersOnePostgres(t *testing.T) {
 // serve, would be counted and reported, but none is expected).
 func TestImportDuringLoad(t *testing.T) {
 	db := pgtest.NewDatabase(t)
-	a, b := serve(t, db), serve(t, db)
-	tok := addUser(t, db, "Construtora Alfa", "a@alfa.com", a.URL())
+	keys := filepath.Join(t.TempDir(), "keys") // one key file for both servers
+	a, b := serve(t, db, keys), serve(t, db, keys)
+	tok := pgUser(t, db, "Construtora Alfa", "a@alfa.com", a.URL())
 	if code, _, stderr := cli(t, "import", "sample", "--db", db); code != 0 {
 		t.Fatalf("first import: %s", stderr)
 	}
@@ -185,10 +164,11 @@ func populate(t *testing.T, path string) ([]string, string) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	svc, err := newService(ctx, st, app.Config{})
+	tokens, err := jwtauth.New([]byte("populate-populate-populate-populate"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	svc := app.New(st, tokens, app.Config{})
 	if _, err := importSample(ctx, svc); err != nil {
 		t.Fatal(err)
 	}
@@ -285,11 +265,16 @@ func TestMigrateRoundTrip(t *testing.T) {
 			t.Errorf("the report names no %s:\n%s", table, out)
 		}
 	}
+	// Without --from, migrate brings the schema up to date (already is).
+	if code, out, stderr := cli(t, "migrate", "--db", url); code != 0 || !strings.Contains(out, "at version") {
+		t.Errorf("migrate --db: exit %d, %s %s", code, out, stderr)
+	}
 	if code, _, stderr := cli(t, "migrate", "--from", path, "--to", url); code == 0 || !strings.Contains(stderr, "not empty") {
 		t.Errorf("a second migrate into a database that is no longer empty: exit %d, %s", code, stderr)
 	}
 
-	bolt, pg := serve(t, path), serve(t, url)
+	keys := filepath.Join(t.TempDir(), "keys") // one key file for both servers
+	bolt, pg := serve(t, path, keys), serve(t, url, keys)
 	tok := login(t, bolt.URL(), "a@alfa.com", secret)
 	for _, p := range paths {
 		rb := do(t, "GET", bolt.URL()+p, tok, "")

@@ -43,6 +43,9 @@ CREATE TABLE users (
 	disabled      boolean NOT NULL,
 	created_at    timestamptz NOT NULL,
 	created_at_ns int NOT NULL,
+	-- When every token issued before was revoked (the zero time: never).
+	tokens_revoked_at    timestamptz NOT NULL,
+	tokens_revoked_at_ns int NOT NULL,
 	PRIMARY KEY (company_id, id)
 );
 CREATE UNIQUE INDEX users_id ON users (id);
