@@ -334,6 +334,24 @@ func (t *tx) CountUsers() (int, error) {
 	return n, nil
 }
 
+func (t *tx) Users(companyID string) ([]*domain.User, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	out := []*domain.User{}
+	c := t.bucket(bucketUsers).Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		u, err := t.User(string(k))
+		if err != nil {
+			return nil, err
+		}
+		if companyID == "" || u.CompanyID == companyID {
+			out = append(out, u)
+		}
+	}
+	return out, nil
+}
+
 // Groups.
 
 func (t *tx) Group(id string) (*domain.Group, error) {

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/costdb/costdb/adapters/bankfiles"
-	"github.com/costdb/costdb/adapters/boltstore"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 )
@@ -33,7 +32,7 @@ SINAPI-AAAA-MM-formato-xlsx.zip Caixa publishes); FILE the per-state reports.`
 func runImportBank(ctx context.Context, kind string, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("costdb import "+kind, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	db := fs.String("db", "./costdb.db", "bbolt database file")
+	db := fs.String("db", "./costdb.db", "bbolt database file or database URL (env COSTDB_DB)")
 	state := fs.String("state", "", "state (UF) of the files, such as PE (required, but for the national SINAPI workbook)")
 	month := fs.String("month", "", "reference month of the files, MM/YYYY (required, but for the national SINAPI workbook, whose month it checks)")
 	bank := bankfiles.OfficialSinapi()
@@ -48,6 +47,10 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, importUsage)
 		fs.PrintDefaults()
+	}
+	noteEnv(fs)
+	if err := applySettingsEnv(fs); err != nil {
+		return err
 	}
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -120,16 +123,18 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 		return nil
 	}
 
-	st, err := boltstore.Open(*db, boltstore.Options{})
+	// Through the running server's admin listener when a server holds
+	// the database: one write transaction there, which reads go on beside.
+	op, err := connect(ctx, connectOptions{DB: *db})
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer op.Close()
 	data := make([]app.EditionData, len(eds))
 	for i, e := range eds {
 		data[i] = app.EditionData{Edition: e.Edition, Resources: e.Resources, Compositions: e.Compositions}
 	}
-	sums, err := app.New(st, nil, app.Config{}).ImportEditions(ctx, data)
+	sums, err := importAll(ctx, op, data)
 	if err != nil {
 		return describe(err)
 	}

@@ -56,11 +56,13 @@ func runImportWorkbook(ctx context.Context, wf *bankfiles.WorkbookFile, db, stat
 		return nil
 	}
 
-	st, err := boltstore.Open(db, boltstore.Options{MmapSize: mmapFor(db, wb)})
+	// Through the running server's admin listener when a server holds the
+	// database: one write transaction there, which reads go on beside.
+	op, err := connect(ctx, connectOptions{DB: db, Bolt: boltstore.Options{MmapSize: mmapFor(db, wb)}})
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer op.Close()
 	// Each state's edition is built when the import asks for it and let go
 	// once stored: the records of 27 states are never all in memory.
 	sums := make([]bankfiles.StateSummary, len(wb.States))
@@ -71,7 +73,7 @@ func runImportWorkbook(ctx context.Context, wf *bankfiles.WorkbookFile, db, stat
 	}
 	step("writing %d editions", len(wb.States))
 	wrote := time.Now()
-	if _, err := app.New(st, nil, app.Config{}).ImportEditionsFunc(ctx, len(wb.States), edition); err != nil {
+	if _, err := op.Import(ctx, len(wb.States), edition); err != nil {
 		return describe(err)
 	}
 	step("written in %s", time.Since(wrote).Round(time.Millisecond))
