@@ -3,12 +3,20 @@ package reports
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/costdb/costdb/domain"
 	"github.com/signintech/gopdf"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
 )
+
+// pdfCol is a column of a PDF table.
+type pdfCol struct {
+	title string
+	w     float64
+	right bool
+}
 
 // SyntheticPDF writes the synthetic report as a PDF for the client
 // (github.com/signintech/gopdf, the Go fonts embedded): A4 landscape; on
@@ -19,7 +27,101 @@ import (
 // read them (1.234,56). The document is dated by Document.stamp, so one
 // budget state (or version) gives the same file.
 func SyntheticPDF(w io.Writer, r *domain.SyntheticReport, doc Document) error {
-	b := r.Budget
+	rows := make([][]string, 0, len(r.Rows)+3)
+	for _, rw := range r.Rows {
+		rows = append(rows, syntheticPDFRow(rw))
+	}
+	rows = append(rows, totalsPDFRows(r.Budget, r.BudgetTotals)...)
+	return tablePDF(w, r.Budget, doc, "Orçamento sintético", budgetPDFCols("Quantidade", "Total c/ BDI"), rows)
+}
+
+// AnalyticPDF writes the analytic report as a PDF, as SyntheticPDF does,
+// each composition line followed by its items per unit (indented by level,
+// coefficient as the quantity, the partial in the last amount column), then
+// the totals and the direct cost by category.
+func AnalyticPDF(w io.Writer, r *domain.AnalyticReport, doc Document) error {
+	var rows [][]string
+	var items func(level int, its []domain.AnalyticItem)
+	items = func(level int, its []domain.AnalyticItem) {
+		for _, it := range its {
+			row := []string{"", it.Bank, it.Code, strings.Repeat("   ", level) + missingNote(it.Description, it.Missing), it.Unit,
+				Quantity(it.Coefficient), "", "", "", ""}
+			if !it.Missing {
+				row[6], row[8] = brl(it.UnitPrice), brl(it.Partial)
+			}
+			rows = append(rows, row)
+			items(level+1, it.Items)
+		}
+	}
+	for _, rw := range r.Rows {
+		rows = append(rows, syntheticPDFRow(rw.SyntheticRow))
+		items(1, rw.Items)
+	}
+	rows = append(rows, totalsPDFRows(r.Budget, r.BudgetTotals)...)
+	for _, f := range [][2]string{{"Custo direto pelos insumos: mão de obra", brl(r.Summary.Labor)},
+		{"Custo direto pelos insumos: material", brl(r.Summary.Material)},
+		{"Custo direto pelos insumos: equipamento", brl(r.Summary.Equipment)},
+		{"Custo direto pelos insumos: serviços", brl(r.Summary.Services)}} {
+		rows = append(rows, []string{"", "", "", f[0], "", "", "", "", f[1], ""})
+	}
+	return tablePDF(w, r.Budget, doc, "Orçamento analítico", budgetPDFCols("Qtde. / coef.", "Total c/ BDI / parcial"), rows)
+}
+
+// ABCPDF writes the ABC curve as a PDF (header and footer as SyntheticPDF):
+// one row per resource, ranked, then the total and the classes.
+func ABCPDF(w io.Writer, r *domain.ABCReport, doc Document) error {
+	cols := []pdfCol{{"Pos.", 30, false}, {"Banco", 50, false}, {"Código", 52, false}, {"Descrição", 265, false}, {"Un.", 30, false},
+		{"Quantidade", 70, true}, {"Preço unit.", 70, true}, {"Total", 80, true}, {"%", 45, true}, {"% acum.", 55, true}, {"Classe", 35, false}}
+	rows := make([][]string, 0, len(r.Rows)+4)
+	for _, rw := range r.Rows {
+		row := []string{fmt.Sprint(rw.Position), rw.Ref.Name, rw.Code, missingNote(rw.Description, rw.Missing), rw.Unit,
+			Quantity(rw.Quantity), "", brl(rw.Total), brl(rw.Percent), brl(rw.CumulativePercent), string(rw.Class)}
+		if !rw.Missing {
+			row[6] = brl(rw.UnitPrice)
+		}
+		rows = append(rows, row)
+	}
+	rows = append(rows, []string{"", "", "", "Total", "", "", "", brl(r.Total), "", "", ""})
+	for _, c := range r.Classes() {
+		rows = append(rows, []string{"", "", "", fmt.Sprintf("Classe %s (%d itens)", c.Class, c.Count), "", "", "", brl(c.Total), brl(c.Percent), "", ""})
+	}
+	title := fmt.Sprintf("Curva ABC (A até %s%%, B até %s%%)", Quantity(r.Limits.A), Quantity(r.Limits.B))
+	return tablePDF(w, r.Budget, doc, title, cols, rows)
+}
+
+// budgetPDFCols are the columns of the synthetic and analytic tables.
+func budgetPDFCols(qty, total string) []pdfCol {
+	return []pdfCol{{"Item", 40, false}, {"Banco", 50, false}, {"Código", 52, false}, {"Descrição", 290, false}, {"Un.", 30, false},
+		{qty, 62, true}, {"Preço unit.", 62, true}, {"Preço c/ BDI", 62, true}, {total, 80, true}, {"Peso %", 40, true}}
+}
+
+// syntheticPDFRow is a synthetic row in budgetPDFCols.
+func syntheticPDFRow(rw domain.SyntheticRow) []string {
+	vals := []string{rw.Number, "", "", missingNote(rw.Description, rw.Missing), "", "", "", "", brl(rw.TotalWithBDI), brl(rw.Weight)}
+	if rw.Kind.IsLine() {
+		vals[1], vals[2], vals[4], vals[5] = rw.Bank, rw.Code, rw.Unit, Quantity(rw.Quantity)
+		if !rw.Missing {
+			vals[6], vals[7] = brl(rw.UnitPrice), brl(rw.UnitPriceWithBDI)
+		}
+	}
+	return vals
+}
+
+// totalsPDFRows are the three total rows in budgetPDFCols.
+func totalsPDFRows(b *domain.Budget, t domain.BudgetTotals) [][]string {
+	var out [][]string
+	for _, f := range [][2]string{{"Total sem BDI", brl(t.Total)}, {BDILabel(b), brl(t.BDIValue)}, {"Total com BDI", brl(t.TotalWithBDI)}} {
+		out = append(out, []string{"", "", "", f[0], "", "", "", "", f[1], ""})
+	}
+	return out
+}
+
+// tablePDF writes a report's table as a PDF: A4 landscape; on every page
+// the header (company; title, budget code and description; client, state,
+// regime; editions; BDI and its components), the column titles, as many
+// rows as fit, and the footer ("Página n de N" and, for a frozen version,
+// its number and SHA-256). Empty cells are left blank.
+func tablePDF(w io.Writer, b *domain.Budget, doc Document, title string, cols []pdfCol, rows [][]string) error {
 	pdf := &gopdf.GoPdf{}
 	pdf.Start(gopdf.Config{PageSize: *gopdf.PageSizeA4Landscape})
 	at := doc.stamp(b)
@@ -37,16 +139,9 @@ func SyntheticPDF(w io.Writer, r *domain.SyntheticReport, doc Document) error {
 		headerH      = 92.0
 		footerH      = 30.0
 	)
-	cols := []struct {
-		title string
-		w     float64
-		right bool
-	}{{"Item", 40, false}, {"Banco", 50, false}, {"Código", 52, false}, {"Descrição", 290, false}, {"Un.", 30, false},
-		{"Quantidade", 62, true}, {"Preço unit.", 62, true}, {"Preço c/ BDI", 62, true}, {"Total c/ BDI", 80, true}, {"Peso %", 40, true}}
 	avail := pageH - margin*2 - headerH - footerH - rowH
 	perPage := int(avail / rowH)
-	footerRows := 3
-	pages := (len(r.Rows) + footerRows + perPage - 1) / perPage
+	pages := (len(rows) + perPage - 1) / perPage
 	if pages == 0 {
 		pages = 1
 	}
@@ -109,7 +204,7 @@ func SyntheticPDF(w io.Writer, r *domain.SyntheticReport, doc Document) error {
 		if err := pdf.SetFont("bold", "", 10); err != nil {
 			return err
 		}
-		if err := text(margin, y+16, "bold", 10, fit("Orçamento sintético "+b.Code+" — "+b.Description, pageW-2*margin)); err != nil {
+		if err := text(margin, y+16, "bold", 10, fit(title+" "+b.Code+" — "+b.Description, pageW-2*margin)); err != nil {
 			return err
 		}
 		lines := []string{
@@ -127,7 +222,7 @@ func SyntheticPDF(w io.Writer, r *domain.SyntheticReport, doc Document) error {
 		}
 		y = margin + headerH
 		x := margin
-		for i, c := range cols {
+		for _, c := range cols {
 			if err := pdf.SetFont("bold", "", 8); err != nil {
 				return err
 			}
@@ -136,28 +231,13 @@ func SyntheticPDF(w io.Writer, r *domain.SyntheticReport, doc Document) error {
 				return err
 			}
 			x += c.w
-			_ = i
 		}
 		pdf.SetLineWidth(0.5)
 		pdf.Line(margin, y+3, pageW-margin, y+3)
 		y += rowH
-		for n := 0; n < perPage && row < len(r.Rows)+footerRows; n, row = n+1, row+1 {
+		for n := 0; n < perPage && row < len(rows); n, row = n+1, row+1 {
 			x := margin
-			var vals []string
-			if row < len(r.Rows) {
-				rw := r.Rows[row]
-				vals = []string{rw.Number, "", "", missingNote(rw.Description, rw.Missing), "", "", "", "", brl(rw.TotalWithBDI), brl(rw.Weight)}
-				if rw.Kind.IsLine() {
-					vals[1], vals[2], vals[4], vals[5] = rw.Bank, rw.Code, rw.Unit, Quantity(rw.Quantity)
-					if !rw.Missing {
-						vals[6], vals[7] = brl(rw.UnitPrice), brl(rw.UnitPriceWithBDI)
-					}
-				}
-			} else {
-				f := [][2]string{{"Total sem BDI", brl(r.Total)}, {BDILabel(b), brl(r.BDIValue)}, {"Total com BDI", brl(r.TotalWithBDI)}}[row-len(r.Rows)]
-				vals = []string{"", "", "", f[0], "", "", "", "", f[1], ""}
-			}
-			for i, v := range vals {
+			for i, v := range rows[row] {
 				if v != "" {
 					if err := cell(x, y, i, v); err != nil {
 						return err

@@ -54,6 +54,116 @@ func cut(b *domain.Budget) string {
 	return "TRUNC"
 }
 
+// book is a workbook being written: its first sheet, the styles every
+// report uses, and the header all of them share.
+type book struct {
+	f                *excelize.File
+	sh               string
+	money, qty, bold int
+}
+
+// newBook starts a workbook whose first sheet, sh, opens with the header
+// every client document has: title and budget (A1), company (A2), client
+// and state (A3), editions and regime (A4), the BDI in C5 and the
+// differentiated BDI in C6 (the cells the formulas apply), and for a
+// frozen version its number and SHA-256 (A7). Tables start at row 8.
+func newBook(b *domain.Budget, doc Document, sh, title string) (*book, error) {
+	f := excelize.NewFile()
+	k := &book{f: f, sh: sh}
+	if err := k.start(b, doc, title); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return k, nil
+}
+
+func (k *book) start(b *domain.Budget, doc Document, title string) error {
+	f := k.f
+	if err := f.SetSheetName("Sheet1", k.sh); err != nil {
+		return err
+	}
+	at := doc.stamp(b)
+	if err := f.SetDocProps(&excelize.DocProperties{Creator: "costdb", Title: "Orçamento " + b.Code,
+		Created: at.Format(time.RFC3339), Modified: at.Format(time.RFC3339)}); err != nil {
+		return err
+	}
+	var err error
+	if k.money, err = f.NewStyle(&excelize.Style{NumFmt: 4}); err != nil {
+		return err
+	}
+	if k.qty, err = f.NewStyle(&excelize.Style{CustomNumFmt: ptrStr("#,##0.0000000")}); err != nil {
+		return err
+	}
+	if k.bold, err = f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}}); err != nil {
+		return err
+	}
+	head := [][2]string{
+		{"A1", title + " — " + b.Code + " — " + b.Description},
+		{"A2", "Empresa: " + doc.Company},
+		{"A3", "Cliente: " + b.Client + " · UF: " + b.State},
+		{"A4", "Bancos: " + EditionsLabel(b) + " · Regime: " + RegimeName(b.Regime())},
+		{"A5", "BDI (%)"}, {"A6", "BDI diferenciado (%)"},
+	}
+	for _, c := range head {
+		if err := k.set(c[0], c[1]); err != nil {
+			return err
+		}
+	}
+	_ = f.SetCellStyle(k.sh, "A1", "A1", k.bold)
+	if err := k.num("C5", b.BDI, k.money); err != nil {
+		return err
+	}
+	if err := k.num("C6", b.SupplyBDI, k.money); err != nil {
+		return err
+	}
+	if doc.Version != nil {
+		if err := k.set("A7", fmt.Sprintf("Versão congelada %d · SHA-256 %s", doc.Version.Number, doc.Version.Hash)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (k *book) set(cell string, v any) error { return k.f.SetCellValue(k.sh, cell, v) }
+
+// num writes an exact decimal (its value as Go writes it, so the cell holds
+// the domain's figure) with a style.
+func (k *book) num(cell string, d decimal.Decimal, style int) error {
+	if err := k.f.SetCellDefault(k.sh, cell, d.String()); err != nil {
+		return err
+	}
+	return k.f.SetCellStyle(k.sh, cell, cell, style)
+}
+
+// formula writes a formula with its value cached.
+func (k *book) formula(cell string, d decimal.Decimal, fm string, style int) error {
+	if err := k.num(cell, d, style); err != nil {
+		return err
+	}
+	return k.f.SetCellFormula(k.sh, cell, fm)
+}
+
+// heading writes a table's column titles, bold, on a row.
+func (k *book) heading(row int, titles []string) error {
+	for i, h := range titles {
+		cell, _ := excelize.CoordinatesToCellName(i+1, row)
+		if err := k.set(cell, h); err != nil {
+			return err
+		}
+	}
+	last, _ := excelize.CoordinatesToCellName(len(titles), row)
+	return k.f.SetCellStyle(k.sh, fmt.Sprintf("A%d", row), last, k.bold)
+}
+
+// finish adds the sheet "BDI" and writes the workbook.
+func (k *book) finish(w io.Writer, b *domain.Budget) error {
+	defer k.f.Close()
+	if err := bdiSheet(k.f, b, k.money); err != nil {
+		return err
+	}
+	return k.f.Write(w)
+}
+
 // SyntheticXLSX writes the synthetic report as a workbook for the client:
 // sheet "Sintético" with the header (company, budget, editions, regime,
 // BDI, the version's hash), one row per stage and line and the footer,
@@ -66,109 +176,166 @@ func cut(b *domain.Budget) string {
 // Amounts use the number format #,##0.00 (a pt-BR spreadsheet shows
 // 1.234,56).
 func SyntheticXLSX(w io.Writer, r *domain.SyntheticReport, doc Document) error {
+	k, err := newBook(r.Budget, doc, "Sintético", "Orçamento sintético")
+	if err != nil {
+		return err
+	}
+	if _, err := budgetTable(k, r, nil); err != nil {
+		k.f.Close()
+		return err
+	}
+	return k.finish(w, r.Budget)
+}
+
+// AnalyticXLSX writes the analytic report as a workbook: the synthetic
+// sheet's table and formulas (sheet "Analítico"), each composition line
+// followed by its items per unit of the composition (indented by level:
+// coefficient in H, unit price in I, partial in K; column N left empty, so
+// that no SUMIF counts them), then the budget's direct cost by category;
+// and sheet "BDI".
+func AnalyticXLSX(w io.Writer, r *domain.AnalyticReport, doc Document) error {
+	k, err := newBook(r.Budget, doc, "Analítico", "Orçamento analítico")
+	if err != nil {
+		return err
+	}
+	syn := &domain.SyntheticReport{Budget: r.Budget, Rows: make([]domain.SyntheticRow, len(r.Rows)), BudgetTotals: r.BudgetTotals}
+	for i := range r.Rows {
+		syn.Rows[i] = r.Rows[i].SyntheticRow
+	}
+	next, err := budgetTable(k, syn, func(i int) []domain.AnalyticItem { return r.Rows[i].Items })
+	if err == nil {
+		err = k.summary(next+1, r.Summary)
+	}
+	if err != nil {
+		k.f.Close()
+		return err
+	}
+	return k.finish(w, r.Budget)
+}
+
+// summary writes the direct cost by category (labels in F, figures in K)
+// from row n, with their sum.
+func (k *book) summary(n int, s domain.CostSummary) error {
+	for i, c := range []struct {
+		name string
+		v    decimal.Decimal
+	}{
+		{"Custo direto pelos insumos: mão de obra", s.Labor},
+		{"Custo direto pelos insumos: material", s.Material},
+		{"Custo direto pelos insumos: equipamento", s.Equipment},
+		{"Custo direto pelos insumos: serviços", s.Services},
+	} {
+		if err := k.set(fmt.Sprintf("F%d", n+i), c.name); err != nil {
+			return err
+		}
+		if err := k.num(fmt.Sprintf("K%d", n+i), c.v, k.money); err != nil {
+			return err
+		}
+	}
+	_ = k.set(fmt.Sprintf("F%d", n+4), "Custo direto pelos insumos")
+	return k.formula(fmt.Sprintf("K%d", n+4), s.Total(), fmt.Sprintf("SUM(K%d:K%d)", n, n+3), k.money)
+}
+
+// countItems counts the rows items take, opened in turn.
+func countItems(items []domain.AnalyticItem) int {
+	n := len(items)
+	for _, it := range items {
+		n += countItems(it.Items)
+	}
+	return n
+}
+
+// itemRows writes items from row n (opened in turn, indented by level) and
+// returns the next free row.
+func (k *book) itemRows(n, level int, items []domain.AnalyticItem) (int, error) {
+	for _, it := range items {
+		cells := map[string]string{"B": KindName(string(it.Kind)), "C": it.Bank, "D": it.Month, "E": it.Code,
+			"F": strings.Repeat("  ", level) + missingNote(it.Description, it.Missing), "G": it.Unit}
+		for col, v := range cells {
+			if err := k.set(fmt.Sprintf("%s%d", col, n), v); err != nil {
+				return 0, err
+			}
+		}
+		if err := k.num(fmt.Sprintf("H%d", n), it.Coefficient, k.qty); err != nil {
+			return 0, err
+		}
+		if !it.Missing {
+			if err := k.num(fmt.Sprintf("I%d", n), it.UnitPrice, k.money); err != nil {
+				return 0, err
+			}
+			if err := k.num(fmt.Sprintf("K%d", n), it.Partial, k.money); err != nil {
+				return 0, err
+			}
+		}
+		var err error
+		if n, err = k.itemRows(n+1, level+1, it.Items); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
+}
+
+// budgetTable writes the synthetic table from row 8 (see SyntheticXLSX),
+// with the items of row i after it when items is not nil, and the footer;
+// it returns the row after the footer.
+func budgetTable(k *book, r *domain.SyntheticReport, items func(i int) []domain.AnalyticItem) (int, error) {
 	b := r.Budget
-	f := excelize.NewFile()
-	defer f.Close()
-	const sh = "Sintético"
-	if err := f.SetSheetName("Sheet1", sh); err != nil {
-		return err
-	}
-	at := doc.stamp(b)
-	if err := f.SetDocProps(&excelize.DocProperties{Creator: "costdb", Title: "Orçamento " + b.Code,
-		Created: at.Format(time.RFC3339), Modified: at.Format(time.RFC3339)}); err != nil {
-		return err
-	}
-	money, err := f.NewStyle(&excelize.Style{NumFmt: 4})
-	if err != nil {
-		return err
-	}
-	qty, err := f.NewStyle(&excelize.Style{CustomNumFmt: ptrStr("#,##0.0000000")})
-	if err != nil {
-		return err
-	}
-	bold, err := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
-	if err != nil {
-		return err
-	}
-	set := func(cell string, v any) error { return f.SetCellValue(sh, cell, v) }
-	num := func(cell string, d decimal.Decimal, style int) error {
-		if err := f.SetCellDefault(sh, cell, d.String()); err != nil {
-			return err
-		}
-		return f.SetCellStyle(sh, cell, cell, style)
-	}
-	formula := func(cell string, d decimal.Decimal, fm string, style int) error {
-		if err := num(cell, d, style); err != nil {
-			return err
-		}
-		return f.SetCellFormula(sh, cell, fm)
-	}
-	regime := RegimeName(b.Regime())
-	head := [][2]string{
-		{"A1", "Orçamento sintético — " + b.Code + " — " + b.Description},
-		{"A2", "Empresa: " + doc.Company},
-		{"A3", "Cliente: " + b.Client + " · UF: " + b.State},
-		{"A4", "Bancos: " + EditionsLabel(b) + " · Regime: " + regime},
-		{"A5", "BDI (%)"}, {"A6", "BDI diferenciado (%)"},
-	}
-	for _, c := range head {
-		if err := set(c[0], c[1]); err != nil {
-			return err
-		}
-	}
-	_ = f.SetCellStyle(sh, "A1", "A1", bold)
-	if err := num("C5", b.BDI, money); err != nil {
-		return err
-	}
-	if err := num("C6", b.SupplyBDI, money); err != nil {
-		return err
-	}
-	if doc.Version != nil {
-		if err := set("A7", fmt.Sprintf("Versão congelada %d · SHA-256 %s", doc.Version.Number, doc.Version.Hash)); err != nil {
-			return err
-		}
-	}
+	set, num, formula, money, qty := k.set, k.num, k.formula, k.money, k.qty
 	const first = 9
-	for i, h := range syntheticHeader {
-		cell, _ := excelize.CoordinatesToCellName(i+1, first-1)
-		if err := set(cell, h); err != nil {
-			return err
+	if err := k.heading(first-1, append(append([]string(nil), syntheticHeader...), "Linha")); err != nil {
+		return 0, err
+	}
+	// The sheet row of each report row (items take the rows between).
+	pos := make([]int, len(r.Rows))
+	n := first
+	for i := range r.Rows {
+		pos[i] = n
+		n++
+		if items != nil {
+			n += countItems(items(i))
 		}
 	}
-	_ = set(fmt.Sprintf("N%d", first-1), "Linha")
-	_ = f.SetCellStyle(sh, fmt.Sprintf("A%d", first-1), fmt.Sprintf("N%d", first-1), bold)
-	last := first + len(r.Rows) - 1
+	last := n - 1
 	// The end row of each stage's block (its descendants follow it).
 	end := make([]int, len(r.Rows))
 	for i := range r.Rows {
-		end[i] = i
-		for j := i + 1; j < len(r.Rows) && r.Rows[j].Depth > r.Rows[i].Depth; j++ {
-			end[i] = j
+		j := i
+		for j+1 < len(r.Rows) && r.Rows[j+1].Depth > r.Rows[i].Depth {
+			j++
+		}
+		end[i] = last
+		if j+1 < len(r.Rows) {
+			end[i] = pos[j+1] - 1
 		}
 	}
 	fn := cut(b)
 	for i, row := range r.Rows {
-		n := first + i
+		n := pos[i]
 		c := func(col string) string { return fmt.Sprintf("%s%d", col, n) }
+		if items != nil {
+			if _, err := k.itemRows(n+1, 1, items(i)); err != nil {
+				return 0, err
+			}
+		}
 		cells := map[string]string{"A": row.Number, "B": KindName(string(row.Kind)), "F": missingNote(row.Description, row.Missing)}
 		if row.Kind.IsLine() {
 			cells["C"], cells["D"], cells["E"], cells["G"] = row.Bank, row.Month, row.Code, row.Unit
 		}
 		for col, v := range cells {
 			if err := set(c(col), v); err != nil {
-				return err
+				return 0, err
 			}
 		}
 		if !row.Kind.IsLine() {
-			rng := func(col string) string { return fmt.Sprintf("%s%d:%s%d", col, n+1, col, first+end[i]) }
+			rng := func(col string) string { return fmt.Sprintf("%s%d:%s%d", col, n+1, col, end[i]) }
 			if err := formula(c("K"), row.Total, fmt.Sprintf(`SUMIF(%s,">0",%s)`, rng("N"), rng("K")), money); err != nil {
-				return err
+				return 0, err
 			}
 			if err := formula(c("L"), row.TotalWithBDI, fmt.Sprintf(`SUMIF(%s,">0",%s)`, rng("N"), rng("L")), money); err != nil {
-				return err
+				return 0, err
 			}
 			if err := num(c("M"), row.Weight, money); err != nil {
-				return err
+				return 0, err
 			}
 			continue
 		}
@@ -177,37 +344,37 @@ func SyntheticXLSX(w io.Writer, r *domain.SyntheticReport, doc Document) error {
 			flag, rate = decimal.NewFromInt(2), "$C$6"
 		}
 		if err := num(c("N"), flag, 0); err != nil {
-			return err
+			return 0, err
 		}
 		if err := num(c("H"), row.Quantity, qty); err != nil {
-			return err
+			return 0, err
 		}
 		if row.Missing {
 			for _, col := range []string{"K", "L", "M"} {
 				if err := num(c(col), decimal.Zero, money); err != nil {
-					return err
+					return 0, err
 				}
 			}
 			continue
 		}
 		if err := num(c("I"), row.UnitPrice, money); err != nil {
-			return err
+			return 0, err
 		}
 		withBDI := fmt.Sprintf("%s(%s*(1+%s/100),2)", fn, c("I"), rate)
 		if b.BDIMode == domain.BDIOnFinalTotal {
 			withBDI = c("I")
 		}
 		if err := formula(c("J"), row.UnitPriceWithBDI, withBDI, money); err != nil {
-			return err
+			return 0, err
 		}
 		if err := formula(c("K"), row.Total, fmt.Sprintf("%s(%s*%s,2)", fn, c("I"), c("H")), money); err != nil {
-			return err
+			return 0, err
 		}
 		if err := formula(c("L"), row.TotalWithBDI, fmt.Sprintf("%s(%s*%s,2)", fn, c("J"), c("H")), money); err != nil {
-			return err
+			return 0, err
 		}
 		if err := num(c("M"), row.Weight, money); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	// Footer: labels in F, figures in K.
@@ -223,7 +390,7 @@ func SyntheticXLSX(w io.Writer, r *domain.SyntheticReport, doc Document) error {
 		lines = "N1:N1"
 	}
 	if err := formula(fmt.Sprintf("K%d", tot), r.Total, sum("K", `">0"`), money); err != nil {
-		return err
+		return 0, err
 	}
 	bdiFormula := fmt.Sprintf("K%d-K%d", tot+2, tot)
 	totalWith := sum("L", `">0"`)
@@ -232,18 +399,101 @@ func SyntheticXLSX(w io.Writer, r *domain.SyntheticReport, doc Document) error {
 		totalWith = fmt.Sprintf("K%d+K%d", tot, tot+1)
 	}
 	if err := formula(fmt.Sprintf("K%d", tot+1), r.BDIValue, bdiFormula, money); err != nil {
-		return err
+		return 0, err
 	}
 	if err := formula(fmt.Sprintf("K%d", tot+2), r.TotalWithBDI, totalWith, money); err != nil {
+		return 0, err
+	}
+	_ = k.f.SetCellStyle(k.sh, fmt.Sprintf("F%d", tot), fmt.Sprintf("K%d", tot+2), k.bold)
+	_ = k.f.SetColWidth(k.sh, "F", "F", 60)
+	_ = k.f.SetColWidth(k.sh, "H", "M", 16)
+	return tot + 3, nil
+}
+
+// ABCXLSX writes the ABC curve as a workbook: sheet "Curva ABC" with the
+// header and one row per resource, ranked, where the total is a SUM of the
+// rows, the cumulative percent ROUND(SUM(total up to the row)×100/total,2)
+// and the percent the difference of two cumulative percents (the domain's
+// rule, so the cached values and the formulas agree); then the classes;
+// and sheet "BDI".
+func ABCXLSX(w io.Writer, r *domain.ABCReport, doc Document) error {
+	k, err := newBook(r.Budget, doc, "Curva ABC", "Curva ABC")
+	if err != nil {
 		return err
 	}
-	_ = f.SetCellStyle(sh, fmt.Sprintf("F%d", tot), fmt.Sprintf("K%d", tot+2), bold)
-	_ = f.SetColWidth(sh, "F", "F", 60)
-	_ = f.SetColWidth(sh, "H", "M", 16)
-	if err := bdiSheet(f, b, money); err != nil {
+	if err := k.abcTable(r); err != nil {
+		k.f.Close()
 		return err
 	}
-	return f.Write(w)
+	return k.finish(w, r.Budget)
+}
+
+func (k *book) abcTable(r *domain.ABCReport) error {
+	const first = 10
+	_ = k.set("A8", fmt.Sprintf("Limites das classes: A até %s%%, B até %s%%", Quantity(r.Limits.A), Quantity(r.Limits.B)))
+	if err := k.heading(first-1, abcHeader); err != nil {
+		return err
+	}
+	last := first + len(r.Rows) - 1
+	tot := last + 2
+	for i, row := range r.Rows {
+		n := first + i
+		c := func(col string) string { return fmt.Sprintf("%s%d", col, n) }
+		for col, v := range map[string]string{"B": row.Ref.Name, "C": row.Ref.Month, "D": row.Code,
+			"E": missingNote(row.Description, row.Missing), "F": row.Unit, "G": string(row.Category), "M": string(row.Class)} {
+			if err := k.set(c(col), v); err != nil {
+				return err
+			}
+		}
+		if err := k.set(c("A"), row.Position); err != nil {
+			return err
+		}
+		if err := k.num(c("H"), row.Quantity, k.qty); err != nil {
+			return err
+		}
+		if !row.Missing {
+			if err := k.num(c("I"), row.UnitPrice, k.money); err != nil {
+				return err
+			}
+		}
+		if err := k.num(c("J"), row.Total, k.money); err != nil {
+			return err
+		}
+		cum := fmt.Sprintf("IF($J$%d=0,0,ROUND(SUM(J$%d:J%d)*100/$J$%d,2))", tot, first, n, tot)
+		if err := k.formula(c("L"), row.CumulativePercent, cum, k.money); err != nil {
+			return err
+		}
+		pct := c("L")
+		if i > 0 {
+			pct = fmt.Sprintf("L%d-L%d", n, n-1)
+		}
+		if err := k.formula(c("K"), row.Percent, pct, k.money); err != nil {
+			return err
+		}
+	}
+	_ = k.set(fmt.Sprintf("E%d", tot), "Total")
+	sum := "0"
+	if len(r.Rows) > 0 {
+		sum = fmt.Sprintf("SUM(J%d:J%d)", first, last)
+	}
+	if err := k.formula(fmt.Sprintf("J%d", tot), r.Total, sum, k.money); err != nil {
+		return err
+	}
+	_ = k.f.SetCellStyle(k.sh, fmt.Sprintf("E%d", tot), fmt.Sprintf("J%d", tot), k.bold)
+	for i, cl := range r.Classes() {
+		n := tot + 2 + i
+		_ = k.set(fmt.Sprintf("E%d", n), fmt.Sprintf("Classe %s (%d itens)", cl.Class, cl.Count))
+		fm := fmt.Sprintf(`SUMIF(M%d:M%d,"%s",J%d:J%d)`, first, max(last, first), cl.Class, first, max(last, first))
+		if err := k.formula(fmt.Sprintf("J%d", n), cl.Total, fm, k.money); err != nil {
+			return err
+		}
+		if err := k.num(fmt.Sprintf("K%d", n), cl.Percent, k.money); err != nil {
+			return err
+		}
+	}
+	_ = k.f.SetColWidth(k.sh, "E", "E", 60)
+	_ = k.f.SetColWidth(k.sh, "H", "L", 16)
+	return nil
 }
 
 func ptrStr(s string) *string { return &s }

@@ -2,6 +2,8 @@ package v2
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"net/http"
 	"regexp"
 
@@ -12,21 +14,76 @@ import (
 	"github.com/go-chi/chi/v5"
 )
 
-// The client documents of the synthetic report (docs/budgets.md,
-// "Spreadsheet and PDF"):
+// The client documents of the synthetic, analytic and ABC reports
+// (docs/budgets.md, "Spreadsheet and PDF"):
 //
-//	GET /budgets/{id}/reports/synthetic.xlsx and .pdf
-//	GET /budgets/{id}/versions/{version}/reports/synthetic.xlsx and .pdf
+//	GET /budgets/{id}/reports/{synthetic,analytic,abc}.xlsx and .pdf
+//	GET /budgets/{id}/versions/{version}/reports/{synthetic,analytic,abc}.xlsx and .pdf
 //
-// (a version's document carries its number and hash).
+// (a version's document carries its number and hash; abc takes abcLimits).
 
 // docReportPath are the paths whose answer is a spreadsheet or a PDF.
-var docReportPath = regexp.MustCompile(`/budgets/[^/]+/(versions/[^/]+/)?reports/synthetic\.(xlsx|pdf)$`)
+var docReportPath = regexp.MustCompile(`/budgets/[^/]+/(versions/[^/]+/)?reports/(synthetic|analytic|abc)\.(xlsx|pdf)$`)
 
-// syntheticDocument serves the synthetic report as XLSX or PDF.
-func (h *handlers) syntheticDocument(kind string, version bool) http.HandlerFunc {
+// docFunc computes a report for a document: the report (to check its
+// figures), what renders it, and the file's name.
+type docFunc func(h *handlers, r *http.Request, ctx context.Context, kind string, doc reports.Document) (any, func(*bytes.Buffer) error, string, error)
+
+// docReport makes the docFunc of a report: get computes it (and names its
+// budget), xlsx and pdf render it.
+func docReport[R any](name string, get func(h *handlers, r *http.Request, ctx context.Context) (R, *domain.Budget, error),
+	xlsx, pdf func(io.Writer, R, reports.Document) error) docFunc {
+	return func(h *handlers, r *http.Request, ctx context.Context, kind string, doc reports.Document) (any, func(*bytes.Buffer) error, string, error) {
+		rep, b, err := get(h, r, ctx)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		render := xlsx
+		if kind == "pdf" {
+			render = pdf
+		}
+		return rep, func(buf *bytes.Buffer) error { return render(buf, rep, doc) }, reports.Filename(b, name, kind), nil
+	}
+}
+
+// documentReports are the reports served as documents.
+var documentReports = map[string]docFunc{
+	"synthetic": docReport("sintetico", func(h *handlers, r *http.Request, ctx context.Context) (*domain.SyntheticReport, *domain.Budget, error) {
+		rep, err := h.env.App.SyntheticReport(ctx, principal(r), chi.URLParam(r, "id"))
+		return rep, budgetOf(rep, func() *domain.Budget { return rep.Budget }), err
+	}, reports.SyntheticXLSX, reports.SyntheticPDF),
+	"analytic": docReport("analitico", func(h *handlers, r *http.Request, ctx context.Context) (*domain.AnalyticReport, *domain.Budget, error) {
+		rep, err := h.env.App.AnalyticReport(ctx, principal(r), chi.URLParam(r, "id"))
+		return rep, budgetOf(rep, func() *domain.Budget { return rep.Budget }), err
+	}, reports.AnalyticXLSX, reports.AnalyticPDF),
+	"abc": docReport("curva-abc", func(h *handlers, r *http.Request, ctx context.Context) (*domain.ABCReport, *domain.Budget, error) {
+		limits, err := abcLimits(r.URL.Query())
+		if err != nil {
+			return nil, nil, err
+		}
+		rep, err := h.env.App.ABCReport(ctx, principal(r), chi.URLParam(r, "id"), limits)
+		return rep, budgetOf(rep, func() *domain.Budget { return rep.Budget }), err
+	}, reports.ABCXLSX, reports.ABCPDF),
+}
+
+// budgetOf is a report's budget, nil when there is no report.
+func budgetOf[R any](rep *R, b func() *domain.Budget) *domain.Budget {
+	if rep == nil {
+		return nil
+	}
+	return b()
+}
+
+// reportDocument serves a report (synthetic, analytic or abc) as XLSX or
+// PDF, of the budget or of one of its versions.
+func (h *handlers) reportDocument(report, kind string, version bool) http.HandlerFunc {
+	compute := documentReports[report]
 	return func(w http.ResponseWriter, r *http.Request) {
-		if _, err := query(r); err != nil {
+		params := []string{}
+		if report == "abc" {
+			params = append(params, "abcLimits")
+		}
+		if _, err := query(r, params...); err != nil {
 			h.writeError(w, r, err)
 			return
 		}
@@ -52,12 +109,13 @@ func (h *handlers) syntheticDocument(kind string, version bool) http.HandlerFunc
 			}
 			ctx = app.WithVersion(ctx, n)
 		}
-		rep, err := h.env.App.SyntheticReport(ctx, p, id)
-		if err != nil {
+		var err error
+		if doc.Company, err = h.env.App.CompanyName(ctx, p); err != nil {
 			h.writeError(w, r, err)
 			return
 		}
-		if doc.Company, err = h.env.App.CompanyName(ctx, p); err != nil {
+		rep, render, name, err := compute(h, r, ctx, kind, doc)
+		if err != nil {
 			h.writeError(w, r, err)
 			return
 		}
@@ -66,14 +124,10 @@ func (h *handlers) syntheticDocument(kind string, version bool) http.HandlerFunc
 			return
 		}
 		var buf bytes.Buffer
-		render := reports.SyntheticXLSX
-		if kind == "pdf" {
-			render = reports.SyntheticPDF
-		}
-		if err := render(&buf, rep, doc); err != nil {
+		if err := render(&buf); err != nil {
 			h.writeError(w, r, err)
 			return
 		}
-		httpapi.WriteExport(w, media, "attachment", reports.Filename(rep.Budget, "sintetico", kind), buf.Bytes())
+		httpapi.WriteExport(w, media, "attachment", name, buf.Bytes())
 	}
 }

@@ -23,6 +23,27 @@ func brlText(s string) string {
 	return sb.String() + "," + f
 }
 
+// pdfPages reads a PDF back (a parser, not the writer) and returns the
+// text of each page; it fails the test when the file is not a PDF or has no
+// page.
+func pdfPages(t *testing.T, body []byte) []string {
+	t.Helper()
+	rd, err := pdf.NewReader(bytes.NewReader(body), int64(len(body)))
+	if err != nil {
+		t.Fatalf("not a PDF: %v", err)
+	}
+	if rd.NumPage() < 1 {
+		t.Fatalf("%d pages", rd.NumPage())
+	}
+	out := make([]string, rd.NumPage())
+	for i := range out {
+		if out[i], err = rd.Page(i + 1).GetPlainText(nil); err != nil {
+			t.Fatalf("page %d: %v", i+1, err)
+		}
+	}
+	return out
+}
+
 // The synthetic report as a workbook: every footer figure is a formula
 // whose cached value is the API's total and which excelize recomputes to
 // the same value; lines apply the BDI by formula; the BDI sheet computes
@@ -112,20 +133,11 @@ func TestSyntheticPDF(t *testing.T) {
 	if r.Status != 200 || r.Header.Get("Content-Type") != "application/pdf" {
 		t.Fatalf("pdf: %d %s %s", r.Status, r.Header.Get("Content-Type"), r.Body)
 	}
-	rd, err := pdf.NewReader(bytes.NewReader(r.Body), int64(len(r.Body)))
-	if err != nil {
-		t.Fatalf("not a PDF: %v", err)
-	}
-	n := rd.NumPage()
-	if n < 1 {
-		t.Fatalf("%d pages", n)
-	}
+	pages := pdfPages(t, r.Body)
+	n := len(pages)
 	var all strings.Builder
 	for i := 1; i <= n; i++ {
-		txt, err := rd.Page(i).GetPlainText(nil)
-		if err != nil {
-			t.Fatalf("page %d: %v", i, err)
-		}
+		txt := pages[i-1]
 		all.WriteString(txt)
 		for _, want := range []string{"Construtora Alfa", "ORC-001", hash, fmt.Sprintf("Página %d de %d", i, n), "SINAPI MG 08/2026"} {
 			if !strings.Contains(txt, want) {
@@ -140,5 +152,119 @@ func TestSyntheticPDF(t *testing.T) {
 	again := h.Do("GET", budgets+"/"+f.id+"/versions/1/reports/synthetic.pdf", tok, "", "Accept", "application/pdf")
 	if !bytes.Equal(again.Body, r.Body) {
 		t.Errorf("the version's PDF changed between two requests")
+	}
+}
+
+// The analytic report and the ABC curve as workbooks and PDFs, of the
+// budget and of a frozen version: the workbook's cached totals are the JSON
+// report's, by the formulas the sheet documents; the PDF is valid, shows
+// the JSON report's totals and, for a version, its hash on every page.
+func TestAnalyticABCDocuments(t *testing.T) {
+	f := newBudgetFixture(t)
+	h, tok := f.h, f.u.Token
+	expect(t, h.Do("PATCH", budgets+"/"+f.id+"/bdi", tok,
+		`{"work_type":"buildings","bdi_components":{"ac":4,"s":0.8,"r":1.27,"df":1.23,"l":7.4,"taxes":5.65},"supply_bdi":12.5,"supply_lines":["n5"]}`), 200)
+	v := attrs(t, expect(t, h.Do("POST", budgets+"/"+f.id+"/versions", tok, ""), 201))
+	hash := str(v["hash"])
+	const xlsx = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+	// footerCell finds the row whose column col (0-based) is label and
+	// returns the cell of column fig on it.
+	footerCell := func(t *testing.T, rows [][]string, col int, label, fig string) string {
+		t.Helper()
+		for i, row := range rows {
+			if len(row) > col && row[col] == label {
+				return fmt.Sprintf("%s%d", fig, i+1)
+			}
+		}
+		t.Fatalf("no row %q", label)
+		return ""
+	}
+	for _, base := range []string{budgets + "/" + f.id, budgets + "/" + f.id + "/versions/1"} {
+		for _, rep := range []string{"analytic", "abc"} {
+			t.Run(base+"/"+rep, func(t *testing.T) {
+				meta, _ := expect(t, h.Do("GET", base+"/reports/"+rep, tok, ""), 200)["meta"].(obj)
+				r := h.Do("GET", base+"/reports/"+rep+".xlsx", tok, "", "Accept", xlsx)
+				if r.Status != 200 || r.Header.Get("Content-Type") != xlsx {
+					t.Fatalf("xlsx: %d %s %s", r.Status, r.Header.Get("Content-Type"), r.Body)
+				}
+				x, err := excelize.OpenReader(bytes.NewReader(r.Body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				sh := map[string]string{"analytic": "Analítico", "abc": "Curva ABC"}[rep]
+				rows, err := x.GetRows(sh)
+				if err != nil {
+					t.Fatal(err)
+				}
+				check := func(cell, want, formulaPrefix string) {
+					t.Helper()
+					v, _ := x.GetCellValue(sh, cell, excelize.Options{RawCellValue: true})
+					fm, _ := x.GetCellFormula(sh, cell)
+					if v == "" || d(v).StringFixed(2) != want || !strings.HasPrefix(fm, formulaPrefix) {
+						t.Errorf("%s: cached %q formula %q; want %s from %s…", cell, v, fm, want, formulaPrefix)
+					}
+				}
+				var totals []string
+				if rep == "analytic" {
+					check(footerCell(t, rows, 5, "Total sem BDI", "K"), num(t, meta["total"]), "SUMIF(")
+					check(footerCell(t, rows, 5, "Total com BDI", "K"), num(t, meta["total_with_bdi"]), "SUMIF(")
+					summary, _ := meta["summary"].(obj)
+					check(footerCell(t, rows, 5, "Custo direto pelos insumos", "K"), num(t, summary["total"]), "SUM(")
+					// Items follow their line: more rows than the synthetic
+					// report's, none of them flagged in column N.
+					if n := len(rows); n < 9+int(d(num(t, meta["rows"])).IntPart())+1 {
+						t.Errorf("%d rows: no items under the lines", n)
+					}
+					totals = []string{num(t, meta["total"]), num(t, meta["total_with_bdi"])}
+				} else {
+					check(footerCell(t, rows, 4, "Total", "J"), num(t, meta["total"]), "SUM(")
+					// The last ranked row's cumulative percent is 100.00 by
+					// its formula.
+					n := 9 + int(d(num(t, meta["rows"])).IntPart())
+					check(fmt.Sprintf("L%d", n), "100.00", "IF(")
+					classes, _ := meta["classes"].(obj)
+					a, _ := classes["A"].(obj)
+					check(footerCell(t, rows, 4, fmt.Sprintf("Classe A (%s itens)", a["count"]), "J"), num(t, a["total"]), "SUMIF(")
+					totals = []string{num(t, meta["total"])}
+				}
+				if bdi, _ := x.GetRows("BDI"); len(bdi) == 0 {
+					t.Errorf("no BDI sheet")
+				}
+
+				r = h.Do("GET", base+"/reports/"+rep+".pdf", tok, "", "Accept", "application/pdf")
+				if r.Status != 200 || r.Header.Get("Content-Type") != "application/pdf" {
+					t.Fatalf("pdf: %d %s %s", r.Status, r.Header.Get("Content-Type"), r.Body)
+				}
+				pages := pdfPages(t, r.Body)
+				var all strings.Builder
+				for i, txt := range pages {
+					all.WriteString(txt)
+					want := []string{"Construtora Alfa", "ORC-001", fmt.Sprintf("Página %d de %d", i+1, len(pages))}
+					if strings.Contains(base, "/versions/") {
+						want = append(want, hash)
+					} else if strings.Contains(txt, hash) {
+						t.Errorf("page %d of the live budget shows the version's hash", i)
+					}
+					for _, w := range want {
+						if !strings.Contains(txt, w) {
+							t.Errorf("page %d lacks %q:\n%s", i, w, txt)
+						}
+					}
+				}
+				for _, tot := range totals {
+					if !strings.Contains(all.String(), brlText(tot)) {
+						t.Errorf("the PDF lacks the total %s", brlText(tot))
+					}
+				}
+			})
+		}
+	}
+	// abcLimits is checked as on the JSON report.
+	if r := h.Do("GET", budgets+"/"+f.id+"/reports/abc.xlsx?abcLimits=90,10", tok, "", "Accept", xlsx); r.Status != 400 {
+		t.Errorf("bad abcLimits: %d %s", r.Status, r.Body)
+	}
+	// Another company's budget is 404.
+	if r := h.Do("GET", budgets+"/"+f.id+"/reports/analytic.pdf", f.other.Token, "", "Accept", "application/pdf"); r.Status != 404 {
+		t.Errorf("another company's budget: %d", r.Status)
 	}
 }

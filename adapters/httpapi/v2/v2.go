@@ -165,10 +165,12 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Get(bud+"/{id}/versions/{version}/reports/analytic", h.versionReport(h.analyticReport))
 		r.Get(bud+"/{id}/versions/{version}/reports/abc", h.versionReport(h.abcReport))
 		r.Get(bud+"/{id}/versions/{version}/compare/{other}", h.compareVersions)
-		r.Get(bud+"/{id}/reports/synthetic.xlsx", h.syntheticDocument("xlsx", false))
-		r.Get(bud+"/{id}/reports/synthetic.pdf", h.syntheticDocument("pdf", false))
-		r.Get(bud+"/{id}/versions/{version}/reports/synthetic.xlsx", h.syntheticDocument("xlsx", true))
-		r.Get(bud+"/{id}/versions/{version}/reports/synthetic.pdf", h.syntheticDocument("pdf", true))
+		for _, rep := range []string{"synthetic", "analytic", "abc"} {
+			for _, kind := range []string{"xlsx", "pdf"} {
+				r.Get(bud+"/{id}/reports/"+rep+"."+kind, h.reportDocument(rep, kind, false))
+				r.Get(bud+"/{id}/versions/{version}/reports/"+rep+"."+kind, h.reportDocument(rep, kind, true))
+			}
+		}
 	})
 	return r
 }
