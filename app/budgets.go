@@ -23,6 +23,11 @@ type BudgetInput struct {
 	// per bank; each must have been imported.
 	Banks []BankInput
 	Items []NodeInput
+	// TCU, when not nil, sets the budget's TCU BDI as UpdateBudgetBDI
+	// does (work type, components, differentiated BDI, supply lines, which
+	// name the ids the tree gets: n1, n2… in tree order), once the tree is
+	// checked.
+	TCU *BDIPatch
 }
 
 // NodeInput is a node of a budget's tree as a client sends it: a stage
@@ -120,6 +125,11 @@ func (s *Service) CreateBudget(ctx context.Context, p domain.Principal, in Budge
 		b.AssignIDs()
 		if err := s.checkTree(tx, p, b, true, true); err != nil {
 			return err
+		}
+		if in.TCU != nil {
+			if err := in.TCU.apply(b); err != nil {
+				return err
+			}
 		}
 		var err error
 		out, err = saveBudget(tx, p, b)

@@ -256,6 +256,13 @@ func (h *handlers) createBudget(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	pt := budgetPatch(b)
+	// The TCU BDI may come with the budget (as PATCH …/bdi takes it).
+	var missing domain.Validation
+	tcu := readBDIPatch(b, &missing)
+	_, withParts := b.attrs["bdi_components"]
+	if _, withRate := b.attrs["bdi"]; withRate && withParts {
+		b.wrong.Add(b.attrPointer("bdi"), "give bdi (the rate) or bdi_components (the rate from its parts), not both")
+	}
 	if err := b.finish(budgetReadOnly...); err != nil {
 		h.writeError(w, r, err)
 		return
@@ -263,9 +270,9 @@ func (h *handlers) createBudget(w http.ResponseWriter, r *http.Request) {
 	in := app.BudgetInput{
 		Code: deref(pt.Code), Description: deref(pt.Description), Client: deref(pt.Client),
 		State: deref(pt.State), Desonerado: deref(pt.Desonerado), BDI: deref(pt.BDI),
-		BDIMode: deref(pt.BDIMode), Rounding: deref(pt.Rounding), Banks: pt.Banks, Items: pt.Items,
+		BDIMode: deref(pt.BDIMode), Rounding: deref(pt.Rounding), Banks: pt.Banks, Items: pt.Items, TCU: &tcu,
 	}
-	pb, err := h.env.App.CreateBudget(b.context(r), principal(r), in)
+	pb, err := h.env.App.CreateBudget(app.WithRejected(b.context(r), missing.Fields), principal(r), in)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return

@@ -184,19 +184,37 @@ func (h *handlers) updateBudgetBDI(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	var pt app.BDIPatch
 	var missing domain.Validation
+	pt := readBDIPatch(b, &missing)
+	if err := b.finish(bdiReadOnly...); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	ctx := app.WithRejected(b.context(r), missing.Fields)
+	bb, err := h.env.App.UpdateBudgetBDI(ctx, principal(r), id, pt)
+	if err != nil {
+		h.writeErrorAt(w, r, err, b.pointers)
+		return
+	}
+	h.writeDoc(w, r, http.StatusOK, newBDIDoc(bb))
+}
+
+// readBDIPatch reads the TCU BDI attributes of a budget-bdis update or a
+// budget creation (work_type, bdi_components, supply_bdi_components,
+// supply_bdi, supply_lines); missing collects the components left out.
+func readBDIPatch(b *attrBody, missing *domain.Validation) app.BDIPatch {
+	var pt app.BDIPatch
 	pt.WorkType = read[string](b, aWorkType)
 	if _, ok := b.attrs["bdi_components"]; ok {
 		pt.SetParts = true
 		if in := readNumbers[*bdiPartsIn](b, aBDIParts); in != nil && *in != nil {
-			pt.Parts = (*in).parts("/bdi_components", &missing)
+			pt.Parts = (*in).parts("/bdi_components", missing)
 		}
 	}
 	if _, ok := b.attrs["supply_bdi_components"]; ok {
 		pt.SetSupplyParts = true
 		if in := readNumbers[*bdiPartsIn](b, aSupplyParts); in != nil && *in != nil {
-			pt.SupplyParts = (*in).parts("/supply_bdi_components", &missing)
+			pt.SupplyParts = (*in).parts("/supply_bdi_components", missing)
 		}
 	}
 	for _, name := range []string{"bdi_components", "supply_bdi_components"} {
@@ -223,17 +241,7 @@ func (h *handlers) updateBudgetBDI(w http.ResponseWriter, r *http.Request) {
 		}
 		pt.SupplyLines = &l
 	}
-	if err := b.finish(bdiReadOnly...); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	ctx := app.WithRejected(b.context(r), missing.Fields)
-	bb, err := h.env.App.UpdateBudgetBDI(ctx, principal(r), id, pt)
-	if err != nil {
-		h.writeErrorAt(w, r, err, b.pointers)
-		return
-	}
-	h.writeDoc(w, r, http.StatusOK, newBDIDoc(bb))
+	return pt
 }
 
 // bdiTableDoc is the BDI table of a budget's reports: the rate and its

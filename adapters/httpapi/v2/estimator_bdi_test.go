@@ -1,6 +1,7 @@
 package v2_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -171,5 +172,64 @@ func TestBudgetBDIDesonerado(t *testing.T) {
 		`{"bdi_components":{"ac":4.00,"s":0.80,"r":1.27,"df":1.23,"l":7.31,"taxes":5.65,"cprb":4.50}}`), 200))
 	if num(t, a["bdi"]) != "28.24" {
 		t.Errorf("municipal sheet: bdi %v, want 28.24", a["bdi"])
+	}
+}
+
+// A budget created with its TCU BDI (work type, components, differentiated
+// BDI, supply lines) is the budget created without it and then given the
+// same BDI with PATCH …/bdi: the same BDI resource, check and totals. Bad
+// BDI attributes on a create are 422 and create nothing.
+func TestCreateBudgetWithBDI(t *testing.T) {
+	f := newBudgetFixture(t)
+	h, tok := f.h, f.u.Token
+	const tcu = `"work_type":"buildings","bdi_components":{"ac":4,"s":0.8,"r":1.27,"df":1.23,"l":7.4,"taxes":5.65},` +
+		`"supply_bdi_components":{"ac":3.45,"s":0.48,"r":0.85,"df":0.85,"l":5.11,"taxes":3.65},"supply_lines":["n5"]`
+	withoutRate := strings.Replace(sampleBudgetBody, `"bdi":25,`, "", 1)
+	if withoutRate == sampleBudgetBody {
+		t.Fatal("the sample budget has no bdi to drop")
+	}
+	body := func(code, extra string) string {
+		return strings.Replace(strings.Replace(withoutRate, `"ORC-001"`, `"`+code+`"`, 1), `"location":"MG",`, `"location":"MG",`+extra+",", 1)
+	}
+	// The reference: the fixture's budget, patched.
+	want := attrs(t, expect(t, h.Do("PATCH", budgets+"/"+f.id+"/bdi", tok, `{`+tcu+`}`), 200))
+	doc := create(t, h, budgets, tok, body("ORC-002", tcu))
+	id := str(data(t, doc)["id"])
+	got := attrs(t, expect(t, h.Do("GET", budgets+"/"+id+"/bdi", tok, ""), 200))
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("created with the BDI vs patched (-want +got):\n%s", diff)
+	}
+	if num(t, got["bdi"]) != "22.23" || num(t, got["supply_bdi"]) != "15.28" {
+		t.Errorf("rates %v %v; want 22.23 and 15.28", got["bdi"], got["supply_bdi"])
+	}
+	b := attrs(t, doc)
+	if num(t, b["bdi"]) != "22.23" || num(t, b["total_with_bdi"]) != num(t, want["total_with_bdi"]) {
+		t.Errorf("created budget: bdi %v, total with BDI %v; want 22.23, %v", b["bdi"], b["total_with_bdi"], want["total_with_bdi"])
+	}
+
+	// Bad BDI attributes: 422 naming the attribute, nothing created.
+	count := func() string {
+		m, _ := expect(t, h.Do("GET", budgets, tok, ""), 200)["meta"].(obj)
+		return fmt.Sprint(m["total"])
+	}
+	before := count()
+	for _, c := range []struct{ extra, pointer string }{
+		{`"bdi":25,"bdi_components":{"ac":4,"s":0.8,"r":1.27,"df":1.23,"l":7.4,"taxes":5.65}`, "/bdi"},
+		{`"work_type":"bridges"`, "/work_type"},
+		{`"bdi_components":{"ac":4,"x":1}`, "/bdi_components/x"},
+		{`"bdi_components":{"ac":4,"s":0.8,"r":1.27,"df":1.23,"l":7.4,"taxes":5.65,"cprb":4.5}`, "/bdi_components/cprb"},
+		{`"supply_bdi":15,"supply_lines":["n99"]`, "/supply_lines/0"},
+	} {
+		errs := errorsOf(t, h.Do("POST", budgets, tok, body("ORC-BAD", c.extra)), 422)
+		found := false
+		for _, e := range errs {
+			found = found || e.Pointer == c.pointer
+		}
+		if !found {
+			t.Errorf("%s: errors %+v; want one at %s", c.extra, errs, c.pointer)
+		}
+	}
+	if after := count(); after != before {
+		t.Errorf("budgets %s before, %s after refused creates", before, after)
 	}
 }
