@@ -154,11 +154,11 @@ type structureItemRecord struct {
 }
 
 type bankCompositionRecord struct {
-	Code        string                `json:"code"`
-	Description string                `json:"description"`
-	Unit        string                `json:"unit"`
-	Class       string                `json:"class"`
-	Cost        unitPriceRecord       `json:"cost"`
+	Code        string          `json:"code"`
+	Description string          `json:"description"`
+	Unit        string          `json:"unit"`
+	Class       string          `json:"class"`
+	Cost        unitPriceRecord `json:"cost"`
 	// Items is the structure inline, as schema version 2 stored it; from
 	// version 3 the structure is in the structures bucket, shared by every
 	// record with the same items, under the key Structure (see
