@@ -126,16 +126,16 @@ func recordStructure(data []byte) ([]byte, error) {
 
 // shareStructures upgrades a file of schema version 2 or older: every bank
 // composition record with its items inline gets them moved to the shared
-// structures.
+// structures. It runs in Open's transaction, so a crash leaves the file at
+// its old version, upgraded again at the next Open.
 func shareStructures(btx *bolt.Tx) error {
 	b := btx.Bucket(bucketBankCompositions)
 	var keys [][]byte
 	if err := b.ForEach(func(k, v []byte) error {
 		var r bankCompositionRecord
-		if err := json.Unmarshal(v, &r); err != nil {
-			return fmt.Errorf("corrupt record %q in bucket %s: %w", k, bucketBankCompositions, err)
-		}
-		if r.Structure == nil && r.Items != nil {
+		// A record that does not decode is left as it is: reading it
+		// reports it, as before, rather than the file failing to open.
+		if err := json.Unmarshal(v, &r); err == nil && r.Structure == nil && r.Items != nil {
 			keys = append(keys, append([]byte(nil), k...))
 		}
 		return nil
