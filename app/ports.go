@@ -18,6 +18,11 @@ import (
 //
 // Records handed to and returned by a Tx are copies: changing one changes
 // nothing in the store until it is Put.
+//
+// A store may run fn more than once (PostgreSQL runs a transaction again
+// when the server aborts it with a serialization failure): fn must have no
+// effect outside the transaction but on variables it sets afresh on each
+// run, and the result of the last run is the one that counts.
 type Store interface {
 	View(ctx context.Context, fn func(Tx) error) error
 	Update(ctx context.Context, fn func(Tx) error) error
