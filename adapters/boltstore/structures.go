@@ -8,6 +8,8 @@ import (
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/costdb/costdb/domain"
 )
 
 // Shared composition structures (schema version 3).
@@ -110,6 +112,17 @@ func structureItems(btx *bolt.Tx, r *bankCompositionRecord) ([]structureItemReco
 		return nil, fmt.Errorf("boltstore: corrupt structure %x in bucket %s: %w", r.Structure, bucketStructures, err)
 	}
 	return items, nil
+}
+
+// joinStructure converts r with its structure items; a structure that is
+// missing or does not decode fails d, so that the record is reported as
+// corrupt rather than returned without its items.
+func joinStructure(btx *bolt.Tx, d *decoder, r *bankCompositionRecord) *domain.BankComposition {
+	items, err := structureItems(btx, r)
+	if err != nil && d.err == nil {
+		d.err = err
+	}
+	return r.domain(d, items)
 }
 
 // recordStructure returns the structure key of an encoded bank composition

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -287,4 +288,45 @@ func TestUpgradeSharesStructures(t *testing.T) {
 	if d := cmp.Diff(want, readStructures(t, s)); d != "" {
 		t.Errorf("structures after deleting MG (-want +got):\n%s", d)
 	}
+}
+
+// TestMissingStructureIsCorrupt: a record whose structure entry is gone is
+// an internal corrupt-record error on every read path, never a composition
+// without items.
+func TestMissingStructureIsCorrupt(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "costdb.db"))
+	defer s.Close()
+	put(t, s, func(tx app.Tx) error {
+		return tx.PutBankComposition(structMG, &domain.BankComposition{Code: "1", Items: structureOf("1")})
+	})
+	if err := s.db.Update(func(btx *bolt.Tx) error {
+		return btx.Bucket(bucketStructures).Delete(mustHex(t, structureKey(t, structureOf("1"))))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	reads := map[string]func(tx app.Tx) error{
+		"BankComposition":  func(tx app.Tx) error { _, err := tx.BankComposition(structMG, "1"); return err },
+		"BankCompositions": func(tx app.Tx) error { _, err := tx.BankCompositions(structMG); return err },
+		"Walk":             nil,
+	}
+	for name, read := range reads {
+		var err error
+		if read == nil {
+			err = s.Walk(context.Background(), Visitor{BankComposition: func(string, *domain.BankComposition) error { return nil }})
+		} else {
+			err = s.View(context.Background(), read)
+		}
+		if err == nil || !strings.Contains(err.Error(), "corrupt") || !strings.Contains(err.Error(), "missing") || domain.ErrorCode(err) != domain.EINTERNAL {
+			t.Errorf("%s with a missing structure = %v, want an internal corrupt-record error", name, err)
+		}
+	}
+}
+
+func mustHex(t *testing.T, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

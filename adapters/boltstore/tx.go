@@ -673,12 +673,8 @@ func (t *tx) BankComposition(editionKey, code string) (*domain.BankComposition, 
 	if !ok {
 		return nil, notFound("composition %s not found in edition %s", code, editionKey)
 	}
-	items, err := structureItems(t.btx, &r)
-	if err != nil {
-		return nil, err
-	}
 	var d decoder
-	return decoded(&d, r.domain(&d, items), bucketBankCompositions, string(k))
+	return decoded(&d, joinStructure(t.btx, &d, &r), bucketBankCompositions, string(k))
 }
 
 func (t *tx) PutBankComposition(editionKey string, c *domain.BankComposition) error {
@@ -720,21 +716,9 @@ func (t *tx) BankResources(editionKey string) ([]*domain.BankResource, error) {
 }
 
 func (t *tx) BankCompositions(editionKey string) ([]*domain.BankComposition, error) {
-	var err error
-	cs, scanErr := scanEdition(t, bucketBankCompositions, editionKey, func(d *decoder, r *bankCompositionRecord) *domain.BankComposition {
-		items, e := structureItems(t.btx, r)
-		if e != nil && err == nil {
-			err = e
-		}
-		return r.domain(d, items)
+	return scanEdition(t, bucketBankCompositions, editionKey, func(d *decoder, r *bankCompositionRecord) *domain.BankComposition {
+		return joinStructure(t.btx, d, r)
 	})
-	if scanErr != nil {
-		return nil, scanErr
-	}
-	if err != nil {
-		return nil, err
-	}
-	return cs, nil
 }
 
 // fillPages makes the pages of a bank bucket split full: imports write an
