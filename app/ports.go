@@ -128,3 +128,16 @@ type Tokens interface {
 	Issue(c Claims) (string, error)
 	Verify(token string) (Claims, error)
 }
+
+// VersionTx is what a store's transaction offers to keep frozen budget
+// versions (domain.BudgetVersion); a store without it answers the version
+// use cases with an internal error. A version is never replaced
+// (PutBudgetVersion of a number already there is ECONFLICT); deleting a
+// budget deletes its versions.
+type VersionTx interface {
+	PutBudgetVersion(v *domain.BudgetVersion) error
+	// BudgetVersion returns version n of the budget; ENOTFOUND when none.
+	BudgetVersion(budgetID string, n int) (*domain.BudgetVersion, error)
+	// BudgetVersions lists the budget's versions by number.
+	BudgetVersions(budgetID string) ([]*domain.BudgetVersion, error)
+}

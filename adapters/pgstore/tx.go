@@ -941,7 +941,8 @@ func (t *tx) PutEdition(e *domain.Edition) error {
 // Budgets.
 
 const budgetCols = `r.id, r.company_id, r.user_id, r.department_id, r.code, r.description, r.client, r.state, r.desonerado,
-	r.bdi::text, r.bdi_mode, r.rounding, r.node_seq, r.has_banks, r.has_items, r.created_at, r.created_at_ns, r.updated_at, r.updated_at_ns`
+	r.bdi::text, r.bdi_mode, r.rounding, r.node_seq, r.has_banks, r.has_items, r.created_at, r.created_at_ns, r.updated_at, r.updated_at_ns,
+	r.tcu_bdi`
 
 // budgets loads the budgets that the clause (on r) selects, with their
 // banks and, when trees is set, their trees, in one round trip.
@@ -957,10 +958,12 @@ func (t *tx) budgets(trees bool, s sel) ([]*domain.Budget, error) {
 		var hasBanks, hasItems bool
 		var at, up time.Time
 		var ns, upNS int32
+		var tcu *string
 		if err := rows.Scan(&v.ID, &v.CompanyID, &v.UserID, &v.DepartmentID, &v.Code, &v.Description, &v.Client, &v.State, &v.Desonerado,
-			&bdi, &mode, &rounding, &v.NodeSeq, &hasBanks, &hasItems, &at, &ns, &up, &upNS); err != nil {
+			&bdi, &mode, &rounding, &v.NodeSeq, &hasBanks, &hasItems, &at, &ns, &up, &upNS, &tcu); err != nil {
 			return err
 		}
+		d.decodeTCU(&v, tcu)
 		v.BDI, v.BDIMode, v.Rounding = d.dec(bdi), domain.BDIMode(mode), domain.BudgetRounding(rounding)
 		v.CreatedAt, v.UpdatedAt = fromTS(at, ns), fromTS(up, upNS)
 		if hasBanks {
@@ -1101,19 +1104,23 @@ func (t *tx) PutBudget(v *domain.Budget) error {
 	}
 	at, ns := ts(v.CreatedAt)
 	up, upNS := ts(v.UpdatedAt)
-	err := t.put("budgets", v.ID, v.CompanyID, func() (string, error) {
+	tcu, err := encodeTCU(v)
+	if err != nil {
+		return err
+	}
+	err = t.put("budgets", v.ID, v.CompanyID, func() (string, error) {
 		return t.holder(`SELECT id FROM budgets WHERE company_id = $1 AND code = $2 AND id <> $3`, v.CompanyID, v.Code, v.ID)
 	}, "budget code "+v.Code, func(b *pgx.Batch) {
 		b.Queue(`INSERT INTO budgets (company_id, id, user_id, department_id, code, description, client, state, desonerado,
 			bdi, bdi_mode, rounding, node_seq, has_banks, has_items,
 			code_fold, code_key, description_fold, description_ci, client_fold, client_ci, state_fold, state_ci,
-			created_at, created_at_ns, updated_at, updated_at_ns)
+			created_at, created_at_ns, updated_at, updated_at_ns, tcu_bdi)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
-				$16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)`,
+				$16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)`,
 			v.CompanyID, v.ID, v.UserID, v.DepartmentID, v.Code, v.Description, v.Client, v.State, v.Desonerado,
 			num(v.BDI), string(v.BDIMode), string(v.Rounding), v.NodeSeq, v.Banks != nil, v.Items != nil,
 			app.Fold(v.Code), app.CodeKey(app.Fold(v.Code)), app.Fold(v.Description), ciFold(v.Description),
-			app.Fold(v.Client), ciFold(v.Client), app.Fold(v.State), ciFold(v.State), at, ns, up, upNS)
+			app.Fold(v.Client), ciFold(v.Client), app.Fold(v.State), ciFold(v.State), at, ns, up, upNS, tcu)
 		for i, br := range v.Banks {
 			b.Queue(`INSERT INTO budget_banks (company_id, budget_id, pos, name, state, month, region, report)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
@@ -1144,5 +1151,8 @@ func (t *tx) PutBudget(v *domain.Budget) error {
 }
 
 func (t *tx) DeleteBudget(id string) error {
-	return t.deleteByID("budgets", "budget", id)
+	if err := t.deleteByID("budgets", "budget", id); err != nil {
+		return err
+	}
+	return t.exec(`DELETE FROM budget_versions WHERE budget_id = $1`, id)
 }
