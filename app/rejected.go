@@ -46,9 +46,13 @@ type rejectingStore struct{ Store }
 // as it is: the request names something that is not there.
 func (s rejectingStore) Update(ctx context.Context, fn func(Tx) error) error {
 	bad := rejected(ctx)
-	err := s.Store.Update(ctx, func(tx Tx) error {
+	err := s.Store.Update(ctx, func(stx Tx) error {
+		tx := newGenTx(stx)
 		err := fn(tx)
 		if len(bad) == 0 {
+			if err == nil {
+				err = tx.bump() // generation.go
+			}
 			return err
 		}
 		switch domain.ErrorCode(err) {

@@ -193,7 +193,7 @@ func setup() *fixture {
 	}
 	f.compID = newComp("BENCH-20", true)
 	for i := 0; i < 150; i++ {
-		st, _, b := do(v2+"/my_database/resources", "POST", f.token, fmt.Sprintf(`{"data":{"type":"resources","attributes":{"code":"R-%03d","description":"Areia média %d","type":4,"unit":"M3","location":"MG","pnd":101.25,"pd":100,"pndi":0,"pdi":0,"status":true}}}`, i, i))
+		st, _, b := do(v2+"/my_database/resources", "POST", f.token, fmt.Sprintf(`{"data":{"type":"resources","attributes":{"code":"R-%03d","description":"Areia média %d","unit":"M3","resource_type":4,"locals":{"MG":{"pnd":101.25,"pd":100}}}}}`, i, i))
 		if st != 201 {
 			// the v1 shape, should the v2 body be refused
 			st, _, b = do(f.url+"/api/v1/base/mybase/resources", "POST", f.token, fmt.Sprintf(`{"code":"R-%03d","description":"Areia média %d","type":4,"unit":"M3","local":"MG","pnd":101.25,"pd":100,"pndi":0,"pdi":0,"status":true,"note":""}`, i, i))

@@ -1,0 +1,174 @@
+package server_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/costdb/costdb/adapters/httpapi/apitest"
+)
+
+const (
+	v2Base = "/api/public/v2"
+	v1Base = "/api/v1"
+)
+
+func mustStatus(t *testing.T, r *apitest.Response, want int) *apitest.Response {
+	t.Helper()
+	if r.Status != want {
+		t.Fatalf("status %d, want %d: %s", r.Status, want, r.Body)
+	}
+	return r
+}
+
+func dataID(t *testing.T, r *apitest.Response) string {
+	t.Helper()
+	var doc struct {
+		Data struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(r.Body, &doc); err != nil || doc.Data.ID == "" {
+		t.Fatalf("no data.id in %s (%v)", r.Body, err)
+	}
+	return doc.Data.ID
+}
+
+// conditionalFixture is a company with a resource, a composition and a
+// budget, and another company.
+type conditionalFixture struct {
+	h                      *apitest.Harness
+	u, other               apitest.User
+	resource, comp, budget string
+	otherResource          string
+}
+
+func newConditionalFixture(t *testing.T) *conditionalFixture {
+	h := apitest.New(t)
+	f := &conditionalFixture{h: h, u: h.AddUser("Alfa", "a@alfa.com"), other: h.AddUser("Beta", "b@beta.com")}
+	res := func(u apitest.User, code string) string {
+		return dataID(t, mustStatus(t, h.Do("POST", v2Base+"/my_database/resources", u.Token,
+			`{"data":{"type":"resources","attributes":{"code":"`+code+`","description":"Areia","unit":"M3","resource_type":4,"locals":{"MG":{"pnd":10,"pd":10}}}}}`), 201))
+	}
+	f.resource, f.otherResource = res(f.u, "R-1"), res(f.other, "R-1")
+	f.comp = dataID(t, mustStatus(t, h.Do("POST", v2Base+"/my_database/compositions", f.u.Token,
+		`{"code":"C-1","description":"ALVENARIA","unit":"M2","type":"PARE","location":"MG"}`), 201))
+	f.budget = dataID(t, mustStatus(t, h.Do("POST", v2Base+"/budgets", f.u.Token,
+		`{"code":"ORC-1","description":"Obra","location":"MG","desonerado":false,"bdi":25,"bdi_mode":"unit_price","rounding":"truncate",
+		"banks":[{"name":"SINAPI","location":"MG","version":"08/2026"}],
+		"items":[{"kind":"stage","description":"Etapa","items":[{"kind":"composition","bank":"SINAPI","code":"89306","quantity":2}]}]}`), 201))
+	return f
+}
+
+// TestConditionalGets checks, in both generations, that every GET of a
+// record, a list and a report carries an ETag; that If-None-Match with it
+// answers 304 with no body; that a write of the company changes the tag
+// (and the answer), and that a write of another company does not.
+func TestConditionalGets(t *testing.T) {
+	f := newConditionalFixture(t)
+	h := f.h
+	paths := []string{
+		v2Base + "/my_database/resources/" + f.resource,
+		v2Base + "/my_database/resources",
+		v2Base + "/my_database/compositions/" + f.comp,
+		v2Base + "/my_database/compositions",
+		v2Base + "/budgets/" + f.budget,
+		v2Base + "/budgets",
+		v2Base + "/budgets/" + f.budget + "/reports/synthetic",
+		v2Base + "/budgets/" + f.budget + "/reports/analytic",
+		v2Base + "/budgets/" + f.budget + "/reports/abc",
+		v1Base + "/base/mybase/resources/" + f.resource,
+		v1Base + "/base/mybase/resources",
+		v1Base + "/base/mybase/compositions/" + f.comp,
+		v1Base + "/bud/budgets/" + f.budget,
+		v1Base + "/bud/budgets/list",
+		v1Base + "/bud/budgets/" + f.budget + "/synthetic",
+	}
+	tags := map[string]string{}
+	for _, p := range paths {
+		r := mustStatus(t, h.Do("GET", p, f.u.Token, ""), 200)
+		tag := r.Header.Get("ETag")
+		if tag == "" {
+			t.Errorf("GET %s: no ETag", p)
+			continue
+		}
+		tags[p] = tag
+		nm := h.Do("GET", p, f.u.Token, "", "If-None-Match", tag)
+		if nm.Status != 304 || len(nm.Body) != 0 || nm.Header.Get("ETag") != tag {
+			t.Errorf("GET %s with If-None-Match %s: status %d, ETag %q, body %q; want 304, the same tag, no body", p, tag, nm.Status, nm.Header.Get("ETag"), nm.Body)
+		}
+		if again := mustStatus(t, h.Do("GET", p, f.u.Token, "", "If-None-Match", `W/"0.0.0000000000000000"`), 200); string(again.Body) != string(r.Body) {
+			t.Errorf("GET %s again differs:\n%s\n%s", p, r.Body, again.Body)
+		}
+	}
+	// Another company's write changes nothing of Alfa's.
+	mustStatus(t, h.Do("PATCH", v2Base+"/my_database/resources/"+f.otherResource, f.other.Token,
+		`{"data":{"type":"resources","id":"`+f.otherResource+`","attributes":{"description":"Brita"}}}`), 200)
+	for _, p := range paths {
+		if r := h.Do("GET", p, f.u.Token, "", "If-None-Match", tags[p]); r.Status != 304 {
+			t.Errorf("GET %s after another company's write: status %d, want 304", p, r.Status)
+		}
+	}
+	// Alfa's write changes every tag of Alfa.
+	mustStatus(t, h.Do("PATCH", v2Base+"/my_database/resources/"+f.resource, f.u.Token,
+		`{"data":{"type":"resources","id":"`+f.resource+`","attributes":{"description":"Areia grossa"}}}`), 200)
+	for _, p := range paths {
+		r := h.Do("GET", p, f.u.Token, "", "If-None-Match", tags[p])
+		if r.Status != 200 || r.Header.Get("ETag") == tags[p] || r.Header.Get("ETag") == "" {
+			t.Errorf("GET %s after a write: status %d, ETag %q (was %q); want 200 and a new tag", p, r.Status, r.Header.Get("ETag"), tags[p])
+		}
+	}
+	// A tag is the caller's: Beta's tag of its own resource is not Alfa's.
+	rb := mustStatus(t, h.Do("GET", v2Base+"/my_database/resources/"+f.otherResource, f.other.Token, ""), 200)
+	if r := h.Do("GET", v2Base+"/my_database/resources/"+f.otherResource, f.u.Token, "", "If-None-Match", rb.Header.Get("ETag")); r.Status != 404 {
+		t.Errorf("Alfa reading Beta's resource with Beta's tag: status %d, want 404", r.Status)
+	}
+}
+
+// TestNoStaleRead writes and reads in a loop, in both generations, with and
+// without If-None-Match, and never sees a value older than the write just
+// acknowledged (the response cache and the tags are exact).
+func TestNoStaleRead(t *testing.T) {
+	f := newConditionalFixture(t)
+	h := f.h
+	var lastV1, lastV2 string // the tags read after the previous write
+	for i := 0; i < 40; i++ {
+		desc := fmt.Sprintf("Areia lote %d", i)
+		if i%2 == 0 {
+			mustStatus(t, h.Do("PATCH", v2Base+"/my_database/resources/"+f.resource, f.u.Token,
+				`{"data":{"type":"resources","id":"`+f.resource+`","attributes":{"description":"`+desc+`"}}}`), 200)
+		} else {
+			mustStatus(t, h.Do("PUT", v1Base+"/base/mybase/resources/"+f.resource, f.u.Token, `{"description":"`+desc+`"}`), 200)
+		}
+		var tagV1, tagV2 string
+		for j := 0; j < 3; j++ {
+			r2 := mustStatus(t, h.Do("GET", v2Base+"/my_database/resources/"+f.resource, f.u.Token, "", "If-None-Match", lastV2), 200)
+			r1 := mustStatus(t, h.Do("GET", v1Base+"/base/mybase/resources/"+f.resource, f.u.Token, "", "If-None-Match", lastV1), 200)
+			var d2 struct {
+				Data struct {
+					Attributes struct {
+						Description string `json:"description"`
+					} `json:"attributes"`
+				} `json:"data"`
+			}
+			var d1 struct {
+				Description string `json:"description"`
+			}
+			if err := json.Unmarshal(r2.Body, &d2); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(r1.Body, &d1); err != nil {
+				t.Fatal(err)
+			}
+			if d2.Data.Attributes.Description != desc || d1.Description != desc {
+				t.Fatalf("write %d: read v2 %q, v1 %q; want %q", i, d2.Data.Attributes.Description, d1.Description, desc)
+			}
+			if j == 0 {
+				tagV1, tagV2 = r1.Header.Get("ETag"), r2.Header.Get("ETag")
+			} else if r1.Header.Get("ETag") != tagV1 || r2.Header.Get("ETag") != tagV2 {
+				t.Errorf("write %d: the tag changed without a write", i)
+			}
+		}
+		lastV1, lastV2 = tagV1, tagV2
+	}
+}
