@@ -78,9 +78,18 @@ type genTx struct {
 	Tx
 	companies map[string]bool
 	global    bool
+
+	// The bank memo (bankmemo.go), used until the transaction writes bank
+	// records.
+	memo    *bankMemo
+	gen     uint64
+	genErr  error
+	genRead bool
 }
 
-func newGenTx(tx Tx) *genTx { return &genTx{Tx: tx, companies: map[string]bool{}} }
+func newGenTx(tx Tx, memo *bankMemo) *genTx {
+	return &genTx{Tx: tx, companies: map[string]bool{}, memo: memo}
+}
 
 // bump writes the counters of what the transaction changed.
 func (t *genTx) bump() error {
