@@ -154,4 +154,3 @@ func memoOf(tx Tx) (*bankMemo, uint64, bool, bool) {
 	m, gen, ok, fill := mt.bankMemo()
 	return m, gen, ok && m != nil, fill
 }
-

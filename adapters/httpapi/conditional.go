@@ -49,6 +49,10 @@ func (e *Env) Conditional() func(http.Handler) http.Handler {
 				w.WriteHeader(http.StatusNotModified)
 				return
 			}
+			if e.NoResponseCache {
+				next.ServeHTTP(&captureWriter{ResponseWriter: w, tag: tag, overflow: true}, r)
+				return
+			}
 			if ent := cache.get(key); ent != nil {
 				h := w.Header()
 				for k, v := range ent.header {

@@ -40,6 +40,11 @@ type Env struct {
 	// TrustedProxies are the peers whose X-Forwarded-For names the client
 	// (ClientAddr); none by default.
 	TrustedProxies []netip.Prefix
+
+	// NoResponseCache turns off the response cache of Conditional (the
+	// ETags and 304 answers stay); the load script uses it to measure
+	// rendering.
+	NoResponseCache bool
 }
 
 // ETOOLARGE is the code of the error for a body over the cap (HTTP 413).
