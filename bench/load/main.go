@@ -25,7 +25,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"net/http/httptrace"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"sort"
 	"strings"
@@ -47,7 +49,8 @@ var (
 	roundD  = flag.Duration("round", 2*time.Second, "length of one round")
 	clients = flag.Int("clients", 16, "concurrent clients of the read load")
 	writers = flag.Int("writers", 64, "concurrent clients of the write load")
-	only    = flag.String("only", "", "run only r1 or r2")
+	only    = flag.String("only", "", "run only r1, r2 or r4")
+	lines   = flag.Int("lines", 50000, "lines of the R4 budget")
 )
 
 // itemCodes are 20 items of the sample SINAPI MG 08/2026 edition: 14
@@ -68,6 +71,12 @@ type fixture struct {
 	url    string
 	srv    *http.Server
 	h      http.Handler
+	// renderURL and renderH serve the same service without the response
+	// cache (where the code has one): every answer is rendered.
+	renderURL string
+	renderH   http.Handler
+	renderSrv *http.Server
+	budgetID  string
 	token  string
 	compID string
 	comps  []string // one composition per writer
@@ -85,6 +94,7 @@ func main() {
 	f := setup()
 	defer func() {
 		_ = f.srv.Close()
+		_ = f.renderSrv.Close()
 		_ = f.store.Close()
 		_ = os.RemoveAll(f.dir)
 	}()
@@ -94,6 +104,9 @@ func main() {
 	}
 	if *only == "" || *only == "r2" {
 		r2(f)
+	}
+	if *only == "" || *only == "r4" {
+		r4(f)
 	}
 }
 
@@ -157,12 +170,23 @@ func setup() *fixture {
 		Limiter: httpapi.NewAuthLimiter(20, time.Minute),
 		Log:     slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}
+	env.MaxBodyBytes = 64 << 20 // the R4 budget is one request
 	h := server.Handler(env)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	must(err)
 	srv := server.New("", h, server.DefaultTimeouts)
 	go func() { _ = srv.Serve(ln) }()
 	f := &fixture{dir: dir, store: st, url: "http://" + ln.Addr().String(), srv: srv, h: h}
+	renv := *env
+	if fv := reflect.ValueOf(&renv).Elem().FieldByName("NoResponseCache"); fv.IsValid() {
+		fv.SetBool(true)
+	}
+	f.renderH = server.Handler(&renv)
+	rln, err := net.Listen("tcp", "127.0.0.1:0")
+	must(err)
+	f.renderSrv = server.New("", f.renderH, server.DefaultTimeouts)
+	go func() { _ = f.renderSrv.Serve(rln) }()
+	f.renderURL = "http://" + rln.Addr().String()
 	v2 := f.url + "/api/public/v2"
 	st2, _, b := do(v2+"/authenticate", "POST", "", `{"email":"bench@example.com","secret_token":"`+nu.SecretToken+`"}`)
 	expect(st2, 200, b, "authenticate")
@@ -318,21 +342,26 @@ func r1(f *fixture) {
 		{"R1 v2 list page of 100 resources", "/api/public/v2/my_database/resources?page[size]=100", v2h},
 	}
 	fmt.Printf("\nR1 reads: %d clients, keep-alive, loopback; costdb and a bare net/http handler with the same bytes and headers, alternately\n", *clients)
-	fmt.Printf("%-36s %12s %12s %8s %14s\n", "target", "costdb req/s", "bare req/s", "ratio", "alloc B/req")
-	for _, t := range targets {
-		st, hdr, body := do(f.url+t.path, "GET", "", "", t.hdr...)
-		expect(st, 200, body, t.name)
-		b := httptest.NewServer(bare(st, hdr, body))
-		var cs, bs, rs []float64
-		for i := 0; i < *rounds; i++ {
-			c := load(f.url+t.path, t.hdr, *clients, *roundD)
-			bb := load(b.URL+t.path, t.hdr, *clients, *roundD)
-			cs, bs, rs = append(cs, c), append(bs, bb), append(rs, c/bb)
+	fmt.Printf("%-46s %12s %12s %8s %14s\n", "target", "costdb req/s", "bare req/s", "ratio", "alloc B/req")
+	for _, srv := range []struct {
+		name, url string
+		h         http.Handler
+	}{{"", f.url, f.h}, {", rendered", f.renderURL, f.renderH}} {
+		for _, t := range targets {
+			st, hdr, body := do(srv.url+t.path, "GET", "", "", t.hdr...)
+			expect(st, 200, body, t.name)
+			b := httptest.NewServer(bare(st, hdr, body))
+			var cs, bs, rs []float64
+			for i := 0; i < *rounds; i++ {
+				c := load(srv.url+t.path, t.hdr, *clients, *roundD)
+				bb := load(b.URL+t.path, t.hdr, *clients, *roundD)
+				cs, bs, rs = append(cs, c), append(bs, bb), append(rs, c/bb)
+			}
+			b.Close()
+			alloc := allocPerRequest(srv.h, t.path, t.hdr, 300)
+			fmt.Printf("%-46s %12.0f %12.0f %8.3f %14.0f\n", t.name+srv.name, median(cs), median(bs), median(rs), alloc)
+			fmt.Printf("    rounds: costdb %s; bare %s; ratio %s\n", list(cs, "%.0f"), list(bs, "%.0f"), list(rs, "%.3f"))
 		}
-		b.Close()
-		alloc := allocPerRequest(f.h, t.path, t.hdr, 500)
-		fmt.Printf("%-36s %12.0f %12.0f %8.3f %14.0f\n", t.name, median(cs), median(bs), median(rs), alloc)
-		fmt.Printf("    rounds: costdb %s; bare %s; ratio %s\n", list(cs, "%.0f"), list(bs, "%.0f"), list(rs, "%.3f"))
 	}
 }
 
@@ -418,4 +447,74 @@ func r2(f *fixture) {
 	fmt.Printf("%-36s %12s %12s %8s\n", "target", "add_items/s", "ceiling/s", "ratio")
 	fmt.Printf("%-36s %12.0f %12.0f %8.3f\n", "R2 64 concurrent add_items", median(ws), median(cs), median(rs))
 	fmt.Printf("    rounds: add_items %s; ceiling %s; ratio %s\n", list(ws, "%.0f"), list(cs, "%.0f"), list(rs, "%.3f"))
+}
+
+// r4 creates a budget of -lines lines (one request) and times its reports
+// over HTTP, JSON and CSV, through the rendering server: time to the first
+// byte of the answer and to its end, and the bytes.
+func r4(f *fixture) {
+	var b strings.Builder
+	b.WriteString(`{"data":{"type":"budgets","attributes":{"code":"BENCH-50K","description":"Obra grande","location":"MG","desonerado":false,"bdi":25,"bdi_mode":"unit_price","rounding":"truncate",` +
+		`"banks":[{"name":"SINAPI","location":"MG","version":"08/2026"}],"items":[`)
+	per := 1000 // lines per stage
+	for s := 0; s*per < *lines; s++ {
+		if s > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"kind":"stage","description":"Etapa %d","items":[`, s)
+		for i := s * per; i < min((s+1)*per, *lines); i++ {
+			if i > s*per {
+				b.WriteString(",")
+			}
+			it := itemCodes[i%len(itemCodes)]
+			kind := "composition"
+			if it.resource {
+				kind = "resource"
+			}
+			fmt.Fprintf(&b, `{"kind":"%s","bank":"SINAPI","code":"%s","quantity":%d.25}`, kind, it.code, i%97+1)
+		}
+		b.WriteString("]}")
+	}
+	b.WriteString("]}}}")
+	start := time.Now()
+	st, _, body := do(f.url+"/api/public/v2/budgets", "POST", f.token, b.String())
+	expect(st, 201, body, "create the R4 budget")
+	f.budgetID = idOf(body)
+	fmt.Printf("\nR4 reports of a budget of %d lines (created in %v), rendering server; medians of %d rounds\n", *lines, time.Since(start).Round(time.Millisecond), *rounds)
+	fmt.Printf("%-30s %14s %14s %12s %14s\n", "report", "first byte ms", "complete ms", "bytes", "heap B/report")
+	for _, rep := range []string{"synthetic", "analytic", "abc"} {
+		for _, format := range []string{"json", "csv"} {
+			path := "/api/public/v2/budgets/" + f.budgetID + "/reports/" + rep + "?format=" + format
+			var firsts, alls []float64
+			var n int
+			for i := 0; i < *rounds; i++ {
+				first, all, size := timed(f.renderURL+path, f.token)
+				firsts, alls, n = append(firsts, first), append(alls, all), size
+			}
+			heap := allocPerRequest(f.renderH, path, []string{"Authorization", "Bearer " + f.token}, 1)
+			fmt.Printf("%-30s %14.1f %14.1f %12d %14.0f\n", rep+" "+format, median(firsts), median(alls), n, heap)
+			fmt.Printf("    rounds: first byte %s; complete %s\n", list(firsts, "%.1f"), list(alls, "%.1f"))
+		}
+	}
+}
+
+// timed GETs url and returns the milliseconds to the first byte of the
+// answer and to its end, and its size.
+func timed(url, token string) (float64, float64, int) {
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	var first time.Time
+	req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+		GotFirstResponseByte: func() { first = time.Now() },
+	}))
+	start := time.Now()
+	resp, err := http.DefaultClient.Do(req)
+	must(err)
+	n, _ := io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		log.Fatalf("%s: status %d", url, resp.StatusCode)
+	}
+	end := time.Now()
+	return float64(first.Sub(start).Microseconds()) / 1000, float64(end.Sub(start).Microseconds()) / 1000, int(n)
 }
