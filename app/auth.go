@@ -146,6 +146,9 @@ func (s *Service) SetUserDisabled(ctx context.Context, email string, disabled bo
 			return err
 		}
 		u.Disabled = disabled
+		if disabled {
+			u.TokensRevokedAt = s.Now()
+		}
 		return tx.PutUser(u)
 	})
 }
@@ -232,6 +235,11 @@ func (s *Service) Authorize(ctx context.Context, token string) (domain.Principal
 		}
 		if u.Disabled || u.CompanyID != claims.CompanyID {
 			return domain.Errorf(domain.EUNAUTHORIZED, "the token's user is disabled")
+		}
+		// Read with the user on every request, so a revocation is never
+		// seen late, whatever caches the token's signature check.
+		if revoked(u, claims.IssuedAt) {
+			return domain.Errorf(domain.EUNAUTHORIZED, "the access token has been revoked")
 		}
 		p = domain.Principal{UserID: u.ID, CompanyID: u.CompanyID, DepartmentID: u.DepartmentID}
 		return nil

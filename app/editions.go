@@ -14,6 +14,11 @@ type EditionData struct {
 	Edition      domain.Edition
 	Resources    []*domain.BankResource
 	Compositions []*domain.BankComposition
+	// Replace replaces the edition instead of merging into it: its stored
+	// records and regimes go, and the edition is exactly this data (the
+	// national SINAPI workbook gives a state's whole month at once, so a
+	// code it no longer lists must not keep last import's price).
+	Replace bool
 }
 
 // ImportSummary counts what an import wrote, per edition.
@@ -28,13 +33,29 @@ type ImportSummary struct {
 // exists merges: the prices of the regimes imported now replace those of the
 // same regimes, the other regime's prices stay, so importing the
 // desonerado and the não desonerado files one after the other fills both,
-// and importing the same data again changes nothing.
+// and importing the same data again changes nothing. Data marked Replace
+// replaces its edition instead (see EditionData.Replace).
 func (s *Service) ImportEditions(ctx context.Context, data []EditionData) ([]ImportSummary, error) {
+	return s.ImportEditionsFunc(ctx, len(data), func(i int) (*EditionData, error) { return &data[i], nil })
+}
+
+// ImportEditionsFunc is ImportEditions for data too large to hold at once
+// (the national SINAPI workbook: 27 editions of a month): it asks edition
+// for the data of each of the n editions in turn, inside the one
+// transaction, and keeps none of it once stored, so a caller that builds
+// each edition when asked holds one edition's records at a time. edition
+// may be called again for the same i if the store runs the transaction
+// again.
+func (s *Service) ImportEditionsFunc(ctx context.Context, n int, edition func(i int) (*EditionData, error)) ([]ImportSummary, error) {
 	var out []ImportSummary
 	err := s.store.Update(ctx, func(tx Tx) error {
 		out = out[:0]
-		for i := range data {
-			sum, err := importEdition(tx, s.now(), &data[i])
+		for i := 0; i < n; i++ {
+			d, err := edition(i)
+			if err != nil {
+				return err
+			}
+			sum, err := importEdition(tx, s.now(), d)
 			if err != nil {
 				return err
 			}
@@ -56,6 +77,9 @@ func importEdition(tx Tx, now time.Time, d *EditionData) (ImportSummary, error) 
 		return ImportSummary{}, domain.Errorf(domain.EINVALID, "edition %s: the import names no regime", editionName(ref))
 	}
 	key := in.Key()
+	if d.Replace {
+		return replaceEdition(tx, now, in, d)
+	}
 	ed, err := tx.Edition(key)
 	if isNotFound(err) {
 		ed = &domain.Edition{Bank: in.Bank, State: in.State, Month: in.Month, Region: in.Region}
@@ -99,6 +123,37 @@ func importEdition(tx Tx, now time.Time, d *EditionData) (ImportSummary, error) 
 			return ImportSummary{}, err
 		}
 	}
+	if err := tx.PutEdition(ed); err != nil {
+		return ImportSummary{}, err
+	}
+	return ImportSummary{Edition: *ed, Resources: len(d.Resources), Compositions: len(d.Compositions)}, nil
+}
+
+// replaceEdition stores d as the whole edition: the records the edition
+// had are deleted first, in the same transaction.
+func replaceEdition(tx Tx, now time.Time, in domain.Edition, d *EditionData) (ImportSummary, error) {
+	key := in.Key()
+	if err := tx.DeleteBankRecords(key); err != nil {
+		return ImportSummary{}, err
+	}
+	ed := &domain.Edition{Bank: in.Bank, State: in.State, Month: in.Month, Region: in.Region, Source: in.Source, ImportedAt: now}
+	for _, r := range in.Regimes {
+		ed.AddRegime(r)
+	}
+	for _, r := range d.Resources {
+		if err := tx.PutBankResource(key, r); err != nil {
+			return ImportSummary{}, err
+		}
+	}
+	for _, c := range d.Compositions {
+		if err := tx.PutBankComposition(key, c); err != nil {
+			return ImportSummary{}, err
+		}
+		if len(c.Items) > 0 {
+			ed.Structures++
+		}
+	}
+	ed.Resources, ed.Compositions = len(d.Resources), len(d.Compositions)
 	if err := tx.PutEdition(ed); err != nil {
 		return ImportSummary{}, err
 	}

@@ -206,3 +206,8 @@ func (t *genTx) DeleteBudget(id string) error {
 	}
 	return t.Tx.DeleteBudget(id)
 }
+
+func (t *genTx) DeleteBankRecords(editionKey string) error {
+	t.global = true
+	return t.Tx.DeleteBankRecords(editionKey)
+}

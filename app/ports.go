@@ -53,6 +53,9 @@ type Tx interface {
 	UserByEmail(email string) (*domain.User, error)
 	PutUser(u *domain.User) error
 	CountUsers() (int, error)
+	// Users lists the users of the company with the id, or every user when
+	// companyID is empty, in ID order.
+	Users(companyID string) ([]*domain.User, error)
 
 	Group(id string) (*domain.Group, error)
 	Groups(companyID string, q Query) ([]*domain.Group, int, error)
@@ -86,6 +89,10 @@ type Tx interface {
 	// BankCompositions lists the compositions of the edition with the key,
 	// in code order (byte order); empty for an edition that has none.
 	BankCompositions(editionKey string) ([]*domain.BankComposition, error)
+	// DeleteBankRecords deletes every resource and composition of the
+	// edition with the key (not the edition itself), for an import that
+	// replaces the edition; nothing to delete is not an error.
+	DeleteBankRecords(editionKey string) error
 
 	// Budget returns the budget with the id, its tree of nodes included.
 	Budget(id string) (*domain.Budget, error)

@@ -34,6 +34,9 @@ type User struct {
 	SecretHash   []byte
 	Disabled     bool
 	CreatedAt    time.Time
+	// TokensRevokedAt, when set, invalidates every access token of the user
+	// issued at or before it (whole seconds, as tokens carry them).
+	TokensRevokedAt time.Time
 }
 
 // Principal is the authenticated caller of an operation: whose company every

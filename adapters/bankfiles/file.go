@@ -133,6 +133,10 @@ const (
 	// stores numbers; a cell with a comma is read as numbersBR (numbers
 	// typed as text).
 	numbersDot
+	// numbersFloat: as numbersDot, the cells holding the binary
+	// floating-point text XLSX stores ("159.91999999999999"), read as the
+	// shortest decimal that is the same float (159.92).
+	numbersFloat
 )
 
 // maxTitleRows is how many rows above the header a file may have.
@@ -252,6 +256,10 @@ func (f *File) Decimal(row Row, col int, field string) (decimal.Decimal, error) 
 		return decimal.Decimal{}, f.Errorf(row.Line, "%s is empty", field)
 	}
 	text := s
+	if f.style == numbersFloat {
+		s = xlsxNumber(s)
+		text = s
+	}
 	if f.style == numbersBR || strings.IndexByte(s, ',') >= 0 {
 		var ok bool
 		if text, ok = brNumber(s); !ok {
@@ -391,18 +399,12 @@ func openSource(r io.ReaderAt, size int64) (rowSource, numberStyle, error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		return xlsxSource{x}, numbersDot, nil
+		return x, numbersFloat, nil
 	case xlsMagic:
 		return nil, 0, errors.New("this is an Excel 97-2003 (.xls) workbook: save it as XLSX or CSV")
 	}
 	return openCSV(r, size)
 }
-
-type xlsxSource struct{ x *xlsxRows }
-
-func (s xlsxSource) next() (int, []string, error) { return s.x.next() }
-func (s xlsxSource) progress() (int64, int64)     { return s.x.count.n, s.x.count.total }
-func (s xlsxSource) close() error                 { return s.x.close() }
 
 // csvSource reads a CSV file; the separator is ";" or ",", whichever the
 // first line has more of (outside quotes or not: titles rarely hold either).
@@ -531,7 +533,7 @@ func newFile(ctx context.Context, name string, r io.ReaderAt, size int64, format
 		return nil, nil, badFile(name, 0, "%v", err)
 	}
 	f := &File{Name: name, ctx: ctx, src: src, style: style}
-	if _, ok := src.(xlsxSource); ok {
+	if _, ok := src.(*sheetRows); ok {
 		f.padRows = true
 	}
 	for n := 0; n < maxTitleRows; {

@@ -7,7 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/csv"
 	"fmt"
-	"html"
+	"github.com/xuri/excelize/v2"
 	"io"
 	"os"
 	"path/filepath"
@@ -273,68 +273,40 @@ type xlsxCell struct {
 	num  bool
 }
 
-// makeXLSX writes a one-sheet workbook the way Excel does: text in the
-// shared strings, numbers as stored binary floats.
+// makeXLSX writes a one-sheet workbook (excelize's writer) the way Excel
+// does: text in the shared strings, numbers as stored binary floats (17
+// significant digits).
 func makeXLSX(tb testing.TB, rows [][]xlsxCell) []byte {
 	tb.Helper()
-	var sheet strings.Builder
-	var sst []string
-	index := map[string]int{}
-	sheet.WriteString(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` +
-		`<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>`)
+	book := excelize.NewFile()
+	defer book.Close()
+	const sheet = "Relatório"
+	if err := book.SetSheetName("Sheet1", sheet); err != nil {
+		tb.Fatal(err)
+	}
 	for i, row := range rows {
-		fmt.Fprintf(&sheet, `<row r="%d">`, i+1)
 		for j, c := range row {
 			ref := fmt.Sprintf("%s%d", colName(j), i+1)
+			var err error
 			switch {
 			case c.text == "":
-				fmt.Fprintf(&sheet, `<c r="%s" s="1"/>`, ref)
+				continue
 			case c.num:
-				f, err := strconv.ParseFloat(c.text, 64)
-				if err != nil {
-					tb.Fatal(err)
+				f, perr := strconv.ParseFloat(c.text, 64)
+				if perr != nil {
+					tb.Fatal(perr)
 				}
-				fmt.Fprintf(&sheet, `<c r="%s"><v>%s</v></c>`, ref, strconv.FormatFloat(f, 'g', 17, 64))
+				err = book.SetCellDefault(sheet, ref, strconv.FormatFloat(f, 'g', 17, 64))
 			default:
-				k, ok := index[c.text]
-				if !ok {
-					k = len(sst)
-					index[c.text] = k
-					sst = append(sst, c.text)
-				}
-				fmt.Fprintf(&sheet, `<c r="%s" t="s"><v>%d</v></c>`, ref, k)
+				err = book.SetCellStr(sheet, ref, c.text)
+			}
+			if err != nil {
+				tb.Fatal(err)
 			}
 		}
-		sheet.WriteString(`</row>`)
-	}
-	sheet.WriteString(`</sheetData></worksheet>`)
-	var strs strings.Builder
-	fmt.Fprintf(&strs, `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>`+
-		`<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="%d" uniqueCount="%d">`, len(sst), len(sst))
-	for _, s := range sst {
-		fmt.Fprintf(&strs, `<si><t xml:space="preserve">%s</t></si>`, html.EscapeString(s))
-	}
-	strs.WriteString(`</sst>`)
-	parts := []struct{ name, body string }{
-		{"[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/data.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/strings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>`},
-		{"_rels/.rels", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`},
-		{"xl/workbook.xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Relatório" sheetId="1" r:id="rId7"/></sheets></workbook>`},
-		// Parts named unlike sheet1.xml and sharedStrings.xml, so that the
-		// reader must follow the relationships.
-		{"xl/_rels/workbook.xml.rels", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId7" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/data.xml"/><Relationship Id="rId8" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="/xl/strings.xml"/></Relationships>`},
-		{"xl/strings.xml", strs.String()},
-		{"xl/worksheets/data.xml", sheet.String()},
 	}
 	var out bytes.Buffer
-	zw := zip.NewWriter(&out)
-	for _, p := range parts {
-		w, err := zw.Create(p.name)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		io.WriteString(w, p.body)
-	}
-	if err := zw.Close(); err != nil {
+	if err := book.Write(&out); err != nil {
 		tb.Fatal(err)
 	}
 	return out.Bytes()

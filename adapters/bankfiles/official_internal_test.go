@@ -1,9 +1,9 @@
 package bankfiles
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
+	"github.com/xuri/excelize/v2"
 	"io"
 	"strings"
 	"testing"
@@ -84,48 +84,34 @@ func TestTitleState(t *testing.T) {
 	}
 }
 
-func TestColumns(t *testing.T) {
-	for i, name := range map[int]string{0: "A", 25: "Z", 26: "AA", 27: "AB", 701: "ZZ", 702: "AAA", 16383: "XFD"} {
-		if got := columnName(i); got != name {
-			t.Errorf("columnName(%d) = %q, want %q", i, got, name)
-		}
-		if got, err := columnIndex(name + "12"); err != nil || got != i {
-			t.Errorf("columnIndex(%q) = %d, %v, want %d", name+"12", got, err, i)
-		}
-	}
-	for _, bad := range []string{"12", "", "XFE1", "AAAA1"} {
-		if _, err := columnIndex(bad); err == nil {
-			t.Errorf("columnIndex(%q) succeeded", bad)
-		}
-	}
-}
-
-// The XLSX reader handles what spreadsheet programs write besides shared
-// strings: inline strings, rich text runs, phonetic runs, formula results,
-// cells without a reference, skipped rows and columns, prefixed elements.
+// The XLSX reader (excelize's row iterator) gives shared and inline
+// strings, formula results and stored numbers as they are, rows the sheet
+// leaves out as empty ones, and a cell left out inside a row as "";
+// File.Decimal reads a stored binary float as the figure it shows.
 func TestXLSXCells(t *testing.T) {
-	sst := `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` +
-		`<si><t>plain</t></si>` +
-		`<si><r><t>ri</t></r><r><rPr><b/></rPr><t xml:space="preserve">ch </t></r><rPh><t>PHONETIC</t></rPh></si>` +
-		`<si><t>a &amp; b</t></si></sst>`
-	sheet := `<x:worksheet xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><x:sheetData>` +
-		`<x:row r="1"><x:c r="A1" t="s"><x:v>0</x:v></x:c><x:c r="C1" t="s"><x:v>1</x:v></x:c></x:row>` +
-		`<x:row r="3"><x:c t="inlineStr"><x:is><x:t>inline</x:t></x:is></x:c><x:c><x:v>159.91999999999999</x:v></x:c>` +
-		`<x:c t="str"><x:f>A1&amp;"x"</x:f><x:v>formula</x:v></x:c><x:c t="b"><x:v>1</x:v></x:c><x:c t="s"><x:v>2</x:v></x:c></x:row>` +
-		`<x:row r="4"/>` +
-		`<x:row r="5"><x:c r="B5"><x:v>1E-3</x:v></x:c><x:c r="C5" s="3"/></x:row>` +
-		`</x:sheetData></x:worksheet>`
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for name, body := range map[string]string{"xl/worksheets/sheet1.xml": sheet, "xl/sharedStrings.xml": sst} {
-		w, _ := zw.Create(name)
-		io.WriteString(w, body)
+	book := excelize.NewFile()
+	defer book.Close()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
-	zw.Close()
+	must(book.SetCellStr("Sheet1", "A1", "plain"))
+	must(book.SetCellStr("Sheet1", "C1", "rich "))
+	must(book.SetCellStr("Sheet1", "A3", "inline"))
+	must(book.SetCellValue("Sheet1", "B3", 159.92))
+	must(book.SetCellFormula("Sheet1", "C3", `A1&"x"`))
+	must(book.SetCellStr("Sheet1", "D3", "a & b"))
+	must(book.SetCellStr("Sheet1", "B5", "0307731"))
+	must(book.SetCellValue("Sheet1", "C5", 0.001))
+	var buf bytes.Buffer
+	must(book.Write(&buf))
 	x, err := openXLSX(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer x.close()
 	type row struct {
 		Line  int
 		Cells []string
@@ -143,12 +129,19 @@ func TestXLSXCells(t *testing.T) {
 	}
 	want := []row{
 		{1, []string{"plain", "", "rich "}},
-		{3, []string{"inline", "159.92", "formula", "1", "a & b"}},
+		{2, nil},
+		{3, []string{"inline", "159.92", "", "a & b"}},
 		{4, nil},
-		{5, []string{"", "0.001"}},
+		{5, []string{"", "0307731", "0.001"}},
 	}
 	if d := cmp.Diff(want, got, cmp.Comparer(func(a, b []string) bool { return strings.Join(a, "|") == strings.Join(b, "|") })); d != "" {
 		t.Errorf("rows (-want +got):\n%s", d)
+	}
+	f := &File{Name: "x.xlsx", style: numbersFloat}
+	for in, want := range map[string]string{"159.91999999999999": "159.92", "9.564500000000001": "9.5645", "1E-3": "0.001", "4,05": "4.05"} {
+		if d, err := f.Decimal(Row{Line: 1, Cells: []string{in}}, 0, "X"); err != nil || d.String() != want {
+			t.Errorf("Decimal(%q) = %s, %v, want %s", in, d, err, want)
+		}
 	}
 }
 

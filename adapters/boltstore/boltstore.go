@@ -45,6 +45,12 @@ type Options struct {
 	// Timeout is how long Open waits for another process to release the
 	// file lock before it gives up; zero means DefaultTimeout.
 	Timeout time.Duration
+	// MmapSize, when larger than the file, is the size the file is mapped
+	// at from the start (bbolt's InitialMmapSize: address space, not
+	// memory). A large import sets it to what the file will grow to, so
+	// that bbolt does not remap mid-transaction, which copies every record
+	// written so far onto the heap.
+	MmapSize int
 }
 
 // Store is an app.Store on a bbolt file. It is safe for concurrent use.
@@ -118,6 +124,7 @@ func Open(path string, opts Options) (*Store, error) {
 	// bbolt's defaults: fsync on every commit (no NoSync, no NoGrowSync).
 	bopts := *bolt.DefaultOptions
 	bopts.Timeout = timeout
+	bopts.InitialMmapSize = opts.MmapSize
 	db, err := bolt.Open(path, 0o600, &bopts)
 	if err != nil {
 		if errors.Is(err, bolterrors.ErrTimeout) {

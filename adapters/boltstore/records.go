@@ -37,6 +37,8 @@ type userRecord struct {
 	SecretHash   []byte `json:"secret_hash"` // base64
 	Disabled     bool   `json:"disabled"`
 	CreatedAt    string `json:"created_at"`
+	// TokensRevokedAt is absent in records written before it existed.
+	TokensRevokedAt string `json:"tokens_revoked_at,omitempty"`
 }
 
 type groupRecord struct {
@@ -280,6 +282,7 @@ func toUserRecord(u *domain.User) userRecord {
 	return userRecord{
 		ID: u.ID, CompanyID: u.CompanyID, DepartmentID: u.DepartmentID, Email: u.Email, Name: u.Name,
 		SecretHash: u.SecretHash, Disabled: u.Disabled, CreatedAt: encTime(u.CreatedAt),
+		TokensRevokedAt: encTime(u.TokensRevokedAt),
 	}
 }
 
@@ -287,6 +290,7 @@ func (r *userRecord) domain(d *decoder) *domain.User {
 	return &domain.User{
 		ID: r.ID, CompanyID: r.CompanyID, DepartmentID: r.DepartmentID, Email: r.Email, Name: r.Name,
 		SecretHash: r.SecretHash, Disabled: r.Disabled, CreatedAt: d.time("created_at", r.CreatedAt),
+		TokensRevokedAt: d.time("tokens_revoked_at", r.TokensRevokedAt),
 	}
 }
 

@@ -334,6 +334,24 @@ func (t *tx) CountUsers() (int, error) {
 	return n, nil
 }
 
+func (t *tx) Users(companyID string) ([]*domain.User, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	out := []*domain.User{}
+	c := t.bucket(bucketUsers).Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		u, err := t.User(string(k))
+		if err != nil {
+			return nil, err
+		}
+		if companyID == "" || u.CompanyID == companyID {
+			out = append(out, u)
+		}
+	}
+	return out, nil
+}
+
 // Groups.
 
 func (t *tx) Group(id string) (*domain.Group, error) {
@@ -638,6 +656,7 @@ func (t *tx) PutBankResource(editionKey string, v *domain.BankResource) error {
 	if err := checkParts("bank resource", "edition key", editionKey, "code", v.Code); err != nil {
 		return err
 	}
+	fillPages(t.bucket(bucketBankResources))
 	return t.put(bucketBankResources, key(editionKey, v.Code), toBankResourceRecord(v))
 }
 
@@ -668,6 +687,7 @@ func (t *tx) PutBankComposition(editionKey string, c *domain.BankComposition) er
 	if err := checkParts("bank composition", "edition key", editionKey, "code", c.Code); err != nil {
 		return err
 	}
+	fillPages(t.bucket(bucketBankCompositions))
 	return t.put(bucketBankCompositions, key(editionKey, c.Code), toBankCompositionRecord(c))
 }
 
@@ -677,6 +697,31 @@ func (t *tx) BankResources(editionKey string) ([]*domain.BankResource, error) {
 
 func (t *tx) BankCompositions(editionKey string) ([]*domain.BankComposition, error) {
 	return scanEdition(t, bucketBankCompositions, editionKey, func(d *decoder, r *bankCompositionRecord) *domain.BankComposition { return r.domain(d) })
+}
+
+// fillPages makes the pages of a bank bucket split full: imports write an
+// edition's records in key order, which bbolt's default (pages split half
+// full) would leave in half-empty pages, doubling the file and the memory a
+// large import's commit takes.
+func fillPages(b *bolt.Bucket) { b.FillPercent = 0.95 }
+
+func (t *tx) DeleteBankRecords(editionKey string) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	if err := checkParts("edition", "key", editionKey); err != nil {
+		return err
+	}
+	prefix := key(editionKey, "")
+	for _, bucket := range [][]byte{bucketBankResources, bucketBankCompositions} {
+		c := t.bucket(bucket).Cursor()
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Seek(prefix) {
+			if err := c.Delete(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // scanEdition decodes every record of bucket whose key is the edition's

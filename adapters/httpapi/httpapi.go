@@ -45,6 +45,9 @@ type Env struct {
 	// ETags and 304 answers stay); the load script uses it to measure
 	// rendering.
 	NoResponseCache bool
+
+	// Observability: the access log, the request metrics and readiness.
+	Observability
 }
 
 // ETOOLARGE is the code of the error for a body over the cap (HTTP 413).
@@ -93,11 +96,15 @@ func (e *Env) LogStatus(r *http.Request, status int, err error) {
 	if e.Log == nil || err == nil {
 		return
 	}
+	rid := ""
+	if ri := RequestInfoFrom(r.Context()); ri != nil {
+		rid = ri.ID
+	}
 	if status >= 500 {
-		e.Log.Error("request failed", "method", r.Method, "path", r.URL.Path, "status", status, "err", err)
+		e.Log.Error("request failed", "request_id", rid, "method", r.Method, "path", r.URL.Path, "status", status, "err", err)
 		return
 	}
-	e.Log.Info("client error", "method", r.Method, "path", r.URL.Path, "status", status, "err", err.Error())
+	e.Log.Info("client error", "request_id", rid, "method", r.Method, "path", r.URL.Path, "status", status, "err", err.Error())
 }
 
 // FormatTime writes t as RFC 3339 with a numeric offset in the configured
@@ -254,6 +261,9 @@ func (e *Env) Authenticate(allowBare bool, onError func(http.ResponseWriter, *ht
 			if err != nil {
 				onError(w, r, err) // onError logs it
 				return
+			}
+			if ri := RequestInfoFrom(r.Context()); ri != nil {
+				ri.CompanyID = p.CompanyID
 			}
 			next.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), p)))
 		})

@@ -139,6 +139,7 @@ func testUsers(t *testing.T, s app.Store) {
 	count(0)
 	a, b := newUser(usA1, coA, deA1, "ana@alfa.example"), newUser(usB1, coB, deB1, "bia@beta.example")
 	b.Disabled = true
+	b.TokensRevokedAt = tUTC.AddDate(0, 0, 1)
 	update(t, s, func(tx app.Tx) error {
 		if err := tx.PutUser(a); err != nil {
 			return err
@@ -152,6 +153,9 @@ func testUsers(t *testing.T, s app.Store) {
 		{name: "UserByEmail(A1)", get: func(tx app.Tx) (any, error) { return tx.UserByEmail("ana@alfa.example") }, want: a},
 		{name: "UserByEmail(B1)", get: func(tx app.Tx) (any, error) { return tx.UserByEmail("bia@beta.example") }, want: b},
 		{name: "User(missing)", get: func(tx app.Tx) (any, error) { return tx.User(usA2) }, code: notFound},
+		{name: "Users(A)", get: func(tx app.Tx) (any, error) { return tx.Users(coA) }, want: []*domain.User{a}},
+		{name: "Users(all)", get: func(tx app.Tx) (any, error) { return tx.Users("") }, want: []*domain.User{a, b}},
+		{name: "Users(none)", get: func(tx app.Tx) (any, error) { return tx.Users(coZ) }, want: []*domain.User{}},
 		{name: "UserByEmail(missing)", get: func(tx app.Tx) (any, error) { return tx.UserByEmail("zed@alfa.example") }, code: notFound},
 	})
 
@@ -497,6 +501,7 @@ func testEmptyStore(t *testing.T, s app.Store) {
 		{name: "UserByEmail", get: func(tx app.Tx) (any, error) { return tx.UserByEmail("ana@alfa.example") }, code: notFound},
 		{name: "UserByEmail(empty)", get: func(tx app.Tx) (any, error) { return tx.UserByEmail("") }, code: notFound},
 		{name: "CountUsers", get: func(tx app.Tx) (any, error) { return tx.CountUsers() }, want: 0},
+		{name: "Users", get: func(tx app.Tx) (any, error) { return tx.Users("") }, want: []*domain.User{}},
 		{name: "Group", get: func(tx app.Tx) (any, error) { return tx.Group(grA1) }, code: notFound},
 		{name: "Groups", get: func(tx app.Tx) (any, error) { return all(tx.Groups(coA, app.Query{})) }, want: []*domain.Group{}},
 		{name: "Resource", get: func(tx app.Tx) (any, error) { return tx.Resource(reA1) }, code: notFound},

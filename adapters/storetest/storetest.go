@@ -47,6 +47,7 @@ func Run(t *testing.T, open func(t *testing.T) app.Store) {
 		{"Editions", testEditions},
 		{"BankResources", testBankResources},
 		{"BankCompositions", testBankCompositions},
+		{"DeleteBankRecords", testDeleteBankRecords},
 		{"Budgets", testBudgets},
 		{"EmptyStore", testEmptyStore},
 		{"World", testWorld},

@@ -3,80 +3,100 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 
-	"github.com/costdb/costdb/adapters/boltstore"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 )
 
-// openService opens the database for an administration command.
-func openService(ctx context.Context, path string) (*app.Service, func(), error) {
-	st, err := boltstore.Open(path, boltstore.Options{})
-	if err != nil {
-		return nil, nil, err
-	}
-	svc, err := newService(ctx, st, app.Config{})
-	if err != nil {
-		st.Close()
-		return nil, nil, err
-	}
-	return svc, func() { st.Close() }, nil
-}
+// usersUsage is the synopsis of the account commands.
+const usersUsage = `usage: costdb users list [--db PATH] [--company NAME|ID | --email EMAIL]
+       costdb users add [--db PATH] --company NAME --email EMAIL [--name NAME] [--department NAME]
+       costdb users reset-secret [--db PATH] --email EMAIL
+       costdb users disable|enable|revoke-tokens [--db PATH] (--email EMAIL | --company NAME|ID)`
 
+// runUsers runs "costdb users …": through the running server's admin
+// listener when a server holds the database, on the database otherwise.
 func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: costdb users add|disable|enable --db PATH …")
+		fmt.Fprintln(stderr, usersUsage)
 		return errUsage
 	}
-	fs := flag.NewFlagSet("costdb users "+args[0], flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	db := fs.String("db", "./costdb.db", "bbolt database file")
+	cmd := args[0]
+	fs := newFlagSet("costdb users "+cmd, stderr)
+	fs.Usage = func() { fmt.Fprintln(stderr, usersUsage); fs.PrintDefaults() }
+	db := fs.String("db", "./costdb.db", "bbolt database file or database URL")
 	email := fs.String("email", "", "the user's e-mail address")
-	switch args[0] {
+	var company, name, dept *string
+	switch cmd {
 	case "add":
-		company := fs.String("company", "", "company name; created when new")
-		name := fs.String("name", "", "the user's name")
-		dept := fs.String("department", "", "department name; created when new (default Geral)")
-		if err := fs.Parse(args[1:]); err != nil {
-			return errUsage
-		}
-		svc, done, err := openService(ctx, *db)
-		if err != nil {
-			return err
-		}
-		defer done()
-		u, err := svc.AddUser(ctx, app.NewUserInput{Company: *company, Email: *email, Name: *name, Department: *dept})
+		company = fs.String("company", "", "company name; created when new")
+		name = fs.String("name", "", "the user's name")
+		dept = fs.String("department", "", "department name; created when new (default Geral)")
+	case "list", "disable", "enable", "revoke-tokens":
+		company = fs.String("company", "", "every user of the company (name or id)")
+	case "reset-secret":
+	default:
+		fmt.Fprintf(stderr, "costdb users: unknown command %q\n%s\n", cmd, usersUsage)
+		return errUsage
+	}
+	if err := parseFlags(fs, args[1:]); err != nil {
+		return err
+	}
+	op, err := connect(ctx, connectOptions{DB: *db})
+	if err != nil {
+		return err
+	}
+	defer op.Close()
+	sel := app.UserSelector{Email: *email}
+	if company != nil {
+		sel.Company = *company
+	}
+	enc := json.NewEncoder(stdout)
+	switch cmd {
+	case "add":
+		u, err := op.AddUser(ctx, app.NewUserInput{Company: *company, Email: *email, Name: *name, Department: *dept})
 		if err != nil {
 			return describe(err)
 		}
-		enc := json.NewEncoder(stdout)
-		return enc.Encode(struct {
-			UserID       string `json:"user_id"`
-			CompanyID    string `json:"company_id"`
-			DepartmentID string `json:"department_id"`
-			Email        string `json:"email"`
-			SecretToken  string `json:"secret_token"`
-		}{u.User.ID, u.Company.ID, u.Department.ID, u.User.Email, u.SecretToken})
+		return enc.Encode(u)
+	case "list":
+		users, err := op.ListUsers(ctx, sel)
+		if err != nil {
+			return describe(err)
+		}
+		for _, u := range users {
+			if err := enc.Encode(u); err != nil {
+				return err
+			}
+		}
+		return nil
+	case "reset-secret":
+		u, err := op.ResetSecret(ctx, *email)
+		if err != nil {
+			return describe(err)
+		}
+		return enc.Encode(u)
 	case "disable", "enable":
-		if err := fs.Parse(args[1:]); err != nil {
-			return errUsage
-		}
-		svc, done, err := openService(ctx, *db)
+		n, err := op.SetDisabled(ctx, sel, cmd == "disable")
 		if err != nil {
-			return err
-		}
-		defer done()
-		if err := svc.SetUserDisabled(ctx, *email, args[0] == "disable"); err != nil {
 			return describe(err)
 		}
-		fmt.Fprintf(stdout, "user %s %sd\n", domain.NormalizeEmail(*email), args[0])
+		if sel.Email != "" {
+			fmt.Fprintf(stdout, "user %s %sd\n", domain.NormalizeEmail(sel.Email), cmd)
+		} else {
+			fmt.Fprintf(stdout, "%d users of %s %sd\n", n, sel.Company, cmd)
+		}
+		return nil
+	default: // revoke-tokens
+		n, err := op.RevokeTokens(ctx, sel)
+		if err != nil {
+			return describe(err)
+		}
+		fmt.Fprintf(stdout, "tokens of %d users revoked\n", n)
 		return nil
 	}
-	fmt.Fprintf(stderr, "costdb users: unknown command %q (add, disable, enable)\n", args[0])
-	return errUsage
 }
 
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -87,18 +107,21 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintln(stderr, importUsage)
 		return errUsage
 	}
-	fs := flag.NewFlagSet("costdb import sample", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	db := fs.String("db", "./costdb.db", "bbolt database file")
-	if err := fs.Parse(args[1:]); err != nil {
-		return errUsage
+	fs := newFlagSet("costdb import sample", stderr)
+	db := fs.String("db", "./costdb.db", "bbolt database file or database URL")
+	if err := parseFlags(fs, args[1:]); err != nil {
+		return err
 	}
-	svc, done, err := openService(ctx, *db)
+	data, err := sampleData()
 	if err != nil {
 		return err
 	}
-	defer done()
-	sums, err := importSample(ctx, svc)
+	op, err := connect(ctx, connectOptions{DB: *db})
+	if err != nil {
+		return err
+	}
+	defer op.Close()
+	sums, err := importAll(ctx, op, data)
 	if err != nil {
 		return describe(err)
 	}

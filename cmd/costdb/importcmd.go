@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,40 +12,79 @@ import (
 	"time"
 
 	"github.com/costdb/costdb/adapters/bankfiles"
-	"github.com/costdb/costdb/adapters/boltstore"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 )
 
 // importUsage is the synopsis of the import commands.
 const importUsage = `usage: costdb import sample --db PATH
-       costdb import sinapi --db PATH --state UF --month MM/YYYY [--regime desonerado|nao-desonerado] FILE...
-       costdb import sicro --db PATH --state UF --month MM/YYYY FILE...`
+       costdb import sinapi --db PATH [--states UF,UF...] [--month MM/YYYY] [--dry-run] WORKBOOK
+       costdb import sinapi --db PATH --state UF --month MM/YYYY [--regime desonerado|nao-desonerado] [--dry-run] FILE...
+       costdb import sicro --db PATH --state UF --month MM/YYYY [--dry-run] FILE...
+WORKBOOK is the national SINAPI workbook (SINAPI_Referência_AAAA_MM.xlsx, or the
+SINAPI-AAAA-MM-formato-xlsx.zip Caixa publishes); FILE the per-state reports.`
 
 // runImportBank runs "costdb import sinapi|sicro": it reads every file
 // first, then imports them in one transaction, so that a bad file changes
 // nothing. A progress bar per file goes to stderr when it is a terminal; a
-// summary always goes to stdout.
+// summary always goes to stdout. A SINAPI national workbook (told by its
+// sheets) is imported by runImportWorkbook.
 func runImportBank(ctx context.Context, kind string, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("costdb import "+kind, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	db := fs.String("db", "./costdb.db", "bbolt database file")
-	state := fs.String("state", "", "state (UF) of the files, such as PE (required)")
-	month := fs.String("month", "", "reference month of the files, MM/YYYY (required)")
+	db := fs.String("db", "./costdb.db", "bbolt database file or database URL (env COSTDB_DB)")
+	state := fs.String("state", "", "state (UF) of the files, such as PE (required, but for the national SINAPI workbook)")
+	month := fs.String("month", "", "reference month of the files, MM/YYYY (required, but for the national SINAPI workbook, whose month it checks)")
 	bank := bankfiles.OfficialSinapi()
-	var regime *string
+	dryRun := fs.Bool("dry-run", false, "read and check the files and print the counts, without writing")
+	var regime, states *string
 	if kind == "sicro" {
 		bank = bankfiles.OfficialSicro()
 	} else {
-		regime = fs.String("regime", "", "regime of every file, desonerado or nao-desonerado (default: told by each file name)")
+		regime = fs.String("regime", "", "regime of every per-state file, desonerado or nao-desonerado (default: told by each file name)")
+		states = fs.String("states", "", "national workbook: import only these states, such as MG,SP (default: every state it prices)")
 	}
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, importUsage)
 		fs.PrintDefaults()
 	}
+	noteEnv(fs)
+	if err := applySettingsEnv(fs); err != nil {
+		return err
+	}
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		return errUsage
+	}
+	if kind == "sinapi" && len(files) > 0 {
+		var book *bankfiles.WorkbookFile
+		for _, path := range files {
+			wf, err := bankfiles.OpenSinapiWorkbook(path)
+			if errors.Is(err, bankfiles.ErrNotWorkbook) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if book != nil || len(files) > 1 {
+				wf.Close()
+				if book != nil {
+					book.Close()
+				}
+				return fmt.Errorf("%s is the national SINAPI workbook: import it alone, without other files", path)
+			}
+			book = wf
+		}
+		if book != nil {
+			defer book.Close()
+			if *state != "" || *regime != "" {
+				return fmt.Errorf("%s is the national SINAPI workbook: it gives every state and both regimes; choose states with --states, not --state or --regime", book.Name())
+			}
+			return runImportWorkbook(ctx, book, *db, *states, *month, *dryRun, stdout, stderr)
+		}
+		if *states != "" {
+			return fmt.Errorf("--states is for the national SINAPI workbook; the per-state files take --state")
+		}
 	}
 	if *state == "" || *month == "" || len(files) == 0 {
 		fmt.Fprintf(stderr, "costdb import %s: --state, --month and at least one FILE are required\n", kind)
@@ -78,22 +118,41 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 		return err
 	}
 	read := time.Since(start)
+	if *dryRun {
+		printDryRun(stdout, im, read)
+		return nil
+	}
 
-	st, err := boltstore.Open(*db, boltstore.Options{})
+	// Through the running server's admin listener when a server holds
+	// the database: one write transaction there, which reads go on beside.
+	op, err := connect(ctx, connectOptions{DB: *db})
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer op.Close()
 	data := make([]app.EditionData, len(eds))
 	for i, e := range eds {
 		data[i] = app.EditionData{Edition: e.Edition, Resources: e.Resources, Compositions: e.Compositions}
 	}
-	sums, err := app.New(st, nil, app.Config{}).ImportEditions(ctx, data)
+	sums, err := importAll(ctx, op, data)
 	if err != nil {
 		return describe(err)
 	}
 	printImportSummary(stdout, im, sums[len(sums)-1].Edition, read, time.Since(start))
 	return nil
+}
+
+// printDryRun writes what a dry run of per-state files read.
+func printDryRun(w io.Writer, im *bankfiles.Importer, read time.Duration) {
+	ed := im.Edition()
+	fmt.Fprintf(w, "%s %s %s: %d files read in %s\n", ed.Bank, ed.State, ed.Month, len(im.Files()), read.Round(time.Millisecond))
+	for _, f := range im.Files() {
+		fmt.Fprintf(w, "  %s: %s, %d rows\n", f.Name, f.Format, f.Rows)
+	}
+	for _, c := range im.Counts() {
+		fmt.Fprintf(w, "  %s: %d resources, %d compositions\n", c.Regime, c.Resources, c.Compositions)
+	}
+	fmt.Fprintln(w, "dry run: nothing written")
 }
 
 // parseInterleaved parses flags that may come before, between or after the
@@ -188,15 +247,19 @@ func (p *progressBar) update(file string, done, total int64) {
 		return
 	}
 	p.file, p.last = file, time.Now()
+	name := []rune(filepath.Base(file))
+	if len(name) > nameWidth {
+		name = append([]rune("…"), name[len(name)-nameWidth+1:]...)
+	}
+	if total <= 0 { // a sheet that does not say how long it is: count rows
+		fmt.Fprintf(p.w, "\r%-*s %d rows", nameWidth, string(name), done)
+		return
+	}
 	frac := 1.0
 	if total > 0 {
 		frac = min(float64(done)/float64(total), 1)
 	}
 	n := int(frac * barWidth)
-	name := []rune(filepath.Base(file))
-	if len(name) > nameWidth {
-		name = append([]rune("…"), name[len(name)-nameWidth+1:]...)
-	}
 	fmt.Fprintf(p.w, "\r%-*s [%s%s] %3.0f%%", nameWidth, string(name),
 		strings.Repeat("#", n), strings.Repeat(".", barWidth-n), frac*100)
 	if finished {

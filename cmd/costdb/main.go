@@ -1,14 +1,18 @@
 // Command costdb runs the costdb service and its administration commands.
 //
-//	costdb serve [--addr 127.0.0.1:8080] [--db ./costdb.db] [--demo]
-//	costdb users add --db PATH --company NAME --email EMAIL [--name NAME] [--department NAME]
-//	costdb users disable|enable --db PATH --email EMAIL
-//	costdb import sample --db PATH
-//	costdb import sinapi --db PATH --state UF --month MM/YYYY [--regime desonerado|nao-desonerado] FILE...
-//	costdb import sicro --db PATH --state UF --month MM/YYYY FILE...
+//	costdb serve [--addr 127.0.0.1:8080] [--db ./costdb.db] [--demo] …
+//	costdb users list|add|reset-secret|disable|enable|revoke-tokens --db PATH …
+//	costdb import sample|sinapi|sicro --db PATH … (--dry-run: check only)
+//	costdb backup --db PATH --out FILE
+//	costdb restore --from FILE --db PATH [--force]
+//	costdb keys rotate|list --db PATH
+//	costdb version
 //
-// Every serve flag can also be given in the environment as COSTDB_<FLAG>
-// (COSTDB_ADDR, COSTDB_DB, COSTDB_DEMO, …); a flag on the command line wins.
+// The operator commands (users, import, backup, keys rotate) reach a
+// running server through its admin listener when one holds the database,
+// and open the database themselves otherwise. Every flag of every command
+// can also be given in the environment as COSTDB_<FLAG> (COSTDB_ADDR,
+// COSTDB_DB, COSTDB_DEMO, …); a flag on the command line wins.
 package main
 
 import (
@@ -30,13 +34,25 @@ func main() {
 const usage = `costdb: a construction cost database service
 
 Usage:
-  costdb serve [--addr ADDR] [--db PATH] [--demo] [--tz ZONE] [--max-body BYTES] [--token-ttl DURATION]
+  costdb serve [--addr ADDR] [--db PATH] [--demo] [--admin-addr ADDR] [--log-format text|json] ...
+  costdb users list [--db PATH] [--company NAME|ID | --email EMAIL]
   costdb users add --db PATH --company NAME --email EMAIL [--name NAME] [--department NAME]
-  costdb users disable --db PATH --email EMAIL
-  costdb users enable --db PATH --email EMAIL
+  costdb users reset-secret --db PATH --email EMAIL
+  costdb users disable|enable|revoke-tokens --db PATH (--email EMAIL | --company NAME|ID)
   costdb import sample --db PATH
-  costdb import sinapi --db PATH --state UF --month MM/YYYY [--regime desonerado|nao-desonerado] FILE...
-  costdb import sicro --db PATH --state UF --month MM/YYYY FILE...
+  costdb import sinapi --db PATH [--states UF,UF...] [--month MM/YYYY] [--dry-run] WORKBOOK
+  costdb import sinapi --db PATH --state UF --month MM/YYYY [--regime desonerado|nao-desonerado] [--dry-run] FILE...
+  costdb import sicro --db PATH --state UF --month MM/YYYY [--dry-run] FILE...
+  costdb backup --db PATH --out FILE
+  costdb restore --from FILE --db PATH [--force]
+  costdb keys rotate|list --db PATH [--signing-key-file FILE]
+  costdb healthcheck [--addr ADDR]   (exit 0 when /readyz answers 200)
+  costdb version        (or costdb --version)
+
+While a server runs, users, import, backup and keys rotate go through its
+admin listener; otherwise they open the database themselves. Every flag can
+be given as an environment variable COSTDB_<FLAG> (e.g. COSTDB_DB); see
+docs/operations.md.
 
 Run "costdb COMMAND -h" for the flags of a command.
 `
@@ -58,6 +74,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runUsers(ctx, args[1:], stdout, stderr)
 	case "import":
 		err = runImport(ctx, args[1:], stdout, stderr)
+	case "backup":
+		err = runBackup(ctx, args[1:], stdout, stderr)
+	case "restore":
+		err = runRestore(ctx, args[1:], stdout, stderr)
+	case "keys":
+		err = runKeys(ctx, args[1:], stdout, stderr)
+	case "healthcheck":
+		err = runHealthcheck(ctx, args[1:], stdout, stderr)
+	case "version", "--version", "-version":
+		runVersion(stdout)
+		return 0
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -85,11 +85,12 @@ func TestBadUsage(t *testing.T) {
 }
 
 // TestLockedDatabase: a command that cannot open the database because a
-// server holds it fails within seconds with a clear message.
+// server without an admin listener holds it fails within seconds with a
+// clear message.
 func TestLockedDatabase(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "c.db")
 	m := NewMain(io.Discard, io.Discard)
-	m.Addr, m.DBPath = "127.0.0.1:0", db
+	m.Addr, m.DBPath, m.AdminAddr = "127.0.0.1:0", db, "off"
 	if err := m.Open(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +265,7 @@ func TestKill9LosesNothingAcknowledged(t *testing.T) {
 			t.Errorf("resource %s after kill -9: %d %s", id, r.status, r.body)
 		}
 	}
-	// The first process's token is still valid: the key lives in the database.
+	// The first process's token is still valid: the key file next to the database kept it.
 	if r := do(t, "GET", base2+"/api/v1/base/mybase/resources", tok, ""); r.status != 200 {
 		t.Errorf("old token after restart: %d", r.status)
 	}

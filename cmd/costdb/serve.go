@@ -19,7 +19,6 @@ import (
 	"github.com/costdb/costdb/adapters/boltstore"
 	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/adapters/httpapi/server"
-	"github.com/costdb/costdb/adapters/jwtauth"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 )
@@ -44,9 +43,20 @@ type Main struct {
 	AuthWindow     time.Duration
 	Timeouts       server.Timeouts
 	ShutdownPeriod time.Duration
-	// SigningKeyFile, when set, holds the token signing key (at least 32
-	// bytes) instead of the key kept in the database.
+	// SigningKeyFile holds the token signing keys; default: the database's
+	// path + ".keys", created on first start (keys.go).
 	SigningKeyFile string
+
+	// AdminAddr is the loopback address of the admin listener (operator
+	// commands, /metrics); default: the API's port + 1; "off": none.
+	AdminAddr string
+	// LogFormat is "text" or "json".
+	LogFormat string
+	// BackupDir, when set, receives a verified backup every BackupEvery,
+	// of which the newest BackupKeep are kept.
+	BackupDir   string
+	BackupEvery time.Duration
+	BackupKeep  int
 
 	// AuthAddressFailures is the per-address limit of the login throttle
 	// (httpapi.AuthLimiter.MaxAddressFailures).
@@ -56,11 +66,16 @@ type Main struct {
 
 	Stdout, Stderr io.Writer
 
-	store    *boltstore.Store
+	store    app.Store
 	svc      *app.Service
 	listener net.Listener
 	server   *http.Server
 	log      *slog.Logger
+
+	// wrapStore, when set (by tests), wraps the store the service uses.
+	wrapStore func(app.Store) app.Store
+
+	serveOps // the operator side: admin listener, metrics, backups (ops_serve.go)
 }
 
 // NewMain returns a Main with the documented defaults.
@@ -79,6 +94,9 @@ func NewMain(stdout, stderr io.Writer) *Main {
 		AuthWindow:     time.Minute,
 		Timeouts:       server.DefaultTimeouts,
 		ShutdownPeriod: 10 * time.Second,
+		LogFormat:      "text",
+		BackupEvery:    24 * time.Hour,
+		BackupKeep:     7,
 		Stdout:         stdout,
 		Stderr:         stderr,
 
@@ -113,7 +131,13 @@ func (m *Main) ParseFlags(args []string) error {
 		m.TrustedProxies = p
 		return nil
 	})
-	fs.StringVar(&m.SigningKeyFile, "signing-key-file", m.SigningKeyFile, "file holding the token signing key (at least 32 bytes); default: a key kept in the database (env COSTDB_SIGNING_KEY_FILE)")
+	fs.StringVar(&m.SigningKeyFile, "signing-key-file", m.SigningKeyFile, "file holding the token signing keys (a key ring written by costdb, or one raw key of at least 32 bytes); default: the database's path + .keys, created on first start (env COSTDB_SIGNING_KEY_FILE)")
+	fs.StringVar(&m.AdminAddr, "admin-addr", m.AdminAddr, "loopback address of the admin listener (operator commands, /metrics, /healthz, /readyz); default: 127.0.0.1 on the API's port + 1; off: none (env COSTDB_ADMIN_ADDR)")
+	fs.StringVar(&m.LogFormat, "log-format", m.LogFormat, "log format: text or json (env COSTDB_LOG_FORMAT)")
+	fs.DurationVar(&m.ShutdownPeriod, "shutdown-timeout", m.ShutdownPeriod, "on SIGTERM, how long in-flight requests may take to finish before the store is closed (env COSTDB_SHUTDOWN_TIMEOUT)")
+	fs.StringVar(&m.BackupDir, "backup-dir", m.BackupDir, "directory for scheduled backups of a bbolt database; default: none (env COSTDB_BACKUP_DIR)")
+	fs.DurationVar(&m.BackupEvery, "backup-every", m.BackupEvery, "interval of scheduled backups (env COSTDB_BACKUP_EVERY)")
+	fs.IntVar(&m.BackupKeep, "backup-keep", m.BackupKeep, "scheduled backups kept, the newest (env COSTDB_BACKUP_KEEP)")
 	fs.DurationVar(&m.Timeouts.ReadHeader, "read-header-timeout", m.Timeouts.ReadHeader, "time to read a request's headers (env COSTDB_READ_HEADER_TIMEOUT)")
 	fs.DurationVar(&m.Timeouts.Body, "body-timeout", m.Timeouts.Body, "time to read a request's body, after which the connection is closed (env COSTDB_BODY_TIMEOUT)")
 	fs.DurationVar(&m.Timeouts.Read, "read-timeout", m.Timeouts.Read, "time to read a whole request, headers and body; 0: none, the header and body timeouts apply (env COSTDB_READ_TIMEOUT)")
@@ -149,28 +173,40 @@ func applyEnv(fs *flag.FlagSet) error {
 // Open opens the database, loads the demo data when asked and starts
 // listening. It returns once the server accepts connections.
 func (m *Main) Open(ctx context.Context) error {
-	m.log = slog.New(slog.NewTextHandler(m.Stderr, nil))
+	if err := m.openLog(); err != nil {
+		return err
+	}
 	loc, err := time.LoadLocation(m.TimeZone)
 	if err != nil {
 		return fmt.Errorf("time zone %q: %v", m.TimeZone, err)
 	}
-	st, err := boltstore.Open(m.DBPath, boltstore.Options{})
+	if err := m.checkOps(); err != nil {
+		return err
+	}
+	st, err := openStore(ctx, m.DBPath, boltstore.Options{})
 	if err != nil {
 		return err
 	}
 	m.store = st
-	var key []byte
-	if m.SigningKeyFile != "" {
-		if key, err = os.ReadFile(m.SigningKeyFile); err != nil {
-			return fmt.Errorf("signing key: %v", err)
-		}
-	}
-	cfg := app.Config{TokenTTL: m.TokenTTL, MaxItemsPerRequest: m.MaxItems, MaxItemsPerComposition: m.MaxCompItems}
-	cfg.MaxBudgetLines, cfg.MaxBudgetDepth = m.MaxBudgetLines, m.MaxBudgetDepth
-	svc, err := newServiceWithKey(ctx, st, cfg, key)
+	keyFile, err := keyFileFor(m.DBPath, m.SigningKeyFile)
 	if err != nil {
 		return err
 	}
+	if m.SigningKeyFile == "" && isDatabaseURL(m.DBPath) {
+		m.log.Warn("no --signing-key-file: keys in ./"+urlKeyFile+"; servers sharing the database must share one key file", "path", keyFile)
+	}
+	tokens, err := signingKeys(ctx, st, keyFile, m.log)
+	if err != nil {
+		return err
+	}
+	m.tokens, m.keyFile = tokens, keyFile
+	cfg := app.Config{TokenTTL: m.TokenTTL, MaxItemsPerRequest: m.MaxItems, MaxItemsPerComposition: m.MaxCompItems}
+	cfg.MaxBudgetLines, cfg.MaxBudgetDepth = m.MaxBudgetLines, m.MaxBudgetDepth
+	svcStore := m.metrics.Store(st)
+	if m.wrapStore != nil {
+		svcStore = m.wrapStore(svcStore)
+	}
+	svc := app.New(svcStore, tokens, cfg)
 	m.svc = svc
 	if m.Demo {
 		if err := m.loadDemo(ctx, svc); err != nil {
@@ -186,6 +222,7 @@ func (m *Main) Open(ctx context.Context) error {
 	}
 	env.Limiter.MaxAddressFailures = m.AuthAddressFailures
 	env.TrustedProxies = m.TrustedProxies
+	env.Observability = httpapi.Observability{AccessLog: m.log, ObserveRequest: m.metrics.ObserveRequest, Ready: m.ready}
 	ln, err := net.Listen("tcp", m.Addr)
 	if err != nil {
 		return err
@@ -198,7 +235,7 @@ func (m *Main) Open(ctx context.Context) error {
 		}
 	}()
 	m.log.Info("costdb listening", "addr", ln.Addr().String(), "db", m.DBPath)
-	return nil
+	return m.openOps(ctx, env)
 }
 
 // URL is the base URL of the running server.
@@ -217,13 +254,16 @@ func (m *Main) Serve(ctx context.Context) error {
 // Close shuts the server down gracefully and closes the database.
 func (m *Main) Close() error {
 	var first error
+	m.draining.Store(true)
 	if m.server != nil {
+		m.log.Info("shutting down: draining requests", "timeout", m.ShutdownPeriod)
 		ctx, cancel := context.WithTimeout(context.Background(), m.ShutdownPeriod)
 		defer cancel()
 		if err := m.server.Shutdown(ctx); err != nil {
 			first = err
 		}
 	}
+	m.closeOps()
 	if m.store != nil {
 		if err := m.store.Close(); err != nil && first == nil {
 			first = err
@@ -246,30 +286,17 @@ func (m *Main) loadDemo(ctx context.Context, svc *app.Service) error {
 	return nil
 }
 
-// newService wires the application over a store, with the token signing key
-// kept in that store.
-func newService(ctx context.Context, st app.Store, cfg app.Config) (*app.Service, error) {
-	return newServiceWithKey(ctx, st, cfg, nil)
-}
-
-// newServiceWithKey is newService with a signing key given by configuration;
-// a nil key means the one kept in the store.
-func newServiceWithKey(ctx context.Context, st app.Store, cfg app.Config, key []byte) (*app.Service, error) {
-	if key == nil {
-		var err error
-		if key, err = app.New(st, nil, cfg).SigningKey(ctx); err != nil {
-			return nil, err
-		}
-	}
-	tokens, err := jwtauth.New(key)
+// importSample loads the bundled sample banks in one transaction.
+func importSample(ctx context.Context, svc *app.Service) ([]app.ImportSummary, error) {
+	data, err := sampleData()
 	if err != nil {
 		return nil, err
 	}
-	return app.New(st, tokens, cfg), nil
+	return svc.ImportEditions(ctx, data)
 }
 
-// importSample loads the bundled sample banks in one transaction.
-func importSample(ctx context.Context, svc *app.Service) ([]app.ImportSummary, error) {
+// sampleData is the bundled sample banks, ready to import.
+func sampleData() ([]app.EditionData, error) {
 	eds, err := sample.Load()
 	if err != nil {
 		return nil, err
@@ -278,7 +305,7 @@ func importSample(ctx context.Context, svc *app.Service) ([]app.ImportSummary, e
 	for i, e := range eds {
 		data[i] = app.EditionData{Edition: e.Edition, Resources: e.Resources, Compositions: e.Compositions}
 	}
-	return svc.ImportEditions(ctx, data)
+	return data, nil
 }
 
 // itoa is strconv.Itoa, for messages.

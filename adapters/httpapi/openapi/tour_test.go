@@ -154,11 +154,14 @@ func TestErrorTour(t *testing.T) {
 		t.Errorf("GET /healthz: %d", r.Status)
 	}
 	h.Store.Close()
-	if r := h.Do("GET", "/healthz", "", ""); r.Status != 503 {
-		t.Errorf("GET /healthz with the store closed: %d, want 503", r.Status)
+	if r := h.Do("GET", "/readyz", "", ""); r.Status != 503 {
+		t.Errorf("GET /readyz with the store closed: %d, want 503", r.Status)
+	}
+	if r := h.Do("GET", "/healthz", "", ""); r.Status != 200 {
+		t.Errorf("GET /healthz with the store closed: %d, want 200 (the process is alive)", r.Status)
 	}
 	for _, o := range ops {
-		if strings.HasPrefix(o.path, "/api/docs") || o.path == "/healthz" {
+		if strings.HasPrefix(o.path, "/api/docs") || o.path == "/healthz" || o.path == "/readyz" {
 			continue
 		}
 		t.Run("store closed/"+o.id, func(t *testing.T) {
@@ -217,8 +220,8 @@ func TestConflictTour(t *testing.T) {
 // unexpectedly (the handler panics without an app).
 func TestHealthPanic(t *testing.T) {
 	h := apitest.New(t, func(env *httpapi.Env) { env.App = nil })
-	r := h.Do("GET", "/healthz", "", "")
+	r := h.Do("GET", "/readyz", "", "")
 	if r.Status != 500 || strings.TrimSpace(string(r.Body)) != `{"message":"internal error"}` {
-		t.Errorf("GET /healthz without an app: %d %s", r.Status, r.Body)
+		t.Errorf("GET /readyz without an app: %d %s", r.Status, r.Body)
 	}
 }

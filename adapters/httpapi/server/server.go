@@ -13,25 +13,20 @@ import (
 	"github.com/go-chi/chi/v5"
 )
 
-// Handler returns the whole HTTP surface: /healthz, /api/v1/…,
+// Handler returns the whole HTTP surface: /healthz, /readyz, /api/v1/…,
 // /api/public/v2/…, and the API's description (adapters/httpapi/openapi) at
 // /api/docs (a reference page) and /api/docs/openapi.json (OpenAPI 3.1).
 func Handler(env *httpapi.Env) http.Handler {
 	r := chi.NewRouter()
+	r.Use(accessLog(env))
 	r.Use(env.Recoverer(func(w http.ResponseWriter, _ *http.Request, _ error) {
 		httpapi.WriteJSON(w, "application/json", http.StatusInternalServerError, map[string]string{"message": "internal error"})
 	}))
 	r.NotFound(func(w http.ResponseWriter, req *http.Request) {
 		httpapi.WriteJSON(w, "application/json", http.StatusNotFound, map[string]string{"message": "no such path: " + req.URL.Path})
 	})
-	r.Get("/healthz", func(w http.ResponseWriter, req *http.Request) {
-		if err := env.App.Health(req.Context()); err != nil {
-			env.LogError(req, err)
-			httpapi.WriteJSON(w, "application/json", http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
-			return
-		}
-		httpapi.WriteJSON(w, "application/json", http.StatusOK, map[string]string{"status": "ok"})
-	})
+	r.Get("/healthz", Healthz)
+	r.Get("/readyz", Readyz(env))
 	r.Get("/api/docs", openapi.ServePage)
 	r.Get("/api/docs/openapi.json", openapi.ServeJSON)
 	r.Mount("/api/v1", v1.Routes(env))
