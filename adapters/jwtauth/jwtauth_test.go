@@ -92,3 +92,21 @@ func TestVerifiedTokenExpiresInCache(t *testing.T) {
 		t.Errorf("another key: err = %v, want EUNAUTHORIZED", err)
 	}
 }
+
+// TestVerifiedTokenForgottenWhenKeyLeaves checks that a token verified
+// (and remembered) with a key is refused once the ring no longer holds it.
+func TestVerifiedTokenForgottenWhenKeyLeaves(t *testing.T) {
+	tk, _ := jwtauth.New(key)
+	now := time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)
+	tk.Now = func() time.Time { return now }
+	tok, _ := tk.Issue(app.Claims{UserID: "u1", CompanyID: "c1", TokenID: "j", IssuedAt: now, ExpiresAt: now.Add(time.Hour)})
+	if _, err := tk.Verify(tok); err != nil {
+		t.Fatal(err)
+	}
+	if err := tk.SetKeys([]jwtauth.Key{{Secret: []byte("another-key-another-key-another-k")}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tk.Verify(tok); domain.ErrorCode(err) != domain.EUNAUTHORIZED {
+		t.Errorf("after the key left the ring: err = %v, want EUNAUTHORIZED", err)
+	}
+}
