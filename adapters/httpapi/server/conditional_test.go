@@ -1,11 +1,20 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/costdb/costdb/adapters/httpapi/apitest"
+	"github.com/costdb/costdb/adapters/httpapi/server"
+	"github.com/costdb/costdb/adapters/jwtauth"
+	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/domain"
 )
 
 const (
@@ -170,5 +179,92 @@ func TestNoStaleRead(t *testing.T) {
 			}
 		}
 		lastV1, lastV2 = tagV1, tagV2
+	}
+}
+
+// TestNoStaleReadAcrossServers runs a second server (its own service, bank
+// memo, verified-token and response caches) over the same store: a write
+// through either server is seen at once by reads through the other, with
+// and without If-None-Match, and a bank re-import through one changes the
+// prices the other shows.
+func TestNoStaleReadAcrossServers(t *testing.T) {
+	f := newConditionalFixture(t)
+	h := f.h
+	ctx := context.Background()
+	key, err := app.New(h.Store, nil, app.Config{}).SigningKey(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens, err := jwtauth.New(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc2 := app.New(h.Store, tokens, app.Config{})
+	env2 := *h.Env
+	env2.App = svc2
+	srv2 := httptest.NewServer(server.Handler(&env2))
+	defer srv2.Close()
+	get2 := func(path, inm string) (int, string, string) {
+		req, _ := http.NewRequest("GET", srv2.URL+path, nil)
+		req.Header.Set("Authorization", "Bearer "+f.u.Token)
+		if inm != "" {
+			req.Header.Set("If-None-Match", inm)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header.Get("ETag"), string(b)
+	}
+	res := v1Base + "/base/mybase/resources/" + f.resource
+	var tag1, tag2 string
+	for i := 0; i < 20; i++ {
+		desc := fmt.Sprintf("Areia servidor %d", i)
+		if i%2 == 0 {
+			mustStatus(t, h.Do("PUT", res, f.u.Token, `{"description":"`+desc+`"}`), 200)
+		} else {
+			req, _ := http.NewRequest("PUT", srv2.URL+res, strings.NewReader(`{"description":"`+desc+`"}`))
+			req.Header.Set("Authorization", "Bearer "+f.u.Token)
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil || resp.StatusCode != 200 {
+				t.Fatalf("PUT through the second server: %v %v", resp, err)
+			}
+			resp.Body.Close()
+		}
+		r1 := mustStatus(t, h.Do("GET", res, f.u.Token, "", "If-None-Match", tag1), 200)
+		st, t2, body2 := get2(res, tag2)
+		if st != 200 {
+			t.Fatalf("write %d: second server answered %d to the previous tag", i, st)
+		}
+		if !strings.Contains(string(r1.Body), desc) || !strings.Contains(body2, desc) {
+			t.Fatalf("write %d: want %q from both servers:\n%s\n%s", i, desc, r1.Body, body2)
+		}
+		if r1.Header.Get("ETag") != t2 {
+			t.Errorf("write %d: the servers tag the same answer differently: %s, %s", i, r1.Header.Get("ETag"), t2)
+		}
+		tag1, tag2 = r1.Header.Get("ETag"), t2
+	}
+	// A re-import through the first service changes the price the second
+	// server shows (its bank memo and response cache follow the global
+	// generation).
+	comp := v1Base + "/base/mybase/compositions/" + f.comp
+	mustStatus(t, h.Do("POST", v2Base+"/my_database/compositions/"+f.comp+"/add_banks", f.u.Token, `{"banks":[{"name":"SINAPI","location":"MG","version":"08/2026"}]}`), 200)
+	mustStatus(t, h.Do("POST", v2Base+"/my_database/compositions/"+f.comp+"/add_items", f.u.Token, `{"items":[{"bank":"SINAPI","code":"34586","quantity":10,"resource":true}]}`), 200)
+	if _, _, body := get2(comp, ""); !strings.Contains(body, `"unitary_pnd":2.62`) {
+		t.Fatalf("before the re-import: %s", body)
+	}
+	_, err = h.App.ImportEditions(ctx, []app.EditionData{{
+		Edition: domain.Edition{Bank: "SINAPI", State: "MG", Month: "08/2026", Regimes: []domain.Regime{domain.NaoDesonerado, domain.Desonerado}},
+		Resources: []*domain.BankResource{{Code: "34586", Description: "BLOCO ESTRUTURAL CERAMICO", Unit: "UN", Type: domain.TypeMaterial,
+			Prices: domain.PriceLine{PND: domain.Dec("3.15"), PD: domain.Dec("3.15")}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, body := get2(comp, ""); !strings.Contains(body, `"unitary_pnd":3.15`) {
+		t.Errorf("after the re-import through the other server: %s", body)
 	}
 }
