@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -62,7 +63,7 @@ func (e *Env) Conditional() func(http.Handler) http.Handler {
 				_, _ = w.Write(ent.body)
 				return
 			}
-			cw := &captureWriter{ResponseWriter: w, tag: tag}
+			cw := &captureWriter{ResponseWriter: w, tag: tag, before: w.Header().Clone()}
 			next.ServeHTTP(cw, r)
 			if cw.status == http.StatusOK && !cw.overflow {
 				cache.put(key, &cachedAnswer{header: cw.header, body: cw.buf})
@@ -140,7 +141,10 @@ func (c *responseCache) put(key string, a *cachedAnswer) {
 // cache.
 type captureWriter struct {
 	http.ResponseWriter
-	tag      string
+	tag string
+	// before are the headers set before the handler ran (by outer
+	// middleware, for this request only: X-Request-Id): never cached.
+	before   http.Header
 	status   int
 	header   http.Header
 	buf      []byte
@@ -154,7 +158,12 @@ func (c *captureWriter) WriteHeader(status int) {
 	c.status = status
 	if status == http.StatusOK {
 		c.ResponseWriter.Header().Set("ETag", c.tag)
-		c.header = c.ResponseWriter.Header().Clone()
+		c.header = http.Header{}
+		for k, v := range c.ResponseWriter.Header() {
+			if !slices.Equal(c.before[k], v) {
+				c.header[k] = slices.Clone(v)
+			}
+		}
 	}
 	c.ResponseWriter.WriteHeader(status)
 }

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/adapters/httpapi/apitest"
 	"github.com/costdb/costdb/adapters/httpapi/server"
 	"github.com/costdb/costdb/adapters/jwtauth"
@@ -266,5 +268,25 @@ func TestNoStaleReadAcrossServers(t *testing.T) {
 	}
 	if _, _, body := get2(comp, ""); !strings.Contains(body, `"unitary_pnd":3.15`) {
 		t.Errorf("after the re-import through the other server: %s", body)
+	}
+}
+
+// TestCachedAnswerKeepsItsRequestID checks that an answer served from the
+// response cache carries the request id of its own request, not that of
+// the request it was first rendered for.
+func TestCachedAnswerKeepsItsRequestID(t *testing.T) {
+	h := apitest.New(t, func(e *httpapi.Env) { e.AccessLog = slog.New(slog.NewTextHandler(io.Discard, nil)) })
+	u := h.AddUser("Alfa", "a@alfa.com")
+	path := v2Base + "/my_database/resources"
+	var tags []string
+	for _, id := range []string{"first-request", "second-request", "third-request"} {
+		r := mustStatus(t, h.Do("GET", path, u.Token, "", "X-Request-Id", id), 200)
+		if got := r.Header.Get("X-Request-Id"); got != id {
+			t.Errorf("X-Request-Id %q, want %q", got, id)
+		}
+		tags = append(tags, r.Header.Get("ETag"))
+	}
+	if tags[0] == "" || tags[0] != tags[1] || tags[1] != tags[2] {
+		t.Errorf("tags %v: want one tag, the answers are the same", tags)
 	}
 }
