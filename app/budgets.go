@@ -168,6 +168,10 @@ func (s *Service) UpdateBudget(ctx context.Context, p domain.Principal, id strin
 		set(&in.Rounding, patch.Rounding)
 		oldState, oldDesonerado := b.State, b.Desonerado
 		in.applyFields(b)
+		if b.BDIParts != nil && !b.BDI.Equal(b.BDIParts.Rate()) {
+			// A rate set by hand no longer comes from the stored parts.
+			b.BDIParts = nil
+		}
 		if patch.Banks != nil {
 			b.Banks = bankRefs(patch.Banks)
 		}
@@ -679,6 +683,11 @@ func (s *Service) BudgetNode(ctx context.Context, p domain.Principal, budgetID, 
 // report reads one budget of the caller's company and computes a report of
 // it, in one read transaction.
 func report[T any](ctx context.Context, s *Service, p domain.Principal, id string, compute func(*domain.BudgetPricer, *domain.Budget) (T, error)) (T, error) {
+	if n, ok := versionOf(ctx); ok {
+		// A frozen version's report (versions.go, WithVersion).
+		out, _, err := VersionReport(ctx, s, p, id, n, compute)
+		return out, err
+	}
 	var out T
 	err := s.store.View(ctx, func(tx Tx) error {
 		b, err := s.budget(tx, p, id)

@@ -289,6 +289,7 @@ func (s *Service) Compositions(ctx context.Context, p domain.Principal, q ListQu
 	var out []*domain.PricedComposition
 	var total int
 	err = s.store.View(ctx, func(tx Tx) error {
+		out = out[:0] // the function may run again (see Store)
 		page, n, err := tx.Compositions(p.CompanyID, sq)
 		if err != nil {
 			return err

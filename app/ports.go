@@ -18,6 +18,11 @@ import (
 //
 // Records handed to and returned by a Tx are copies: changing one changes
 // nothing in the store until it is Put.
+//
+// A store may run fn more than once (PostgreSQL runs a transaction again
+// when the server aborts it with a serialization failure): fn must have no
+// effect outside the transaction but on variables it sets afresh on each
+// run, and the result of the last run is the one that counts.
 type Store interface {
 	View(ctx context.Context, fn func(Tx) error) error
 	Update(ctx context.Context, fn func(Tx) error) error
@@ -122,4 +127,17 @@ type Claims struct {
 type Tokens interface {
 	Issue(c Claims) (string, error)
 	Verify(token string) (Claims, error)
+}
+
+// VersionTx is what a store's transaction offers to keep frozen budget
+// versions (domain.BudgetVersion); a store without it answers the version
+// use cases with an internal error. A version is never replaced
+// (PutBudgetVersion of a number already there is ECONFLICT); deleting a
+// budget deletes its versions.
+type VersionTx interface {
+	PutBudgetVersion(v *domain.BudgetVersion) error
+	// BudgetVersion returns version n of the budget; ENOTFOUND when none.
+	BudgetVersion(budgetID string, n int) (*domain.BudgetVersion, error)
+	// BudgetVersions lists the budget's versions by number.
+	BudgetVersions(budgetID string) ([]*domain.BudgetVersion, error)
 }

@@ -28,6 +28,8 @@ type BDIRule struct {
 	Rate     decimal.Decimal // percent: 25 means 25%
 	Mode     BDIMode
 	Rounding BudgetRounding
+	// SupplyRate is the differentiated BDI of supply lines (LineSupply).
+	SupplyRate decimal.Decimal
 }
 
 // LineFigures are the money figures of one line of a budget.
@@ -58,6 +60,26 @@ func (r BDIRule) Line(unitPrice, quantity decimal.Decimal) LineFigures {
 	f.UnitPriceWithBDI = r.Rounding.Cut(unitPrice.Mul(r.factor()))
 	f.TotalWithBDI = r.Rounding.Cut(f.UnitPriceWithBDI.Mul(quantity))
 	return f
+}
+
+// LineSupply computes the figures of a supply line: as Line, with the
+// differentiated rate.
+func (r BDIRule) LineSupply(unitPrice, quantity decimal.Decimal) LineFigures {
+	s := r
+	s.Rate = r.SupplyRate
+	return s.Line(unitPrice, quantity)
+}
+
+// TotalsWithSupply computes the footer when supplyTotal (part of total) is
+// the total of the supply lines: on the final total the BDI value is then
+// cut(other lines' total × rate/100) + cut(supply total × supply rate/100).
+func (r BDIRule) TotalsWithSupply(total, supplyTotal, totalWithBDI decimal.Decimal) BudgetTotals {
+	if r.Mode == BDIOnFinalTotal && !supplyTotal.IsZero() {
+		v := r.Rounding.Cut(total.Sub(supplyTotal).Mul(r.Rate.Shift(-2))).
+			Add(r.Rounding.Cut(supplyTotal.Mul(r.SupplyRate.Shift(-2))))
+		return BudgetTotals{Total: total, BDIValue: v, TotalWithBDI: total.Add(v)}
+	}
+	return r.Totals(total, totalWithBDI)
 }
 
 // Totals computes the footer from the sums of the lines' totals and totals

@@ -105,6 +105,16 @@ type Budget struct {
 	BDIMode      BDIMode
 	Rounding     BudgetRounding
 	Items        []BudgetNode
+	// The BDI as TCU checks it (bditcu.go, docs/budgets.md): the type of
+	// work its ranges are taken from ("" none), the parts the BDI was
+	// computed from (nil: the BDI was given as a rate), the differentiated
+	// BDI of supply lines with its parts, and the ids of the lines that
+	// take it (ids no longer in the tree are ignored).
+	WorkType       string
+	BDIParts       *BDIParts
+	SupplyBDI      decimal.Decimal
+	SupplyBDIParts *BDIParts
+	SupplyNodes    []string
 	// NodeSeq is the number of the last node ID given ("n1", "n2", …), so
 	// that an ID is never given twice, even after its node is removed.
 	NodeSeq   int
@@ -132,7 +142,18 @@ func (b *Budget) Bank(name string) (BankRef, bool) {
 
 // BDIRule returns how the budget applies its BDI.
 func (b *Budget) BDIRule() BDIRule {
-	return BDIRule{Rate: b.BDI, Mode: b.BDIMode, Rounding: b.Rounding}
+	return BDIRule{Rate: b.BDI, Mode: b.BDIMode, Rounding: b.Rounding, SupplyRate: b.SupplyBDI}
+}
+
+// IsSupply reports whether the node with the ID takes the differentiated
+// (supply) BDI.
+func (b *Budget) IsSupply(id string) bool {
+	for _, s := range b.SupplyNodes {
+		if s == id {
+			return true
+		}
+	}
+	return false
 }
 
 // Validate checks the budget's own fields and the shape of its tree (not
@@ -436,6 +457,18 @@ func (b *Budget) Clone() *Budget {
 	c := *b
 	c.Banks = append([]BankRef(nil), b.Banks...)
 	c.Items = cloneNodes(b.Items)
+	c.SupplyNodes = append([]string(nil), b.SupplyNodes...)
+	if b.SupplyNodes == nil {
+		c.SupplyNodes = nil
+	}
+	if b.BDIParts != nil {
+		p := *b.BDIParts
+		c.BDIParts = &p
+	}
+	if b.SupplyBDIParts != nil {
+		p := *b.SupplyBDIParts
+		c.SupplyBDIParts = &p
+	}
 	return &c
 }
 

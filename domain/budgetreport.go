@@ -31,6 +31,8 @@ type SyntheticRow struct {
 	// few hundredths.
 	Weight  decimal.Decimal
 	Missing bool // what the line names no longer exists: priced at zero
+	// Supply is true for a line priced with the differentiated BDI.
+	Supply bool
 }
 
 // SyntheticReport is the synthetic report (orçamento sintético) of a
@@ -65,7 +67,7 @@ func (bp *BudgetPricer) Synthetic(b *Budget) (*SyntheticReport, error) {
 	outline := b.Outline()
 	rows := make([]SyntheticRow, len(outline))
 	rule, reg := b.BDIRule(), b.Regime()
-	var total, withBDI decimal.Decimal
+	var total, withBDI, supply decimal.Decimal
 	var out []BudgetMissing
 	for i, e := range outline {
 		n := e.Node
@@ -94,7 +96,13 @@ func (bp *BudgetPricer) Synthetic(b *Budget) (*SyntheticReport, error) {
 			m.Reason = "in own composition " + n.Code + " (" + b.State + "): " + m.Reason
 			out = append(out, BudgetMissing{NodeID: n.ID, Number: e.Number, MissingPrice: m})
 		}
-		r.LineFigures = rule.Line(li.price.In(reg), n.Quantity)
+		if b.IsSupply(n.ID) {
+			r.LineFigures = rule.LineSupply(li.price.In(reg), n.Quantity)
+			r.Supply = true
+			supply = supply.Add(r.Total)
+		} else {
+			r.LineFigures = rule.Line(li.price.In(reg), n.Quantity)
+		}
 		total, withBDI = total.Add(r.Total), withBDI.Add(r.TotalWithBDI)
 	}
 	// Subtotals, bottom up: children come after their stage in the outline,
@@ -110,7 +118,7 @@ func (bp *BudgetPricer) Synthetic(b *Budget) (*SyntheticReport, error) {
 			rows[i].Weight = rows[i].Total.Shift(2).DivRound(total, 2)
 		}
 	}
-	return &SyntheticReport{Budget: b, Rows: rows, BudgetTotals: rule.Totals(total, withBDI), Missing: out}, nil
+	return &SyntheticReport{Budget: b, Rows: rows, BudgetTotals: rule.TotalsWithSupply(total, supply, withBDI), Missing: out}, nil
 }
 
 // CostCategory is what an amount pays for, in a summary.

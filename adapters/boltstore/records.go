@@ -194,6 +194,41 @@ type budgetRecord struct {
 	Items        []budgetNodeRecord `json:"items"`
 	CreatedAt    string             `json:"created_at"`
 	UpdatedAt    string             `json:"updated_at"`
+	// The BDI as TCU checks it (absent on budgets without it).
+	WorkType       string          `json:"work_type,omitempty"`
+	BDIParts       *bdiPartsRecord `json:"bdi_parts,omitempty"`
+	SupplyBDI      string          `json:"supply_bdi,omitempty"`
+	SupplyBDIParts *bdiPartsRecord `json:"supply_bdi_parts,omitempty"`
+	SupplyNodes    []string        `json:"supply_nodes,omitempty"`
+}
+
+// bdiPartsRecord is domain.BDIParts, each part a decimal string.
+type bdiPartsRecord struct {
+	AC    string `json:"ac"`
+	S     string `json:"s"`
+	R     string `json:"r"`
+	G     string `json:"g"`
+	DF    string `json:"df"`
+	L     string `json:"l"`
+	Taxes string `json:"taxes"`
+	CPRB  string `json:"cprb"`
+}
+
+func toBDIPartsRecord(p *domain.BDIParts) *bdiPartsRecord {
+	if p == nil {
+		return nil
+	}
+	return &bdiPartsRecord{AC: encDec(p.AC), S: encDec(p.S), R: encDec(p.R), G: encDec(p.G), DF: encDec(p.DF),
+		L: encDec(p.L), Taxes: encDec(p.Taxes), CPRB: encDec(p.CPRB)}
+}
+
+func (r *bdiPartsRecord) domain(d *decoder) *domain.BDIParts {
+	if r == nil {
+		return nil
+	}
+	return &domain.BDIParts{AC: d.dec("bdi_parts/ac", r.AC), S: d.dec("bdi_parts/s", r.S), R: d.dec("bdi_parts/r", r.R),
+		G: d.dec("bdi_parts/g", r.G), DF: d.dec("bdi_parts/df", r.DF), L: d.dec("bdi_parts/l", r.L),
+		Taxes: d.dec("bdi_parts/taxes", r.Taxes), CPRB: d.dec("bdi_parts/cprb", r.CPRB)}
 }
 
 // budgetHeaderRecord decodes a budget record without its tree: the nodes
@@ -535,6 +570,11 @@ func toBudgetRecord(b *domain.Budget) budgetRecord {
 		Desonerado: b.Desonerado, BDI: encDec(b.BDI), BDIMode: string(b.BDIMode), Rounding: string(b.Rounding),
 		NodeSeq: b.NodeSeq, Items: toBudgetNodeRecords(b.Items),
 		CreatedAt: encTime(b.CreatedAt), UpdatedAt: encTime(b.UpdatedAt),
+		WorkType: b.WorkType, BDIParts: toBDIPartsRecord(b.BDIParts), SupplyBDIParts: toBDIPartsRecord(b.SupplyBDIParts),
+		SupplyNodes: b.SupplyNodes,
+	}
+	if !b.SupplyBDI.IsZero() {
+		r.SupplyBDI = encDec(b.SupplyBDI)
 	}
 	if b.Banks != nil {
 		r.Banks = make([]bankRefRecord, len(b.Banks))
@@ -552,6 +592,8 @@ func (r *budgetRecord) domain(d *decoder) *domain.Budget {
 		Desonerado: r.Desonerado, BDI: d.dec("bdi", r.BDI), BDIMode: domain.BDIMode(r.BDIMode),
 		Rounding: domain.BudgetRounding(r.Rounding), NodeSeq: r.NodeSeq, Items: budgetNodes(d, r.Items),
 		CreatedAt: d.time("created_at", r.CreatedAt), UpdatedAt: d.time("updated_at", r.UpdatedAt),
+		WorkType: r.WorkType, BDIParts: r.BDIParts.domain(d), SupplyBDI: d.dec("supply_bdi", r.SupplyBDI),
+		SupplyBDIParts: r.SupplyBDIParts.domain(d), SupplyNodes: r.SupplyNodes,
 	}
 	if r.Banks != nil {
 		b.Banks = make([]domain.BankRef, len(r.Banks))

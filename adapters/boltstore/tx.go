@@ -851,6 +851,9 @@ func (t *tx) DeleteBudget(id string) error {
 	if err := t.reindexList(budgetKind, id, true, old.CompanyID, "", nil); err != nil {
 		return err
 	}
+	if err := t.deleteVersions(id); err != nil {
+		return err
+	}
 	return t.bucket(bucketBudgets).Delete([]byte(id))
 }
 

@@ -97,8 +97,8 @@ func Money(d decimal.Decimal) string {
 // composition may carry 4) and a decimal comma.
 func Price(d decimal.Decimal) string {
 	d = atMost10Places(d)
-	if d.Exponent() > -2 {
-		return Money(d)
+	if d.Exponent() > -2 || d.Equal(d.Truncate(2)) {
+		return Money(d) // 110.00 stays "110,00", not "110"
 	}
 	return strings.Replace(d.String(), ".", ",", 1)
 }

@@ -712,6 +712,14 @@ func isEmptyResult(v any) bool {
 func testBudgets(t *testing.T, s app.Store) {
 	a1, a2, b1 := newBudget(buA1, coA, "ORC-1"), newBudget(buA2, coA, "ORC-2"), newBudget(buB1, coB, "ORC-1")
 	a2.Items, a2.Banks = nil, nil // an empty budget round-trips too
+	// The BDI as TCU checks it round-trips: work type, parts (exact to 4
+	// places), the differentiated BDI with its parts and the supply lines.
+	a1.WorkType = "buildings"
+	a1.BDIParts = &domain.BDIParts{AC: dec("4.0000"), S: dec("0.8"), R: dec("1.27"), G: dec("0"), DF: dec("1.23"),
+		L: dec("7.40"), Taxes: dec("5.65"), CPRB: dec("4.5")}
+	a1.SupplyBDIParts = &domain.BDIParts{AC: dec("3.45"), S: dec("0.48"), R: dec("0.85"), G: dec("0.0001"), DF: dec("0.85"),
+		L: dec("5.11"), Taxes: dec("3.65"), CPRB: dec("0")}
+	a1.SupplyBDI, a1.SupplyNodes = dec("15.28"), []string{"n4", "n5"}
 	update(t, s, func(tx app.Tx) error {
 		for _, b := range []*domain.Budget{b1, a2, a1} {
 			if err := tx.PutBudget(b); err != nil {

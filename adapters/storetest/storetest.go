@@ -69,6 +69,7 @@ func Run(t *testing.T, open func(t *testing.T) app.Store) {
 		{"QueryBudgets", testQueryBudgets},
 		{"QueryConcurrentWriters", testQueryConcurrentWriters},
 		{"QueryRefusesOtherFields", testQueryRefusesOtherFields},
+		{"BudgetVersions", testBudgetVersions},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,7 +6,11 @@
 //	costdb backup --db PATH --out FILE
 //	costdb restore --from FILE --db PATH [--force]
 //	costdb keys rotate|list --db PATH
+//	costdb migrate --from PATH --to postgres://…
 //	costdb version
+//
+// --db is a bbolt file path (./costdb.db by default) or a postgres://
+// (postgresql://) URL, for every command.
 //
 // The operator commands (users, import, backup, keys rotate) reach a
 // running server through its admin listener when one holds the database,
@@ -46,11 +50,13 @@ Usage:
   costdb backup --db PATH --out FILE
   costdb restore --from FILE --db PATH [--force]
   costdb keys rotate|list --db PATH [--signing-key-file FILE]
+  costdb migrate --from PATH --to postgres://USER@HOST/DB
   costdb healthcheck [--addr ADDR]   (exit 0 when /readyz answers 200)
   costdb version        (or costdb --version)
 
 While a server runs, users, import, backup and keys rotate go through its
-admin listener; otherwise they open the database themselves. Every flag can
+admin listener; otherwise they open the database themselves. --db is a
+bbolt file path (default ./costdb.db) or a postgres:// URL. Every flag can
 be given as an environment variable COSTDB_<FLAG> (e.g. COSTDB_DB); see
 docs/operations.md.
 
@@ -80,6 +86,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runRestore(ctx, args[1:], stdout, stderr)
 	case "keys":
 		err = runKeys(ctx, args[1:], stdout, stderr)
+	case "migrate":
+		err = runMigrate(ctx, args[1:], stdout, stderr)
 	case "healthcheck":
 		err = runHealthcheck(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-version":

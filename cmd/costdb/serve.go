@@ -111,7 +111,7 @@ func (m *Main) ParseFlags(args []string) error {
 	fs := flag.NewFlagSet("costdb serve", flag.ContinueOnError)
 	fs.SetOutput(m.Stderr)
 	fs.StringVar(&m.Addr, "addr", m.Addr, "address to listen on (env COSTDB_ADDR)")
-	fs.StringVar(&m.DBPath, "db", m.DBPath, "bbolt database file (env COSTDB_DB)")
+	fs.StringVar(&m.DBPath, "db", m.DBPath, "bbolt database file or postgres:// URL (env COSTDB_DB)")
 	fs.BoolVar(&m.Demo, "demo", m.Demo, "load the bundled sample banks and create a demo user when there is none (env COSTDB_DEMO)")
 	fs.StringVar(&m.TimeZone, "tz", m.TimeZone, "time zone of created_at in responses (env COSTDB_TZ)")
 	fs.Int64Var(&m.MaxBodyBytes, "max-body", m.MaxBodyBytes, "largest accepted request body, in bytes (env COSTDB_MAX_BODY)")
@@ -234,7 +234,7 @@ func (m *Main) Open(ctx context.Context) error {
 			m.log.Error("server stopped", "err", err)
 		}
 	}()
-	m.log.Info("costdb listening", "addr", ln.Addr().String(), "db", m.DBPath)
+	m.log.Info("costdb listening", "addr", ln.Addr().String(), "db", redactDB(m.DBPath))
 	return m.openOps(ctx, env)
 }
 

@@ -1,7 +1,12 @@
-// Package apitest runs the real HTTP surface over a temporary bbolt file for
+// Package apitest runs the real HTTP surface over a temporary store for
 // tests: the bundled sample banks imported, users made on demand, every
 // exchange checked against costdb's OpenAPI description (see Contract), and
 // every v2 JSON response body validated against the official JSON:API schema.
+//
+// The store is a bbolt file or a PostgreSQL database: a package whose tests
+// use the harness calls Main from its TestMain, which runs all of them once
+// per engine (see Engines), so that every HTTP test runs on both without
+// being written twice.
 package apitest
 
 import (
@@ -24,6 +29,8 @@ import (
 	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/adapters/httpapi/server"
 	"github.com/costdb/costdb/adapters/jwtauth"
+	"github.com/costdb/costdb/adapters/pgstore"
+	"github.com/costdb/costdb/adapters/pgstore/pgtest"
 	"github.com/costdb/costdb/app"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -105,12 +112,15 @@ func exemptSeedType(doc any) {
 	}
 }
 
-// Harness is a running costdb over a temporary bbolt file.
+// Harness is a running costdb over a temporary store.
 type Harness struct {
-	T      *testing.T
-	URL    string
-	App    *app.Service
-	Store  *boltstore.Store
+	T     *testing.T
+	URL   string
+	App   *app.Service
+	Store app.Store
+	// Engine is the engine of Store (EngineBolt or EnginePostgres), Path
+	// the bbolt file or the database URL.
+	Engine string
 	Path   string
 	Env    *httpapi.Env
 	server *httptest.Server
@@ -129,10 +139,37 @@ func New(t *testing.T, opts ...Option) *Harness {
 // values take the defaults).
 func NewWithConfig(t *testing.T, cfg app.Config, opts ...Option) *Harness {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "costdb.db")
-	st, err := boltstore.Open(path, boltstore.Options{})
-	if err != nil {
-		t.Fatal(err)
+	engine := engine
+	var st app.Store
+	var path string
+	switch engine {
+	case EnginePostgres:
+		// A copy of a database made once per test binary, with the sample
+		// banks imported and a signing key made.
+		path = pgtest.NewDatabaseFrom(t, "apitest", func(url string) error {
+			s, err := pgstore.Open(context.Background(), url, pgstore.Options{})
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			if _, err := app.New(s, nil, app.Config{}).SigningKey(context.Background()); err != nil {
+				return err
+			}
+			return importSample(app.New(s, nil, app.Config{}))
+		})
+		pst, err := pgstore.Open(context.Background(), path, pgstore.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st = pst
+	default:
+		engine = EngineBolt
+		path = filepath.Join(t.TempDir(), "costdb.db")
+		bst, err := boltstore.Open(path, boltstore.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st = bst
 	}
 	bootstrap := app.New(st, nil, app.Config{})
 	key, err := bootstrap.SigningKey(context.Background())
@@ -144,16 +181,10 @@ func NewWithConfig(t *testing.T, cfg app.Config, opts ...Option) *Harness {
 		t.Fatal(err)
 	}
 	svc := app.New(st, tokens, cfg)
-	eds, err := sample.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	data := make([]app.EditionData, len(eds))
-	for i, e := range eds {
-		data[i] = app.EditionData{Edition: e.Edition, Resources: e.Resources, Compositions: e.Compositions}
-	}
-	if _, err := svc.ImportEditions(context.Background(), data); err != nil {
-		t.Fatal(err)
+	if engine == EngineBolt {
+		if err := importSample(svc); err != nil {
+			t.Fatal(err)
+		}
 	}
 	loc, err := time.LoadLocation("America/Sao_Paulo")
 	if err != nil {
@@ -170,12 +201,26 @@ func NewWithConfig(t *testing.T, cfg app.Config, opts ...Option) *Harness {
 		o(env)
 	}
 	srv := httptest.NewServer(server.Handler(env))
-	h := &Harness{T: t, URL: srv.URL, App: svc, Store: st, Path: path, Env: env, server: srv}
+	h := &Harness{T: t, URL: srv.URL, App: svc, Store: st, Engine: engine, Path: path, Env: env, server: srv}
 	t.Cleanup(func() {
 		srv.Close()
 		st.Close()
 	})
 	return h
+}
+
+// importSample imports the bundled sample banks.
+func importSample(svc *app.Service) error {
+	eds, err := sample.Load()
+	if err != nil {
+		return err
+	}
+	data := make([]app.EditionData, len(eds))
+	for i, e := range eds {
+		data[i] = app.EditionData{Edition: e.Edition, Resources: e.Resources, Compositions: e.Compositions}
+	}
+	_, err = svc.ImportEditions(context.Background(), data)
+	return err
 }
 
 // User is a user made by the harness, with a ready access token.

@@ -92,8 +92,10 @@ func TestDocumentIsValid(t *testing.T) {
 			}
 			for status, r := range op.Responses.Map() {
 				for mt := range r.Value.Content {
-					// The budget reports are also exports: CSV files and an SVG chart.
-					if status == "200" && (mt == "text/csv" || mt == "image/svg+xml") {
+					// The budget reports are also exports: CSV files, an SVG
+					// chart, a workbook and a PDF.
+					if status == "200" && (mt == "text/csv" || mt == "image/svg+xml" || mt == "application/pdf" ||
+						mt == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet") {
 						continue
 					}
 					if want != "" && mt != want {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/costdb/costdb/adapters/boltstore"
 	"github.com/costdb/costdb/adapters/httpapi"
+	"github.com/costdb/costdb/adapters/httpapi/apitest"
 	"github.com/costdb/costdb/adapters/httpapi/server"
 	"github.com/costdb/costdb/adapters/jwtauth"
 	"github.com/costdb/costdb/app"
@@ -41,7 +42,7 @@ var (
 // TestMain removes the benchmark databases once every test and benchmark of
 // the package has run.
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := apitest.Run(m) // the package's tests on each storage engine
 	for _, lb := range listBenches {
 		_ = lb.store.Close()
 	}

@@ -138,6 +138,7 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Get("/bud/budgets/{id}", h.getBudget)
 		r.Get("/bud/budgets/{id}/nodes/{node}", h.getNode)
 		r.Get("/bud/budgets/{id}/synthetic", h.syntheticReport)
+		r.Get("/bud/budgets/{id}/bdi", h.getBudgetBDI)
 		r.Get("/bud/budgets/{id}/analytical_with_unit_price", h.analyticReport)
 	})
 	return r

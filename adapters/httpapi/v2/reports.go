@@ -31,8 +31,8 @@ import (
 // Paths (below /api/public/v2) whose answer may be in a media type other
 // than JSON:API: negotiate leaves their Accept header to the handler.
 var (
-	csvReportPath = regexp.MustCompile(`/budgets/[^/]+/reports/(synthetic|analytic|abc)$`)
-	svgReportPath = regexp.MustCompile(`/budgets/[^/]+/reports/abc\.svg$`)
+	csvReportPath = regexp.MustCompile(`(/budgets/[^/]+/(versions/[^/]+/)?reports/(synthetic|analytic|abc)|/price_history/[^/]+)$`)
+	svgReportPath = regexp.MustCompile(`(/budgets/[^/]+/reports/abc|/price_history/[^/]+/chart)\.svg$`)
 )
 
 // exportAccepted reports whether a request negotiate would refuse (406)
@@ -40,7 +40,7 @@ var (
 func exportAccepted(r *http.Request) bool {
 	path := httpapi.RoutePath(r)
 	switch {
-	case svgReportPath.MatchString(path):
+	case svgReportPath.MatchString(path), docReportPath.MatchString(path):
 		return true
 	case csvReportPath.MatchString(path):
 		_, ok := httpapi.Preferred(r.Header.Values("Accept"), csvType)
@@ -120,13 +120,17 @@ func summaryOf(s domain.CostSummary) summaryDoc {
 
 // footerMeta is the top-level meta of the synthetic and analytic reports.
 func footerMeta(b *domain.Budget, t domain.BudgetTotals, rows int) jsonapi.Meta {
-	return jsonapi.Meta{
+	m := jsonapi.Meta{
 		"budget":         metaOf(b),
 		"rows":           rows,
 		"total":          httpapi.Money(t.Total),
 		"bdi_value":      httpapi.Money(t.BDIValue),
 		"total_with_bdi": httpapi.Money(t.TotalWithBDI),
 	}
+	if tbl := bdiTableOf(b); tbl != nil {
+		m["bdi_table"] = tbl
+	}
+	return m
 }
 
 func selfLink(r *http.Request) *jsonapi.Links {
@@ -154,6 +158,8 @@ type syntheticRowDoc struct {
 	TotalWithBDI     json.Number  `jsonapi:"attr,total_with_bdi"`
 	Weight           json.Number  `jsonapi:"attr,weight"`
 	Missing          bool         `jsonapi:"attr,missing"`
+	// Supply is present (true) on a line priced with the differentiated BDI.
+	Supply bool `jsonapi:"attr,supply,omitempty"`
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -178,7 +184,7 @@ func syntheticRow(budgetID string, row domain.SyntheticRow) *syntheticRowDoc {
 	d := &syntheticRowDoc{
 		ID: budgetID + ":" + row.NodeID, NodeID: row.NodeID, Number: row.Number, Depth: row.Depth, Kind: string(row.Kind),
 		Description: row.Description, Total: httpapi.Money(row.Total), TotalWithBDI: httpapi.Money(row.TotalWithBDI),
-		Weight: httpapi.Money(row.Weight), Missing: row.Missing,
+		Weight: httpapi.Money(row.Weight), Missing: row.Missing, Supply: row.Supply,
 	}
 	if row.Kind.IsLine() {
 		d.Bank, d.BaseVersion, d.Code, d.Unit = ptr(row.Bank), strOrNil(row.Month), ptr(row.Code), ptr(row.Unit)

@@ -66,6 +66,11 @@ type handlers struct {
 //	GET, POST, GET/PATCH/DELETE {id}   /budgets (budgets.go: list, create, detail…)
 //	POST /budgets/{id}/nodes, GET/PATCH/DELETE /budgets/{id}/nodes/{node}
 //	GET  /budgets/{id}/reports/synthetic|analytic|abc (JSON:API or CSV), …/abc.svg
+//	GET/PATCH /budgets/{id}/bdi (estimator_bdi.go: the BDI as TCU checks it)
+//	POST /banks/{id}/items/{code}/copy, /my_database/compositions/{id}/duplicate,
+//	     /budgets/{id}/duplicate (estimator_copy.go)
+//	POST /budgets/{id}/reprice/preview (JSON:API or CSV), /budgets/{id}/reprice (estimator_reprice.go)
+//	POST/GET /budgets/{id}/versions, GET …/versions/{version}[/reports/…|/compare/{other}] (estimator_versions.go)
 //
 // The lists take sort=field,-field and filter[name]=value on the fields
 // app.Service.Groups, Resources and Compositions name; an unknown field or
@@ -103,6 +108,9 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Get("/banks/{id}", h.getBank)
 		r.Get("/banks/{id}/items", h.listBankItems)
 		r.Get("/banks/{id}/items/{code}", h.getBankItem)
+		r.Post("/banks/{id}/items/{code}/copy", h.copyBankComposition)
+		r.Get("/price_history/{code}", h.priceHistory)
+		r.Get("/price_history/{code}/chart.svg", h.priceChart)
 
 		const c, res, g = "/my_database/compositions", "/my_database/resources", "/my_database/groups"
 		r.Get(c, h.listCompositions)
@@ -114,6 +122,9 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Post(c+"/{id}/add_banks", h.addBanks)
 		r.Post(c+"/{id}/add_items", h.addItems)
 		r.Delete(c+"/{id}/remove_items", h.removeItems)
+		r.Post(c+"/{id}/duplicate", h.duplicateComposition)
+		r.Get("/my_database/export", h.exportCompany)
+		r.Post("/my_database/import", h.importCompany)
 
 		r.Get(res, h.listResources)
 		r.Post(res, h.createResource)
@@ -143,6 +154,22 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Get(bud+"/{id}/reports/analytic", h.analyticReport)
 		r.Get(bud+"/{id}/reports/abc", h.abcReport)
 		r.Get(bud+"/{id}/reports/abc.svg", h.abcChart)
+		r.Get(bud+"/{id}/bdi", h.getBudgetBDI)
+		r.Patch(bud+"/{id}/bdi", h.updateBudgetBDI)
+		r.Post(bud+"/{id}/duplicate", h.duplicateBudget)
+		r.Post(bud+"/{id}/reprice/preview", h.repricePreview)
+		r.Post(bud+"/{id}/reprice", h.reprice)
+		r.Post(bud+"/{id}/versions", h.freezeBudget)
+		r.Get(bud+"/{id}/versions", h.listVersions)
+		r.Get(bud+"/{id}/versions/{version}", h.getVersion)
+		r.Get(bud+"/{id}/versions/{version}/reports/synthetic", h.versionReport(h.syntheticReport))
+		r.Get(bud+"/{id}/versions/{version}/reports/analytic", h.versionReport(h.analyticReport))
+		r.Get(bud+"/{id}/versions/{version}/reports/abc", h.versionReport(h.abcReport))
+		r.Get(bud+"/{id}/versions/{version}/compare/{other}", h.compareVersions)
+		r.Get(bud+"/{id}/reports/synthetic.xlsx", h.syntheticDocument("xlsx", false))
+		r.Get(bud+"/{id}/reports/synthetic.pdf", h.syntheticDocument("pdf", false))
+		r.Get(bud+"/{id}/versions/{version}/reports/synthetic.xlsx", h.syntheticDocument("xlsx", true))
+		r.Get(bud+"/{id}/versions/{version}/reports/synthetic.pdf", h.syntheticDocument("pdf", true))
 	})
 	return r
 }

@@ -1,0 +1,437 @@
+package pgstore
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/costdb/costdb/domain"
+)
+
+// Bank rows are bulk-loaded. An import writes tens of thousands of them in
+// one transaction, each after reading the one it replaces; sending each as
+// its own INSERT would cost a round trip per row. So a write transaction
+// keeps the bank rows it puts in a buffer, answers reads of them from it,
+// and writes them with COPY (after deleting the rows they replace) before
+// any statement that reads bank rows in bulk and before commit. Point reads
+// of an edition that the transaction reads many times are served from one
+// read of the whole edition.
+
+// flushAt is how many buffered rows a transaction keeps before it writes
+// them, so that a very large import does not hold them all in memory.
+const flushAt = 20000
+
+// loadAfter is how many point reads of one edition's rows a write
+// transaction makes before it reads the whole edition at once.
+const loadAfter = 64
+
+type bankKey struct{ edition, code string }
+
+type bankBuffer struct {
+	resources    map[bankKey]*domain.BankResource
+	resOrder     []bankKey
+	compositions map[bankKey]*domain.BankComposition
+	compOrder    []bankKey
+	// reads counts point reads per edition; loaded holds the editions
+	// read whole (what the database had before this transaction's puts).
+	resReads, compReads map[string]int
+	resLoaded           map[string]map[string]*domain.BankResource
+	compsLoaded         map[string]map[string]*domain.BankComposition
+}
+
+func newBankBuffer() *bankBuffer {
+	return &bankBuffer{
+		resources: map[bankKey]*domain.BankResource{}, compositions: map[bankKey]*domain.BankComposition{},
+		resReads: map[string]int{}, compReads: map[string]int{},
+		resLoaded: map[string]map[string]*domain.BankResource{}, compsLoaded: map[string]map[string]*domain.BankComposition{},
+	}
+}
+
+func copyBankComposition(c *domain.BankComposition) *domain.BankComposition {
+	v := *c
+	if c.Items != nil {
+		v.Items = slices.Clone(c.Items)
+	}
+	if c.Regimes != nil {
+		v.Regimes = slices.Clone(c.Regimes)
+	}
+	return &v
+}
+
+func copyBankResource(r *domain.BankResource) *domain.BankResource {
+	v := *r
+	if r.Regimes != nil {
+		v.Regimes = slices.Clone(r.Regimes)
+	}
+	return &v
+}
+
+// toRegimes and fromRegimes keep nil (NULL: every regime) apart from empty.
+func toRegimes(rs []domain.Regime) []int32 {
+	if rs == nil {
+		return nil
+	}
+	out := make([]int32, len(rs))
+	for i, g := range rs {
+		out[i] = int32(g)
+	}
+	return out
+}
+
+func fromRegimes(rs []int32) []domain.Regime {
+	if rs == nil {
+		return nil
+	}
+	out := make([]domain.Regime, len(rs))
+	for i, g := range rs {
+		out[i] = domain.Regime(g)
+	}
+	return out
+}
+
+func (t *tx) BankResource(editionKey, code string) (*domain.BankResource, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	if b := t.bank; b != nil {
+		k := bankKey{editionKey, code}
+		if v, ok := b.resources[k]; ok {
+			return copyBankResource(v), nil
+		}
+		if m, ok := b.resLoaded[editionKey]; ok {
+			if v, ok := m[code]; ok {
+				return copyBankResource(v), nil
+			}
+			return nil, notFound("resource %s not found in edition %s", code, editionKey)
+		}
+		if b.resReads[editionKey]++; b.resReads[editionKey] > loadAfter {
+			all, err := t.bankResources(`edition_key = $1`, editionKey)
+			if err != nil {
+				return nil, err
+			}
+			m := make(map[string]*domain.BankResource, len(all))
+			for _, v := range all {
+				m[v.Code] = v
+			}
+			b.resLoaded[editionKey] = m
+			return t.BankResource(editionKey, code)
+		}
+	}
+	rs, err := t.bankResources(`edition_key = $1 AND code = $2`, editionKey, code)
+	if err != nil {
+		return nil, err
+	}
+	if len(rs) == 0 {
+		return nil, notFound("resource %s not found in edition %s", code, editionKey)
+	}
+	return rs[0], nil
+}
+
+func (t *tx) bankResources(where string, args ...any) ([]*domain.BankResource, error) {
+	out := []*domain.BankResource{}
+	var d decoder
+	err := t.query(`SELECT code, description, unit, type, pnd::text, pd::text, pndi::text, pdi::text, regimes FROM bank_resources
+		WHERE `+where+` ORDER BY code`, args, func(r pgx.Rows) error {
+		var v domain.BankResource
+		var pnd, pd, pndi, pdi string
+		var regimes []int32
+		if err := r.Scan(&v.Code, &v.Description, &v.Unit, &v.Type, &pnd, &pd, &pndi, &pdi, &regimes); err != nil {
+			return err
+		}
+		v.Regimes = fromRegimes(regimes)
+		v.Prices = domain.PriceLine{PND: d.dec(pnd), PD: d.dec(pd), PNDI: d.dec(pndi), PDI: d.dec(pdi)}
+		out = append(out, &v)
+		return nil
+	})
+	if err == nil {
+		err = d.err
+	}
+	return out, err
+}
+
+func (t *tx) PutBankResource(editionKey string, v *domain.BankResource) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	if v == nil {
+		return errors.New("pgstore: nil bank resource")
+	}
+	if err := checkParts("bank resource", "edition key", editionKey, "code", v.Code); err != nil {
+		return err
+	}
+	b := t.bank
+	k := bankKey{editionKey, v.Code}
+	if _, ok := b.resources[k]; !ok {
+		b.resOrder = append(b.resOrder, k)
+	}
+	b.resources[k] = copyBankResource(v)
+	if len(b.resOrder) >= flushAt {
+		return t.flush()
+	}
+	return nil
+}
+
+func (t *tx) BankResources(editionKey string) ([]*domain.BankResource, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	if editionKey == "" {
+		return []*domain.BankResource{}, nil
+	}
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
+	return t.bankResources(`edition_key = $1`, editionKey)
+}
+
+func (t *tx) BankComposition(editionKey, code string) (*domain.BankComposition, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	if b := t.bank; b != nil {
+		k := bankKey{editionKey, code}
+		if v, ok := b.compositions[k]; ok {
+			return copyBankComposition(v), nil
+		}
+		if m, ok := b.compsLoaded[editionKey]; ok {
+			if v, ok := m[code]; ok {
+				return copyBankComposition(v), nil
+			}
+			return nil, notFound("composition %s not found in edition %s", code, editionKey)
+		}
+		if b.compReads[editionKey]++; b.compReads[editionKey] > loadAfter {
+			all, err := t.bankCompositions(`r.edition_key = $1`, editionKey)
+			if err != nil {
+				return nil, err
+			}
+			m := make(map[string]*domain.BankComposition, len(all))
+			for _, v := range all {
+				m[v.Code] = v
+			}
+			b.compsLoaded[editionKey] = m
+			return t.BankComposition(editionKey, code)
+		}
+	}
+	cs, err := t.bankCompositions(`r.edition_key = $1 AND r.code = $2`, editionKey, code)
+	if err != nil {
+		return nil, err
+	}
+	if len(cs) == 0 {
+		return nil, notFound("composition %s not found in edition %s", code, editionKey)
+	}
+	return cs[0], nil
+}
+
+// bankCompositions loads the bank compositions the condition (on r) selects,
+// in code order, with their structures, in one round trip.
+func (t *tx) bankCompositions(where string, args ...any) ([]*domain.BankComposition, error) {
+	out := []*domain.BankComposition{}
+	byCode := map[string]*domain.BankComposition{}
+	var d decoder
+	b := &pgx.Batch{}
+	batchRows(b, `SELECT r.code, r.description, r.unit, r.class, r.cost_pnd::text, r.cost_pd::text, r.has_items, r.regimes
+		FROM bank_compositions r WHERE `+where+` ORDER BY r.code`, args, func(rows pgx.Rows) error {
+		var c domain.BankComposition
+		var pnd, pd string
+		var hasItems bool
+		var regimes []int32
+		if err := rows.Scan(&c.Code, &c.Description, &c.Unit, &c.Class, &pnd, &pd, &hasItems, &regimes); err != nil {
+			return err
+		}
+		c.Regimes = fromRegimes(regimes)
+		c.Cost = domain.UnitPrice{PND: d.dec(pnd), PD: d.dec(pd)}
+		if hasItems {
+			c.Items = []domain.StructureItem{}
+		}
+		out = append(out, &c)
+		byCode[c.Code] = &c
+		return nil
+	})
+	batchRows(b, `SELECT x.composition_code, x.kind, x.code, x.coefficient::text FROM bank_composition_items x
+		WHERE (x.edition_key, x.composition_code) IN (SELECT r.edition_key, r.code FROM bank_compositions r WHERE `+where+`)
+		ORDER BY x.composition_code, x.pos`, args, func(rows pgx.Rows) error {
+		var code, kind, coef string
+		var it domain.StructureItem
+		if err := rows.Scan(&code, &kind, &it.Code, &coef); err != nil {
+			return err
+		}
+		it.Kind, it.Coefficient = domain.ItemKind(kind), d.dec(coef)
+		if c := byCode[code]; c != nil {
+			c.Items = append(c.Items, it)
+		}
+		return nil
+	})
+	if err := t.send(b); err != nil {
+		return nil, err
+	}
+	return out, d.err
+}
+
+func (t *tx) PutBankComposition(editionKey string, c *domain.BankComposition) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	if c == nil {
+		return errors.New("pgstore: nil bank composition")
+	}
+	if err := checkParts("bank composition", "edition key", editionKey, "code", c.Code); err != nil {
+		return err
+	}
+	b := t.bank
+	k := bankKey{editionKey, c.Code}
+	if _, ok := b.compositions[k]; !ok {
+		b.compOrder = append(b.compOrder, k)
+	}
+	b.compositions[k] = copyBankComposition(c)
+	if len(b.compOrder) >= flushAt {
+		return t.flush()
+	}
+	return nil
+}
+
+func (t *tx) BankCompositions(editionKey string) ([]*domain.BankComposition, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	if editionKey == "" {
+		return []*domain.BankComposition{}, nil
+	}
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
+	return t.bankCompositions(`r.edition_key = $1`, editionKey)
+}
+
+// byEdition groups buffered keys by edition, keeping their order.
+func byEdition(keys []bankKey) (editions []string, codes map[string][]string) {
+	codes = map[string][]string{}
+	for _, k := range keys {
+		if _, ok := codes[k.edition]; !ok {
+			editions = append(editions, k.edition)
+		}
+		codes[k.edition] = append(codes[k.edition], k.code)
+	}
+	return editions, codes
+}
+
+// flush writes the buffered bank rows: the rows they replace are deleted,
+// then the new ones are copied in with COPY.
+func (t *tx) flush() error {
+	b := t.bank
+	if b == nil || (len(b.resOrder) == 0 && len(b.compOrder) == 0) {
+		return nil
+	}
+	if len(b.resOrder) > 0 {
+		eds, codes := byEdition(b.resOrder)
+		for _, e := range eds {
+			if err := t.exec(`DELETE FROM bank_resources WHERE edition_key = $1 AND code = ANY($2)`, e, codes[e]); err != nil {
+				return err
+			}
+		}
+		keys := b.resOrder
+		_, err := t.ptx.CopyFrom(t.ctx, pgx.Identifier{"bank_resources"},
+			[]string{"edition_key", "code", "description", "unit", "type", "pnd", "pd", "pndi", "pdi", "regimes"},
+			pgx.CopyFromSlice(len(keys), func(i int) ([]any, error) {
+				v := b.resources[keys[i]]
+				p := v.Prices
+				return []any{keys[i].edition, v.Code, v.Description, v.Unit, int32(v.Type), num(p.PND), num(p.PD), num(p.PNDI), num(p.PDI),
+					toRegimes(v.Regimes)}, nil
+			}))
+		if err != nil {
+			return t.fail(err)
+		}
+		for _, k := range keys {
+			if m, ok := b.resLoaded[k.edition]; ok {
+				m[k.code] = b.resources[k]
+			}
+		}
+		b.resources, b.resOrder = map[bankKey]*domain.BankResource{}, nil
+	}
+	if len(b.compOrder) > 0 {
+		eds, codes := byEdition(b.compOrder)
+		for _, e := range eds {
+			if err := t.exec(`DELETE FROM bank_compositions WHERE edition_key = $1 AND code = ANY($2)`, e, codes[e]); err != nil {
+				return err
+			}
+		}
+		keys := b.compOrder
+		type itemRow struct {
+			k   bankKey
+			pos int
+			it  domain.StructureItem
+		}
+		var items []itemRow
+		for _, k := range keys {
+			for i, it := range b.compositions[k].Items {
+				items = append(items, itemRow{k, i, it})
+			}
+		}
+		_, err := t.ptx.CopyFrom(t.ctx, pgx.Identifier{"bank_compositions"},
+			[]string{"edition_key", "code", "description", "unit", "class", "cost_pnd", "cost_pd", "has_items", "regimes"},
+			pgx.CopyFromSlice(len(keys), func(i int) ([]any, error) {
+				c := b.compositions[keys[i]]
+				return []any{keys[i].edition, c.Code, c.Description, c.Unit, c.Class, num(c.Cost.PND), num(c.Cost.PD), c.Items != nil,
+					toRegimes(c.Regimes)}, nil
+			}))
+		if err != nil {
+			return t.fail(err)
+		}
+		if len(items) > 0 {
+			_, err = t.ptx.CopyFrom(t.ctx, pgx.Identifier{"bank_composition_items"},
+				[]string{"edition_key", "composition_code", "pos", "kind", "code", "coefficient"},
+				pgx.CopyFromSlice(len(items), func(i int) ([]any, error) {
+					r := items[i]
+					return []any{r.k.edition, r.k.code, int32(r.pos), string(r.it.Kind), r.it.Code, num(r.it.Coefficient)}, nil
+				}))
+			if err != nil {
+				return t.fail(err)
+			}
+		}
+		for _, k := range keys {
+			if m, ok := b.compsLoaded[k.edition]; ok {
+				m[k.code] = b.compositions[k]
+			}
+		}
+		b.compositions, b.compOrder = map[bankKey]*domain.BankComposition{}, nil
+	}
+	return nil
+}
+
+func (t *tx) DeleteBankRecords(editionKey string) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	if err := checkParts("edition", "key", editionKey); err != nil {
+		return err
+	}
+	// The rows this transaction put and not yet wrote go too; what it puts
+	// next goes into an edition now known to be empty.
+	b := t.bank
+	keep := func(keys []bankKey) []bankKey {
+		out := keys[:0]
+		for _, k := range keys {
+			if k.edition != editionKey {
+				out = append(out, k)
+			}
+		}
+		return out
+	}
+	for k := range b.resources {
+		if k.edition == editionKey {
+			delete(b.resources, k)
+		}
+	}
+	for k := range b.compositions {
+		if k.edition == editionKey {
+			delete(b.compositions, k)
+		}
+	}
+	b.resOrder, b.compOrder = keep(b.resOrder), keep(b.compOrder)
+	b.resLoaded[editionKey] = map[string]*domain.BankResource{}
+	b.compsLoaded[editionKey] = map[string]*domain.BankComposition{}
+	if err := t.exec(`DELETE FROM bank_resources WHERE edition_key = $1`, editionKey); err != nil {
+		return err
+	}
+	return t.exec(`DELETE FROM bank_compositions WHERE edition_key = $1`, editionKey)
+}

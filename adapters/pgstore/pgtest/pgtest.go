@@ -1,0 +1,293 @@
+// Package pgtest starts a throwaway PostgreSQL cluster for tests: initdb into
+// a temporary directory, postgres on a free port of 127.0.0.1 with fsync off,
+// one fresh database per caller, everything removed when the test binary
+// ends. A package that uses it calls Main from its TestMain:
+//
+//	func TestMain(m *testing.M) { pgtest.Main(m) }
+//
+// The server binaries are found through `pg_config --bindir`, else under
+// /usr/lib/postgresql/*/bin (the Debian layout). When they are missing, tests
+// that ask for a database are skipped with one line saying so, except when
+// the environment says CI=true: there they fail, so that CI never passes
+// without having run them. initdb refuses to run as root, so as root the
+// cluster runs as the user nobody (through runuser).
+package pgtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// cluster is the running server of this test binary.
+type cluster struct {
+	bin     string // directory of the server binaries
+	dir     string // temporary directory: data, socket, log
+	port    int
+	runAs   string // "" or the user the server runs as
+	stopped bool
+}
+
+var (
+	startOnce sync.Once
+	running   *cluster
+	startErr  error
+	seq       atomic.Int64
+
+	templatesMu sync.Mutex
+	templates   = map[string]error{}
+)
+
+// Main runs the tests of a package and then stops the cluster, when one
+// was started. Use it from TestMain.
+func Main(m *testing.M) {
+	code := m.Run()
+	Stop()
+	os.Exit(code)
+}
+
+// Stop stops the cluster and removes its files. Main calls it; a TestMain
+// that runs m.Run more than once calls it after the last run.
+func Stop() {
+	if running != nil && !running.stopped {
+		running.stop()
+	}
+}
+
+// ErrNoServer is wrapped by the error of Available when no PostgreSQL
+// server binaries are on this machine.
+var ErrNoServer = errors.New("no PostgreSQL server binaries (initdb, postgres) found: install the postgresql package to run the PostgreSQL tests")
+
+// Available starts the cluster when it is not running yet and reports why
+// it cannot be used, or nil.
+func Available() error {
+	startOnce.Do(func() { running, startErr = start() })
+	return startErr
+}
+
+// Durable reports whether the cluster syncs its commits to disk, as a real
+// server does: only when the environment says COSTDB_PGTEST_DURABLE=1 (for
+// benchmarks of durable writes). Tests run with fsync off.
+func Durable() bool { return os.Getenv("COSTDB_PGTEST_DURABLE") == "1" }
+
+// inCI reports whether the tests run in CI, where skipping is not allowed.
+func inCI() bool { return os.Getenv("CI") == "true" }
+
+// need skips (or, in CI, fails) the test when there is no cluster.
+func need(t testing.TB) {
+	t.Helper()
+	if err := Available(); err != nil {
+		if errors.Is(err, ErrNoServer) && !inCI() {
+			t.Skipf("pgtest: skipped: %v", err)
+		}
+		t.Fatalf("pgtest: %v", err)
+	}
+}
+
+// URL returns the connection URL of the database name on the cluster.
+func URL(name string) string {
+	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", running.port, name)
+}
+
+// NewDatabase creates an empty database for the test and returns its URL.
+// The database is dropped when the test ends.
+func NewDatabase(t testing.TB) string {
+	t.Helper()
+	return newDatabase(t, "")
+}
+
+// NewDatabaseFrom creates a database for the test as a copy of the template
+// that prepare fills once per test binary (prepare is called with the
+// template's URL the first time name is asked for and must close every
+// connection it opened). The copy is dropped when the test ends.
+func NewDatabaseFrom(t testing.TB, name string, prepare func(url string) error) string {
+	t.Helper()
+	need(t)
+	templatesMu.Lock()
+	err, done := templates[name]
+	if !done {
+		err = func() error {
+			if err := createDatabase("tmpl_"+name, ""); err != nil {
+				return err
+			}
+			return prepare(URL("tmpl_" + name))
+		}()
+		templates[name] = err
+	}
+	templatesMu.Unlock()
+	if err != nil {
+		t.Fatalf("pgtest: template %s: %v", name, err)
+	}
+	return newDatabase(t, "tmpl_"+name)
+}
+
+func newDatabase(t testing.TB, template string) string {
+	t.Helper()
+	need(t)
+	name := fmt.Sprintf("t%d_%d", os.Getpid(), seq.Add(1))
+	if err := createDatabase(name, template); err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := admin(`DROP DATABASE IF EXISTS ` + name + ` WITH (FORCE)`); err != nil {
+			t.Logf("pgtest: drop %s: %v", name, err)
+		}
+	})
+	return URL(name)
+}
+
+func createDatabase(name, template string) error {
+	q := `CREATE DATABASE ` + name
+	if template != "" {
+		// A template must have no other session while it is copied: the
+		// template's own preparation has closed its connections by now.
+		// FILE_COPY (PostgreSQL 15 and later) copies the files without
+		// logging every page, which is faster for a test database.
+		q += ` TEMPLATE ` + template + ` STRATEGY FILE_COPY`
+	}
+	var err error
+	for range 50 {
+		err = admin(q)
+		if err != nil && strings.Contains(q, "STRATEGY") && strings.Contains(strings.ToLower(err.Error()), "strategy") {
+			q = strings.TrimSuffix(q, ` STRATEGY FILE_COPY`) // an older server
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), "is being accessed by other users") {
+			return err
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return err
+}
+
+// admin runs one statement on the maintenance database.
+func admin(q string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := pgx.Connect(ctx, URL("postgres"))
+	if err != nil {
+		return err
+	}
+	defer c.Close(context.Background())
+	_, err = c.Exec(ctx, q)
+	return err
+}
+
+// binDir finds the directory of the server binaries.
+func binDir() (string, error) {
+	var dirs []string
+	if out, err := exec.Command("pg_config", "--bindir").Output(); err == nil {
+		dirs = append(dirs, strings.TrimSpace(string(out)))
+	}
+	debian, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	sort.Slice(debian, func(i, j int) bool { return version(debian[i]) > version(debian[j]) })
+	dirs = append(dirs, debian...)
+	for _, d := range dirs {
+		if isFile(filepath.Join(d, "initdb")) && isFile(filepath.Join(d, "postgres")) && isFile(filepath.Join(d, "pg_ctl")) {
+			return d, nil
+		}
+	}
+	return "", ErrNoServer
+}
+
+// version reads the major version out of /usr/lib/postgresql/NN/bin.
+func version(dir string) int {
+	n, _ := strconv.Atoi(filepath.Base(filepath.Dir(dir)))
+	return n
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir()
+}
+
+func start() (*cluster, error) {
+	bin, err := binDir()
+	if err != nil {
+		return nil, err
+	}
+	parent := ""
+	if os.Geteuid() == 0 && isDir("/tmp") {
+		// The server runs as nobody, who must reach the directory: /tmp is
+		// open to every user, where $TMPDIR may not be.
+		parent = "/tmp"
+	}
+	dir, err := os.MkdirTemp(parent, "costdb-pgtest-")
+	if err != nil {
+		return nil, err
+	}
+	c := &cluster{bin: bin, dir: dir}
+	if os.Geteuid() == 0 {
+		c.runAs = "nobody"
+		if err := os.Chmod(dir, 0o777); err != nil {
+			return nil, err
+		}
+	}
+	data := filepath.Join(dir, "data")
+	if out, err := c.cmd("initdb", "-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C").CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("initdb: %v\n%s", err, out)
+	}
+	var lastErr error
+	for range 5 {
+		c.port, err = freePort()
+		if err != nil {
+			return nil, err
+		}
+		opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -c port=%d -c unix_socket_directories=%s -c max_connections=400 -c shared_buffers=128MB",
+			c.port, dir)
+		if !Durable() {
+			opts += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+		}
+		out, err := c.cmd("pg_ctl", "-D", data, "-l", filepath.Join(dir, "log"), "-o", opts, "-w", "-t", "60", "start").CombinedOutput()
+		if err == nil {
+			return c, nil
+		}
+		log, _ := os.ReadFile(filepath.Join(dir, "log"))
+		lastErr = fmt.Errorf("pg_ctl start: %v\n%s\n%s", err, out, log)
+	}
+	os.RemoveAll(dir)
+	return nil, lastErr
+}
+
+// cmd runs a server binary, as c.runAs when set.
+func (c *cluster) cmd(name string, args ...string) *exec.Cmd {
+	path := filepath.Join(c.bin, name)
+	if c.runAs != "" {
+		return exec.Command("runuser", append([]string{"-u", c.runAs, "--", path}, args...)...)
+	}
+	return exec.Command(path, args...)
+}
+
+func (c *cluster) stop() {
+	c.stopped = true
+	_ = c.cmd("pg_ctl", "-D", filepath.Join(c.dir, "data"), "-m", "immediate", "-w", "stop").Run()
+	_ = os.RemoveAll(c.dir)
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}

@@ -1,0 +1,63 @@
+package reports
+
+import (
+	"io"
+
+	"github.com/costdb/costdb/domain"
+	"github.com/shopspring/decimal"
+)
+
+var priceDiffHeader = []string{"Item", "Banco", "Código", "Descrição", "Unidade", "Quantidade",
+	"Data-base antes", "Data-base depois", "Preço unitário antes", "Preço unitário depois",
+	"Diferença unitária (R$)", "Diferença unitária (%)", "Total com BDI antes", "Total com BDI depois",
+	"Diferença total (R$)", "Diferença total (%)", "Situação"}
+
+// PriceDiffCSV writes a re-pricing (or version) comparison: one row per
+// line, sorted by impact as the domain sorted them, then one row per stage
+// with its subtotals (with BDI), then the budget's totals with BDI before
+// and after. Situação says "sem preço no destino" for a line the target
+// cannot price and "sem preço antes" for one that had none.
+func PriceDiffCSV(w io.Writer, d *domain.PriceDiff) error {
+	t, err := newTable(w, priceDiffHeader)
+	if err != nil {
+		return err
+	}
+	pctOrEmpty := func(p *decimal.Decimal) string {
+		if p == nil {
+			return ""
+		}
+		return Money(*p)
+	}
+	for _, l := range d.Lines {
+		status := ""
+		switch {
+		case l.Lacking:
+			status = "sem preço no destino"
+		case l.MissingBefore:
+			status = "sem preço antes"
+		}
+		cells := map[int]string{0: l.Number, 1: l.Bank, 2: text(l.Code), 3: text(l.Description), 4: text(l.Unit),
+			5: Quantity(l.Quantity), 6: l.MonthBefore, 7: l.MonthAfter,
+			8: priceOrEmpty(l.UnitBefore, l.MissingBefore), 9: priceOrEmpty(l.UnitAfter, l.Lacking),
+			12: Money(l.TotalBefore), 13: Money(l.TotalAfter), 14: Money(l.TotalDiff),
+			15: pctOrEmpty(domain.PercentOf(l.TotalDiff, l.TotalBefore)), 16: status}
+		if !l.Lacking && !l.MissingBefore {
+			cells[10], cells[11] = Price(l.UnitDiff), pctOrEmpty(l.UnitDiffPct)
+		}
+		if err := t.row(cells); err != nil {
+			return err
+		}
+	}
+	for _, s := range d.Stages {
+		if err := t.row(map[int]string{0: s.Number, 3: text("Etapa: " + s.Description), 12: Money(s.Before),
+			13: Money(s.After), 14: Money(s.Diff), 15: pctOrEmpty(s.DiffPct)}); err != nil {
+			return err
+		}
+	}
+	diff := d.After.TotalWithBDI.Sub(d.Before.TotalWithBDI)
+	if err := t.row(map[int]string{3: "Total com BDI", 12: Money(d.Before.TotalWithBDI), 13: Money(d.After.TotalWithBDI),
+		14: Money(diff), 15: pctOrEmpty(domain.PercentOf(diff, d.Before.TotalWithBDI))}); err != nil {
+		return err
+	}
+	return t.flush()
+}

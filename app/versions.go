@@ -1,0 +1,154 @@
+package app
+
+import (
+	"context"
+
+	"github.com/costdb/costdb/domain"
+)
+
+// versionTx returns the store's version operations.
+func versionTx(tx Tx) (VersionTx, error) {
+	v, ok := tx.(VersionTx)
+	if !ok {
+		return nil, domain.Errorf(domain.EINTERNAL, "this store keeps no budget versions")
+	}
+	return v, nil
+}
+
+// FreezeBudget freezes a budget of the caller's company: a new immutable
+// version (numbered after the last) holding the budget as it is and every
+// price its reports read (domain.Freeze), with the SHA-256 of its
+// canonical encoding and the time. The budget itself does not change.
+func (s *Service) FreezeBudget(ctx context.Context, p domain.Principal, id string) (*domain.BudgetVersion, error) {
+	var out *domain.BudgetVersion
+	err := s.store.Update(ctx, func(tx Tx) error {
+		vt, err := versionTx(tx)
+		if err != nil {
+			return err
+		}
+		b, err := s.budget(tx, p, id)
+		if err != nil {
+			return err
+		}
+		list, err := vt.BudgetVersions(b.ID)
+		if err != nil {
+			return err
+		}
+		content, hash, err := domain.Freeze(b, source{tx: tx, companyID: p.CompanyID})
+		if err != nil {
+			return err
+		}
+		out = &domain.BudgetVersion{CompanyID: p.CompanyID, BudgetID: b.ID, Number: len(list) + 1,
+			FrozenAt: s.now(), Hash: hash, Content: content}
+		return vt.PutBudgetVersion(out)
+	})
+	return out, err
+}
+
+// BudgetVersions lists the frozen versions of a budget of the caller's
+// company, by number.
+func (s *Service) BudgetVersions(ctx context.Context, p domain.Principal, id string) ([]*domain.BudgetVersion, error) {
+	var out []*domain.BudgetVersion
+	err := s.store.View(ctx, func(tx Tx) error {
+		vt, err := versionTx(tx)
+		if err != nil {
+			return err
+		}
+		if _, err := s.budget(tx, p, id); err != nil {
+			return err
+		}
+		out, err = vt.BudgetVersions(id)
+		return err
+	})
+	return out, err
+}
+
+// BudgetVersion returns version n of a budget of the caller's company.
+func (s *Service) BudgetVersion(ctx context.Context, p domain.Principal, id string, n int) (*domain.BudgetVersion, error) {
+	var out *domain.BudgetVersion
+	err := s.store.View(ctx, func(tx Tx) error {
+		var err error
+		out, err = s.version(tx, p, id, n)
+		return err
+	})
+	return out, err
+}
+
+func (s *Service) version(tx Tx, p domain.Principal, id string, n int) (*domain.BudgetVersion, error) {
+	vt, err := versionTx(tx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.budget(tx, p, id); err != nil {
+		return nil, err
+	}
+	v, err := vt.BudgetVersion(id, n)
+	if err != nil {
+		return nil, err
+	}
+	if err := inCompany(p, v.CompanyID, "budget version", id); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// VersionReport computes a report of version n of a budget from the
+// version alone (its budget and price snapshot), with the version.
+func VersionReport[T any](ctx context.Context, s *Service, p domain.Principal, id string, n int,
+	compute func(*domain.BudgetPricer, *domain.Budget) (T, error)) (T, *domain.BudgetVersion, error) {
+	var out T
+	var ver *domain.BudgetVersion
+	err := s.store.View(ctx, func(tx Tx) error {
+		v, err := s.version(tx, p, id, n)
+		if err != nil {
+			return err
+		}
+		b, bp, err := v.Open()
+		if err != nil {
+			return err
+		}
+		ver = v
+		out, err = compute(bp, b)
+		return err
+	})
+	return out, ver, err
+}
+
+// CompareVersions compares versions a and b of a budget line by line
+// (domain.ComparePrices, the re-pricing diff).
+func (s *Service) CompareVersions(ctx context.Context, p domain.Principal, id string, a, b int) (*domain.PriceDiff, error) {
+	var out *domain.PriceDiff
+	err := s.store.View(ctx, func(tx Tx) error {
+		var reps [2]*domain.SyntheticReport
+		for i, n := range []int{a, b} {
+			v, err := s.version(tx, p, id, n)
+			if err != nil {
+				return err
+			}
+			bud, bp, err := v.Open()
+			if err != nil {
+				return err
+			}
+			if reps[i], err = bp.Synthetic(bud); err != nil {
+				return err
+			}
+		}
+		out = domain.ComparePrices(reps[0], reps[1])
+		return nil
+	})
+	return out, err
+}
+
+type versionKey struct{}
+
+// WithVersion returns ctx asking the report use cases (SyntheticReport,
+// AnalyticReport, ABCReport) for the reports of version n of the budget
+// instead of the budget as it is now.
+func WithVersion(ctx context.Context, n int) context.Context {
+	return context.WithValue(ctx, versionKey{}, n)
+}
+
+func versionOf(ctx context.Context) (int, bool) {
+	n, ok := ctx.Value(versionKey{}).(int)
+	return n, ok
+}
