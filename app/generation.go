@@ -211,3 +211,15 @@ func (t *genTx) DeleteBankRecords(editionKey string) error {
 	t.global = true
 	return t.Tx.DeleteBankRecords(editionKey)
 }
+
+// genVersionTx is the store's VersionTx inside a write of the Service: a
+// version written bumps its company's generation.
+type genVersionTx struct {
+	VersionTx
+	t *genTx
+}
+
+func (v genVersionTx) PutBudgetVersion(bv *domain.BudgetVersion) error {
+	v.t.company(bv.CompanyID)
+	return v.VersionTx.PutBudgetVersion(bv)
+}
