@@ -290,3 +290,22 @@ func TestCachedAnswerKeepsItsRequestID(t *testing.T) {
 		t.Errorf("tags %v: want one tag, the answers are the same", tags)
 	}
 }
+
+// TestFreezingChangesTheTag checks that freezing a budget version (a write
+// through the store's version operations) changes the tag of the list of
+// versions: its old tag is not a 304, and the list shows the new version.
+func TestFreezingChangesTheTag(t *testing.T) {
+	f := newConditionalFixture(t)
+	h := f.h
+	path := v2Base + "/budgets/" + f.budget + "/versions"
+	before := mustStatus(t, h.Do("GET", path, f.u.Token, ""), 200)
+	tag := before.Header.Get("ETag")
+	if r := h.Do("POST", path, f.u.Token, ""); r.Status/100 != 2 {
+		t.Fatalf("freeze: %d %s", r.Status, r.Body)
+	}
+	after := h.Do("GET", path, f.u.Token, "", "If-None-Match", tag)
+	if after.Status != 200 || after.Header.Get("ETag") == tag || string(after.Body) == string(before.Body) {
+		t.Errorf("versions after a freeze, with the tag of before: status %d, tag %q (was %q), body changed: %v",
+			after.Status, after.Header.Get("ETag"), tag, string(after.Body) != string(before.Body))
+	}
+}
