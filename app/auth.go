@@ -202,6 +202,16 @@ func (s *Service) Authenticate(ctx context.Context, email, secret string) (*Sess
 		return nil, err
 	}
 	now := s.Now()
+	// Tokens carry their issue time to the millisecond, and a token issued
+	// at or before the user's revocation time fails. A login in the same
+	// millisecond as a revocation (the revoking command returned, the user
+	// logged in at once) would give a token that fails at once: its issue
+	// time is taken as the first millisecond after the revocation instead.
+	if r := sess.User.TokensRevokedAt; !r.IsZero() {
+		if first := r.Truncate(time.Millisecond).Add(time.Millisecond); now.Before(first) {
+			now = first
+		}
+	}
 	claims := Claims{
 		UserID:    sess.User.ID,
 		CompanyID: sess.Company.ID,

@@ -468,3 +468,37 @@ func TestNewIDsAreOrderedAndURLSafe(t *testing.T) {
 		t.Errorf("id %q made with an earlier clock sorts before %q", back, prev)
 	}
 }
+
+// TestLoginInTheMillisecondOfARevocation: tokens carry their issue time to
+// the millisecond and a token issued at or before the revocation fails. A
+// token issued before a revocation in the same millisecond fails; a login in
+// that same millisecond after the revocation gets a token that works.
+func TestLoginInTheMillisecondOfARevocation(t *testing.T) {
+	f := newFixture(t)
+	nu, err := f.svc.AddUser(ctx, app.NewUserInput{Company: "Alfa", Email: "r@alfa.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Near the real time: the token check reads the real clock for expiry.
+	clock := time.Now().Truncate(time.Millisecond).Add(100 * time.Microsecond)
+	f.svc.Now = func() time.Time { return clock }
+	before, err := f.svc.Authenticate(ctx, "r@alfa.com", nu.SecretToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock = clock.Add(400 * time.Microsecond) // .5 ms in: the same millisecond
+	if n, err := f.svc.RevokeTokens(ctx, app.UserSelector{Email: "r@alfa.com"}); err != nil || n != 1 {
+		t.Fatalf("revoke: %d, %v", n, err)
+	}
+	clock = clock.Add(300 * time.Microsecond) // .8 ms in: still the same millisecond
+	after, err := f.svc.Authenticate(ctx, "r@alfa.com", nu.SecretToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.Authorize(ctx, before.Token); domain.ErrorCode(err) != domain.EUNAUTHORIZED {
+		t.Errorf("a token issued before the revocation: %v, want EUNAUTHORIZED", err)
+	}
+	if _, err := f.svc.Authorize(ctx, after.Token); err != nil {
+		t.Errorf("a token issued after the revocation, in its millisecond: %v, want it to work", err)
+	}
+}

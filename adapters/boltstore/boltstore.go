@@ -28,9 +28,11 @@ import (
 
 // SchemaVersion is the version of the on-disk layout this package writes and
 // understands. A file with a newer version is refused; a file of version 1
-// (before the list indexes) gets them built when it is opened, and becomes
-// version 2.
-const SchemaVersion = 2
+// (before the list indexes) gets them built when it is opened; a file of
+// version 2 or older gets its bank compositions' structures moved to the
+// shared, reference-counted structures bucket (structures.go). Either
+// becomes version 3.
+const SchemaVersion = 3
 
 // DefaultTimeout is how long Open waits for the file lock when
 // Options.Timeout is zero.
@@ -102,7 +104,7 @@ var (
 		bucketGroups, bucketGroupsByCompany,
 		bucketResources, bucketResourceByCode, bucketResourcesByCompany,
 		bucketCompositions, bucketCompositionByCode, bucketCompositionsByCompany,
-		bucketEditions, bucketBankResources, bucketBankCompositions,
+		bucketEditions, bucketBankResources, bucketBankCompositions, bucketStructures, bucketStructureRefs,
 		bucketBudgets, bucketBudgetByCode, bucketBudgetsByCompany,
 		bucketGroupsOrder, bucketResourcesOrder, bucketCompositionsOrder, bucketCompositionsUses,
 		bucketBudgetsOrder, bucketBudgetsUses, bucketListCounts,
@@ -144,7 +146,7 @@ func Open(path string, opts Options) (*Store, error) {
 // of an existing one.
 func initSchema(btx *bolt.Tx, path string) error {
 	meta := btx.Bucket(bucketMeta)
-	upgrade := false
+	upgrade, from := false, SchemaVersion
 	if meta == nil {
 		empty := true
 		_ = btx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })
@@ -168,7 +170,7 @@ func initSchema(btx *bolt.Tx, path string) error {
 			return fmt.Errorf("database %s has schema version %d, but this costdb supports only version %d (upgrade costdb): %w",
 				path, v, SchemaVersion, ErrNewerSchema)
 		}
-		upgrade = v < SchemaVersion
+		upgrade, from = v < SchemaVersion, v
 	}
 	for _, name := range allBuckets {
 		if _, err := btx.CreateBucketIfNotExists(name); err != nil {
@@ -177,7 +179,13 @@ func initSchema(btx *bolt.Tx, path string) error {
 	}
 	if upgrade {
 		// Version 1 had no list indexes: build them from the records.
-		if err := rebuildLists(btx); err != nil {
+		if from < 2 {
+			if err := rebuildLists(btx); err != nil {
+				return fmt.Errorf("boltstore: upgrade %s to schema version %d: %w", path, SchemaVersion, err)
+			}
+		}
+		// Versions 1 and 2 stored each bank composition's structure inline.
+		if err := shareStructures(btx); err != nil {
 			return fmt.Errorf("boltstore: upgrade %s to schema version %d: %w", path, SchemaVersion, err)
 		}
 		if err := meta.Put(keySchemaVersion, []byte(strconv.Itoa(SchemaVersion))); err != nil {

@@ -80,27 +80,27 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	setSchemaVersion(t, path, "3")
+	setSchemaVersion(t, path, "4")
 
 	_, err := Open(path, Options{})
 	if !errors.Is(err, ErrNewerSchema) {
-		t.Fatalf("Open of a version 3 file = %v, want ErrNewerSchema", err)
+		t.Fatalf("Open of a version 4 file = %v, want ErrNewerSchema", err)
 	}
-	for _, want := range []string{path, "schema version 3", "version 2", "upgrade costdb"} {
+	for _, want := range []string{path, "schema version 4", "version 3", "upgrade costdb"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not say %q", err, want)
 		}
 	}
 
-	// The refused file is left as it was: version 3, data intact.
+	// The refused file is left as it was: version 4, data intact.
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
 	_ = db.View(func(tx *bolt.Tx) error {
-		if v := tx.Bucket(bucketMeta).Get(keySchemaVersion); string(v) != "3" {
-			t.Errorf("schema version after a refused Open = %q, want 3", v)
+		if v := tx.Bucket(bucketMeta).Get(keySchemaVersion); string(v) != "4" {
+			t.Errorf("schema version after a refused Open = %q, want 4", v)
 		}
 		if v := tx.Bucket(bucketSettings).Get([]byte("kept")); string(v) != "yes" {
 			t.Errorf("setting after a refused Open = %q, want yes", v)
@@ -149,8 +149,8 @@ func TestNewFileHasSchemaVersion(t *testing.T) {
 	}
 	defer db.Close()
 	_ = db.View(func(tx *bolt.Tx) error {
-		if v := tx.Bucket(bucketMeta).Get(keySchemaVersion); string(v) != "2" {
-			t.Errorf("schema version = %q, want 2", v)
+		if v := tx.Bucket(bucketMeta).Get(keySchemaVersion); string(v) != "3" {
+			t.Errorf("schema version = %q, want 3", v)
 		}
 		for _, name := range allBuckets {
 			if tx.Bucket(name) == nil {
@@ -162,14 +162,15 @@ func TestNewFileHasSchemaVersion(t *testing.T) {
 }
 
 // TestOpenAddsNewBuckets: a version-1 file written before budgets existed
-// gets their buckets when it is opened, and the list indexes of version 2.
+// gets their buckets when it is opened, and the list indexes of version 2
+// and the shared structures of version 3.
 func TestOpenAddsNewBuckets(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "costdb.db")
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := map[string]bool{"budgets": true, "budgets_by_code": true, "budgets_by_company": true}
+	old := map[string]bool{"budgets": true, "budgets_by_code": true, "budgets_by_company": true, "structures": true, "structure_refs": true}
 	for _, name := range listBuckets {
 		old[string(name)] = true
 	}
@@ -202,8 +203,8 @@ func TestOpenAddsNewBuckets(t *testing.T) {
 	}
 	defer db.Close()
 	_ = db.View(func(tx *bolt.Tx) error {
-		if v := tx.Bucket(bucketMeta).Get(keySchemaVersion); string(v) != "2" {
-			t.Errorf("schema version = %q after adding buckets, want 2", v)
+		if v := tx.Bucket(bucketMeta).Get(keySchemaVersion); string(v) != "3" {
+			t.Errorf("schema version = %q after adding buckets, want 3", v)
 		}
 		return nil
 	})

@@ -154,13 +154,18 @@ type structureItemRecord struct {
 }
 
 type bankCompositionRecord struct {
-	Code        string                `json:"code"`
-	Description string                `json:"description"`
-	Unit        string                `json:"unit"`
-	Class       string                `json:"class"`
-	Cost        unitPriceRecord       `json:"cost"`
-	Items       []structureItemRecord `json:"items"`
-	Regimes     []int                 `json:"regimes"` // as bankResourceRecord's
+	Code        string          `json:"code"`
+	Description string          `json:"description"`
+	Unit        string          `json:"unit"`
+	Class       string          `json:"class"`
+	Cost        unitPriceRecord `json:"cost"`
+	// Items is the structure inline, as schema version 2 stored it; from
+	// version 3 the structure is in the structures bucket, shared by every
+	// record with the same items, under the key Structure (see
+	// structures.go). A record with neither has no structure (nil items).
+	Items     []structureItemRecord `json:"items,omitempty"`
+	Structure []byte                `json:"structure,omitempty"` // base64
+	Regimes   []int                 `json:"regimes"`             // as bankResourceRecord's
 }
 
 // budgetNodeRecord is one node of a budget's tree. Fields that do not
@@ -503,30 +508,38 @@ func fromRegimeRecords(rs []int) []domain.Regime {
 	return out
 }
 
+// toBankCompositionRecord converts c without its structure, which the
+// caller stores apart (putStructure) and links through the Structure field.
 func toBankCompositionRecord(c *domain.BankComposition) bankCompositionRecord {
-	r := bankCompositionRecord{
+	return bankCompositionRecord{
 		Code: c.Code, Description: c.Description, Unit: c.Unit, Class: c.Class,
 		Cost:    unitPriceRecord{PND: encDec(c.Cost.PND), PD: encDec(c.Cost.PD)},
 		Regimes: toRegimeRecords(c.Regimes),
 	}
-	if c.Items != nil {
-		r.Items = make([]structureItemRecord, len(c.Items))
-		for i, it := range c.Items {
-			r.Items[i] = structureItemRecord{Kind: string(it.Kind), Code: it.Code, Coefficient: encDec(it.Coefficient)}
-		}
-	}
-	return r
 }
 
-func (r *bankCompositionRecord) domain(d *decoder) *domain.BankComposition {
+func toStructureItemRecords(items []domain.StructureItem) []structureItemRecord {
+	if items == nil {
+		return nil
+	}
+	out := make([]structureItemRecord, len(items))
+	for i, it := range items {
+		out[i] = structureItemRecord{Kind: string(it.Kind), Code: it.Code, Coefficient: encDec(it.Coefficient)}
+	}
+	return out
+}
+
+// domain converts r with the structure items, which are r.Items for a
+// record of schema version 2 and the shared structure otherwise.
+func (r *bankCompositionRecord) domain(d *decoder, items []structureItemRecord) *domain.BankComposition {
 	c := &domain.BankComposition{
 		Code: r.Code, Description: r.Description, Unit: r.Unit, Class: r.Class,
 		Cost:    domain.UnitPrice{PND: d.dec("cost/pnd", r.Cost.PND), PD: d.dec("cost/pd", r.Cost.PD)},
 		Regimes: fromRegimeRecords(r.Regimes),
 	}
-	if r.Items != nil {
-		c.Items = make([]domain.StructureItem, len(r.Items))
-		for i, it := range r.Items {
+	if items != nil {
+		c.Items = make([]domain.StructureItem, len(items))
+		for i, it := range items {
 			c.Items[i] = domain.StructureItem{Kind: domain.ItemKind(it.Kind), Code: it.Code, Coefficient: d.dec("items/coefficient", it.Coefficient)}
 		}
 	}

@@ -674,7 +674,7 @@ func (t *tx) BankComposition(editionKey, code string) (*domain.BankComposition, 
 		return nil, notFound("composition %s not found in edition %s", code, editionKey)
 	}
 	var d decoder
-	return decoded(&d, r.domain(&d), bucketBankCompositions, string(k))
+	return decoded(&d, joinStructure(t.btx, &d, &r), bucketBankCompositions, string(k))
 }
 
 func (t *tx) PutBankComposition(editionKey string, c *domain.BankComposition) error {
@@ -687,8 +687,28 @@ func (t *tx) PutBankComposition(editionKey string, c *domain.BankComposition) er
 	if err := checkParts("bank composition", "edition key", editionKey, "code", c.Code); err != nil {
 		return err
 	}
-	fillPages(t.bucket(bucketBankCompositions))
-	return t.put(bucketBankCompositions, key(editionKey, c.Code), toBankCompositionRecord(c))
+	b := t.bucket(bucketBankCompositions)
+	fillPages(b)
+	k := key(editionKey, c.Code)
+	// The old record's structure is released after the new one is counted,
+	// so that a structure the two share is never deleted in between.
+	var oldStructure []byte
+	if old := b.Get(k); old != nil {
+		var err error
+		if oldStructure, err = recordStructure(old); err != nil {
+			return fmt.Errorf("boltstore: corrupt record %q in bucket %s: %w", k, bucketBankCompositions, err)
+		}
+	}
+	r := toBankCompositionRecord(c)
+	sk, err := putStructure(t.btx, toStructureItemRecords(c.Items))
+	if err != nil {
+		return err
+	}
+	r.Structure = sk
+	if err := t.put(bucketBankCompositions, k, r); err != nil {
+		return err
+	}
+	return releaseStructure(t.btx, oldStructure)
 }
 
 func (t *tx) BankResources(editionKey string) ([]*domain.BankResource, error) {
@@ -696,7 +716,9 @@ func (t *tx) BankResources(editionKey string) ([]*domain.BankResource, error) {
 }
 
 func (t *tx) BankCompositions(editionKey string) ([]*domain.BankComposition, error) {
-	return scanEdition(t, bucketBankCompositions, editionKey, func(d *decoder, r *bankCompositionRecord) *domain.BankComposition { return r.domain(d) })
+	return scanEdition(t, bucketBankCompositions, editionKey, func(d *decoder, r *bankCompositionRecord) *domain.BankComposition {
+		return joinStructure(t.btx, d, r)
+	})
 }
 
 // fillPages makes the pages of a bank bucket split full: imports write an
@@ -715,8 +737,18 @@ func (t *tx) DeleteBankRecords(editionKey string) error {
 	prefix := key(editionKey, "")
 	for _, bucket := range [][]byte{bucketBankResources, bucketBankCompositions} {
 		c := t.bucket(bucket).Cursor()
-		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Seek(prefix) {
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Seek(prefix) {
+			var structure []byte
+			if bytes.Equal(bucket, bucketBankCompositions) {
+				var err error
+				if structure, err = recordStructure(v); err != nil {
+					return fmt.Errorf("boltstore: corrupt record %q in bucket %s: %w", k, bucket, err)
+				}
+			}
 			if err := c.Delete(); err != nil {
+				return err
+			}
+			if err := releaseStructure(t.btx, structure); err != nil {
 				return err
 			}
 		}

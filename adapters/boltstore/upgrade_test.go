@@ -3,6 +3,7 @@ package boltstore
 import (
 	"context"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -124,8 +125,8 @@ func TestUpgradeBuildsListIndexes(t *testing.T) {
 	}
 	defer db.Close()
 	_ = db.View(func(tx *bolt.Tx) error {
-		if v := tx.Bucket(bucketMeta).Get(keySchemaVersion); string(v) != "2" {
-			t.Errorf("schema version after the upgrade = %q, want 2", v)
+		if v := tx.Bucket(bucketMeta).Get(keySchemaVersion); string(v) != strconv.Itoa(SchemaVersion) {
+			t.Errorf("schema version after the upgrade = %q, want %d", v, SchemaVersion)
 		}
 		return nil
 	})
