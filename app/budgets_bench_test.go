@@ -34,6 +34,9 @@ func benchBudget(b *testing.B, n int) (*fixture, string) {
 	if bench == nil {
 		f := newSampleFixture(b)
 		bench = &benchWorld{f: f, ids: map[int]string{}}
+		// The fixture's store closes when this (sub-)benchmark ends: the
+		// next one builds the world again.
+		b.Cleanup(func() { bench = nil })
 		svc, p := f.svc, f.a
 		for i := 0; i < 30; i++ {
 			typ := domain.TypeMaterial

@@ -699,10 +699,4 @@ func (s source) OwnComposition(code, state string) (*domain.Composition, error) 
 	return s.tx.CompositionByCode(s.companyID, code, state)
 }
 
-func (s source) BankResource(ref domain.BankRef, code string) (*domain.BankResource, error) {
-	return s.tx.BankResource(ref.EditionKey(), code)
-}
-
-func (s source) BankComposition(ref domain.BankRef, code string) (*domain.BankComposition, error) {
-	return s.tx.BankComposition(ref.EditionKey(), code)
-}
+// BankResource and BankComposition are in bankmemo.go.

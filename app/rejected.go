@@ -37,7 +37,10 @@ func rejected(ctx context.Context) []domain.FieldError {
 
 // rejectingStore is the Service's store: Update with rejected input in the
 // context never commits.
-type rejectingStore struct{ Store }
+type rejectingStore struct {
+	Store
+	memo *bankMemo // bankmemo.go
+}
 
 // Update runs fn; when ctx carries rejected fields it then fails with
 // EINVALID naming them (fn's own field errors added, but for the fields
@@ -46,9 +49,13 @@ type rejectingStore struct{ Store }
 // as it is: the request names something that is not there.
 func (s rejectingStore) Update(ctx context.Context, fn func(Tx) error) error {
 	bad := rejected(ctx)
-	err := s.Store.Update(ctx, func(tx Tx) error {
+	err := s.Store.Update(ctx, func(stx Tx) error {
+		tx := newGenTx(stx, s.memo)
 		err := fn(tx)
 		if len(bad) == 0 {
+			if err == nil {
+				err = tx.bump() // generation.go
+			}
 			return err
 		}
 		switch domain.ErrorCode(err) {

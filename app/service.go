@@ -54,7 +54,10 @@ func New(store Store, tokens Tokens, cfg Config) *Service {
 	if cfg.MaxItemsPerComposition <= 0 {
 		cfg.MaxItemsPerComposition = 2000
 	}
-	return &Service{store: rejectingStore{store}, tokens: tokens, cfg: cfg, Now: time.Now}
+	if rs, ok := store.(rejectingStore); ok {
+		store = rs.Store // WithConfig: the same store, not wrapped twice
+	}
+	return &Service{store: rejectingStore{Store: store, memo: newBankMemo()}, tokens: tokens, cfg: cfg, Now: time.Now}
 }
 
 // Config returns the settings in force.

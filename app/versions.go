@@ -8,6 +8,15 @@ import (
 
 // versionTx returns the store's version operations.
 func versionTx(tx Tx) (VersionTx, error) {
+	switch w := tx.(type) { // the Service's own wrappers (generation.go, bankmemo.go)
+	case *genTx:
+		if v, ok := w.Tx.(VersionTx); ok {
+			return genVersionTx{VersionTx: v, t: w}, nil
+		}
+		tx = w.Tx
+	case *memoTx:
+		tx = w.Tx
+	}
 	v, ok := tx.(VersionTx)
 	if !ok {
 		return nil, domain.Errorf(domain.EINTERNAL, "this store keeps no budget versions")

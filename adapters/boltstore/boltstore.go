@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -56,8 +57,11 @@ type Options struct {
 
 // Store is an app.Store on a bbolt file. It is safe for concurrent use.
 type Store struct {
-	db   *bolt.DB
-	path string
+	db    *bolt.DB
+	path  string
+	queue commitQueue
+	// commits counts the write transactions committed (for tests).
+	commits atomic.Int64
 }
 
 var _ app.Store = (*Store)(nil)
@@ -212,35 +216,50 @@ func (s *Store) View(ctx context.Context, fn func(app.Tx) error) error {
 	return fn(t)
 }
 
-// Update runs fn in a bbolt write transaction. Writers are serialised by
-// bbolt. The transaction is committed, and synced to disk, when fn returns
-// nil; it is rolled back when fn returns an error or panics (the panic goes
-// on after the rollback).
+// Update runs fn in a bbolt write transaction and returns once it is
+// committed and synced to disk (or rolled back: fn returned an error or
+// panicked, and the panic goes on after the rollback).
+//
+// Writers are group-committed (issue 11; commitQueue): while one
+// transaction is being committed, the Updates that arrive wait, and the
+// next of them runs all the waiting ones, one after the other, in a single
+// transaction with a single fsync. Each fn sees the writes of those before
+// it, as it would have after their commits. When one fn fails, the batch
+// is rolled back, the others are run again without it and it runs alone,
+// so its answer is that of a transaction of its own: fn may run more than
+// once and must set what it returns afresh each time.
 func (s *Store) Update(ctx context.Context, fn func(app.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	return s.queue.run(s, func(t *tx) error { return fn(t) })
+}
+
+// update is the write transaction of one or more fns in a row: nil when
+// every fn returned nil and the commit succeeded. failed is the index of
+// the first fn that failed (-1 when none did or the commit failed).
+func (s *Store) update(fns []*call) (failed int, err error) {
 	btx, err := s.db.Begin(true)
 	if err != nil {
-		return fmt.Errorf("boltstore: begin write transaction: %w", err)
+		return -1, fmt.Errorf("boltstore: begin write transaction: %w", err)
 	}
-	t := &tx{btx: btx, writable: true}
 	finished := false
 	defer func() {
-		t.done = true
 		if !finished {
 			_ = btx.Rollback()
 		}
 	}()
-	if err := fn(t); err != nil {
-		return err
+	for i, c := range fns {
+		if err := c.runIn(btx); err != nil {
+			return i, err
+		}
 	}
-	t.done = true
 	finished = true // Commit rolls back by itself when it fails
 	if err := btx.Commit(); err != nil {
-		return fmt.Errorf("boltstore: commit: %w", err)
+		return -1, fmt.Errorf("boltstore: commit: %w", err)
 	}
-	return nil
+	s.commits.Add(1)
+	return -1, nil
 }
 
 // Ping reports whether the store answers by running an empty read

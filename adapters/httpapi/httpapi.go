@@ -41,6 +41,11 @@ type Env struct {
 	// (ClientAddr); none by default.
 	TrustedProxies []netip.Prefix
 
+	// NoResponseCache turns off the response cache of Conditional (the
+	// ETags and 304 answers stay); the load script uses it to measure
+	// rendering.
+	NoResponseCache bool
+
 	// Observability: the access log, the request metrics and readiness.
 	Observability
 }

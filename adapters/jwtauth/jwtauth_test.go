@@ -66,3 +66,47 @@ func TestShortKey(t *testing.T) {
 		t.Fatal("a short key was accepted")
 	}
 }
+
+// TestVerifiedTokenExpiresInCache checks that a token verified once (and
+// so remembered) is refused as soon as it expires, and that a token signed
+// with another key is refused even after a good one was remembered.
+func TestVerifiedTokenExpiresInCache(t *testing.T) {
+	tk, _ := jwtauth.New(key)
+	now := time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)
+	clock := now
+	tk.Now = func() time.Time { return clock }
+	tok, _ := tk.Issue(app.Claims{UserID: "u1", CompanyID: "c1", TokenID: "j", IssuedAt: now, ExpiresAt: now.Add(time.Hour)})
+	for i := 0; i < 2; i++ { // the second time from the cache
+		if c, err := tk.Verify(tok); err != nil || c.UserID != "u1" {
+			t.Fatalf("verify %d: %+v, %v", i, c, err)
+		}
+	}
+	clock = now.Add(time.Hour)
+	if _, err := tk.Verify(tok); domain.ErrorCode(err) != domain.EUNAUTHORIZED {
+		t.Errorf("at expiry: err = %v, want EUNAUTHORIZED", err)
+	}
+	clock = now.Add(30 * time.Minute)
+	other, _ := jwtauth.New([]byte("another-key-another-key-another-k"))
+	other.Now = tk.Now
+	if _, err := other.Verify(tok); domain.ErrorCode(err) != domain.EUNAUTHORIZED {
+		t.Errorf("another key: err = %v, want EUNAUTHORIZED", err)
+	}
+}
+
+// TestVerifiedTokenForgottenWhenKeyLeaves checks that a token verified
+// (and remembered) with a key is refused once the ring no longer holds it.
+func TestVerifiedTokenForgottenWhenKeyLeaves(t *testing.T) {
+	tk, _ := jwtauth.New(key)
+	now := time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)
+	tk.Now = func() time.Time { return now }
+	tok, _ := tk.Issue(app.Claims{UserID: "u1", CompanyID: "c1", TokenID: "j", IssuedAt: now, ExpiresAt: now.Add(time.Hour)})
+	if _, err := tk.Verify(tok); err != nil {
+		t.Fatal(err)
+	}
+	if err := tk.SetKeys([]jwtauth.Key{{Secret: []byte("another-key-another-key-another-k")}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tk.Verify(tok); domain.ErrorCode(err) != domain.EUNAUTHORIZED {
+		t.Errorf("after the key left the ring: err = %v, want EUNAUTHORIZED", err)
+	}
+}

@@ -91,6 +91,7 @@ func Routes(env *httpapi.Env) http.Handler {
 
 	r.Group(func(r chi.Router) {
 		r.Use(env.Authenticate(true, h.fail))
+		r.Use(env.Conditional()) // ETag, If-None-Match, response cache (httpapi/conditional.go)
 		r.Get("/enums", h.listEnums)
 		r.Get("/enums/{catalog}", h.getEnum)
 		// The bank catalogue (banks.go).

@@ -97,6 +97,7 @@ func Routes(env *httpapi.Env) http.Handler {
 
 	r.Group(func(r chi.Router) {
 		r.Use(env.Authenticate(false, h.writeError))
+		r.Use(env.Conditional()) // ETag, If-None-Match, response cache (httpapi/conditional.go)
 		r.Get("/enums", h.listEnums)
 		r.Get("/enums/{catalog}", h.getEnum)
 		// What the relationships user and sector name (users.go).

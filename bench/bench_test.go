@@ -1,0 +1,129 @@
+// Package bench holds costdb's Go benchmarks of the hot paths (issue 11),
+// on the fixed data set of benchfix, through the whole HTTP handler in
+// process (no network). The load script against a bare handler is
+// ./bench/load; `task bench` runs both. CI runs these once
+// (-benchtime=1x) so that they keep compiling.
+package bench
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/costdb/costdb/bench/benchfix"
+)
+
+var (
+	once    sync.Once
+	fix     *benchfix.Fixture
+	budgets = map[int]string{}
+	budMu   sync.Mutex
+)
+
+func fixture(b *testing.B) *benchfix.Fixture {
+	once.Do(func() { fix = benchfix.Setup(8) })
+	return fix
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if fix != nil {
+		fix.Close()
+	}
+	os.Exit(code)
+}
+
+func get(b *testing.B, h http.Handler, path string, hdr ...string) {
+	req := httptest.NewRequest("GET", path, nil)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	if w.Code != http.StatusOK {
+		b.Fatalf("GET %s: %d %s", path, w.Code, w.Body.String())
+	}
+}
+
+// BenchmarkRead is R1: a 20-item composition (v2, v1) and a v2 page of 100
+// resources, from the response cache and rendered.
+func BenchmarkRead(b *testing.B) {
+	f := fixture(b)
+	auth := []string{"Authorization", "Bearer " + f.Token}
+	v2 := append([]string{"Accept", "application/vnd.api+json"}, auth...)
+	for _, t := range []struct {
+		name, path string
+		hdr        []string
+	}{
+		{"v2_composition", "/api/public/v2/my_database/compositions/" + f.CompID, v2},
+		{"v1_composition", "/api/v1/base/mybase/compositions/" + f.CompID, auth},
+		{"v2_list_100", "/api/public/v2/my_database/resources?page[size]=100", v2},
+	} {
+		for _, h := range []struct {
+			name string
+			h    http.Handler
+		}{{"cached", f.H}, {"rendered", f.RenderH}} {
+			b.Run(t.name+"/"+h.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					get(b, h.h, t.path, t.hdr...)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkAddItems is R2's request: add_items of one item, durable (each
+// answered after its commit), one writer.
+func BenchmarkAddItems(b *testing.B) {
+	f := fixture(b)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		body := fmt.Sprintf(`{"items":[{"bank":"SINAPI","code":"%s","quantity":%d.5,"resource":true}]}`, benchfix.ItemCodes[i%14].Code, i%1000+1)
+		req := httptest.NewRequest("POST", "/api/public/v2/my_database/compositions/"+f.Comps[0]+"/add_items", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+f.Token)
+		w := httptest.NewRecorder()
+		f.H.ServeHTTP(w, req)
+		if w.Code != http.StatusOK {
+			b.Fatalf("add_items: %d %s", w.Code, w.Body.String())
+		}
+	}
+}
+
+func budget(b *testing.B, f *benchfix.Fixture, lines int) string {
+	budMu.Lock()
+	defer budMu.Unlock()
+	if id := budgets[lines]; id != "" {
+		return id
+	}
+	st, _, body := benchfix.Do(f.URL+"/api/public/v2/budgets", "POST", f.Token, benchfix.BudgetBody(lines))
+	if st != http.StatusCreated {
+		b.Fatalf("create a budget of %d lines: %d %s", lines, st, body)
+	}
+	budgets[lines] = benchfix.IDOf(body)
+	return budgets[lines]
+}
+
+// BenchmarkReport is R4 on a budget of 5,000 lines (the load script times
+// 50,000): every report, JSON and CSV, rendered.
+func BenchmarkReport(b *testing.B) {
+	f := fixture(b)
+	id := budget(b, f, 5000)
+	for _, rep := range []string{"synthetic", "analytic", "abc"} {
+		for _, format := range []string{"json", "csv"} {
+			b.Run(rep+"_"+format, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					get(b, f.RenderH, "/api/public/v2/budgets/"+id+"/reports/"+rep+"?format="+format, "Authorization", "Bearer "+f.Token)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,325 @@
+// Command load is costdb's load script (issue 11): it starts the service on a
+// temporary bbolt database with a fixed data set (the bundled sample banks,
+// a company with a 20-item composition and 150 resources), starts a bare
+// net/http server that answers the same bytes with the same headers, and
+// runs a load generator against both alternately, printing the ratio of each
+// read target (R1). It then measures the serial one-fsync-per-commit ceiling
+// of the disk the database is on and 64 concurrent durable add_items (R2).
+//
+//	go run ./bench/load            # every target, 5 rounds of 2 s each
+//	go run ./bench/load -rounds 3 -round 1s -only r1
+//
+// Figures are medians of the rounds. It is not part of go test ./...
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httptrace"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/costdb/costdb/bench/benchfix"
+	bolt "go.etcd.io/bbolt"
+)
+
+var (
+	rounds  = flag.Int("rounds", 5, "rounds of each measure (the median is printed)")
+	roundD  = flag.Duration("round", 2*time.Second, "length of one round")
+	clients = flag.Int("clients", 16, "concurrent clients of the read load")
+	writers = flag.Int("writers", 64, "concurrent clients of the write load")
+	only    = flag.String("only", "", "run only r1, r2 or r4")
+	lines   = flag.Int("lines", 50000, "lines of the R4 budget")
+)
+
+func main() {
+	flag.Parse()
+	log.SetFlags(0)
+	f := benchfix.Setup(*writers)
+	defer f.Close()
+	fmt.Printf("costdb load script: %d rounds of %v, %s, GOMAXPROCS=%d\n", *rounds, *roundD, runtime.Version(), runtime.GOMAXPROCS(0))
+	if *only == "" || *only == "r1" {
+		r1(f)
+	}
+	if *only == "" || *only == "r2" {
+		r2(f)
+	}
+	if *only == "" || *only == "r4" {
+		r4(f)
+	}
+}
+
+type target struct {
+	name string
+	path string
+	hdr  []string
+}
+
+// bare serves one answer's bytes with its headers, as a handler that does
+// nothing else would.
+func bare(status int, hdr http.Header, body []byte) http.Handler {
+	keep := map[string]string{}
+	for _, k := range []string{"Content-Type", "Etag", "Cache-Control", "Vary"} {
+		if v := hdr.Get(k); v != "" {
+			keep[k] = v
+		}
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for k, v := range keep {
+			w.Header().Set(k, v)
+		}
+		w.WriteHeader(status)
+		_, _ = w.Write(body)
+	})
+}
+
+// load runs c clients against url for d and returns requests per second.
+func load(url string, hdr []string, c int, d time.Duration) float64 {
+	tr := &http.Transport{MaxIdleConnsPerHost: c, MaxConnsPerHost: c}
+	defer tr.CloseIdleConnections()
+	cl := &http.Client{Transport: tr}
+	var n atomic.Int64
+	var failed atomic.Value
+	stop := time.Now().Add(d)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i := 0; i < c; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequest("GET", url, nil)
+			for i := 0; i+1 < len(hdr); i += 2 {
+				req.Header.Set(hdr[i], hdr[i+1])
+			}
+			for time.Now().Before(stop) {
+				resp, err := cl.Do(req)
+				if err != nil {
+					failed.Store(err.Error())
+					return
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 {
+					failed.Store(fmt.Sprintf("status %d", resp.StatusCode))
+					return
+				}
+				n.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if v := failed.Load(); v != nil {
+		log.Fatalf("load on %s: %v", url, v)
+	}
+	return float64(n.Load()) / time.Since(start).Seconds()
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// allocPerRequest is the bytes allocated by one request through the handler,
+// in process (no network), averaged over n.
+func allocPerRequest(h http.Handler, path string, hdr []string, n int) float64 {
+	run := func() {
+		req := httptest.NewRequest("GET", path, nil)
+		for i := 0; i+1 < len(hdr); i += 2 {
+			req.Header.Set(hdr[i], hdr[i+1])
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != 200 {
+			log.Fatalf("%s: %d %s", path, w.Code, w.Body.String())
+		}
+	}
+	for i := 0; i < 50; i++ {
+		run()
+	}
+	var a, b runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	for i := 0; i < n; i++ {
+		run()
+	}
+	runtime.ReadMemStats(&b)
+	return float64(b.TotalAlloc-a.TotalAlloc) / float64(n)
+}
+
+func r1(f *benchfix.Fixture) {
+	auth := []string{"Authorization", "Bearer " + f.Token}
+	v2h := append([]string{"Accept", "application/vnd.api+json"}, auth...)
+	targets := []target{
+		{"R1 v2 GET composition (20 items)", "/api/public/v2/my_database/compositions/" + f.CompID, v2h},
+		{"R1 v1 GET composition (20 items)", "/api/v1/base/mybase/compositions/" + f.CompID, auth},
+		{"R1 v2 list page of 100 resources", "/api/public/v2/my_database/resources?page[size]=100", v2h},
+	}
+	fmt.Printf("\nR1 reads: %d clients, keep-alive, loopback; costdb and a bare net/http handler with the same bytes and headers, alternately\n", *clients)
+	fmt.Printf("%-46s %12s %12s %8s %14s\n", "target", "costdb req/s", "bare req/s", "ratio", "alloc B/req")
+	for _, srv := range []struct {
+		name, url string
+		h         http.Handler
+	}{{"", f.URL, f.H}, {", rendered", f.RenderURL, f.RenderH}} {
+		for _, t := range targets {
+			st, hdr, body := benchfix.Do(srv.url+t.path, "GET", "", "", t.hdr...)
+			benchfix.Expect(st, 200, body, t.name)
+			b := httptest.NewServer(bare(st, hdr, body))
+			var cs, bs, rs []float64
+			for i := 0; i < *rounds; i++ {
+				c := load(srv.url+t.path, t.hdr, *clients, *roundD)
+				bb := load(b.URL+t.path, t.hdr, *clients, *roundD)
+				cs, bs, rs = append(cs, c), append(bs, bb), append(rs, c/bb)
+			}
+			b.Close()
+			alloc := allocPerRequest(srv.h, t.path, t.hdr, 300)
+			fmt.Printf("%-46s %12.0f %12.0f %8.3f %14.0f\n", t.name+srv.name, median(cs), median(bs), median(rs), alloc)
+			fmt.Printf("    rounds: costdb %s; bare %s; ratio %s\n", list(cs, "%.0f"), list(bs, "%.0f"), list(rs, "%.3f"))
+		}
+	}
+}
+
+func list(xs []float64, format string) string {
+	var s []string
+	for _, x := range xs {
+		s = append(s, fmt.Sprintf(format, x))
+	}
+	return strings.Join(s, " ")
+}
+
+// fsyncCeiling is the serial one-fsync-per-commit rate of a bbolt file next
+// to the database: one small write per transaction, each committed (and
+// synced) before the next starts.
+func fsyncCeiling(dir string, d time.Duration) float64 {
+	path := filepath.Join(dir, "probe.db")
+	db, err := bolt.Open(path, 0o600, nil)
+	benchfix.Must(err)
+	defer func() { _ = db.Close(); _ = os.Remove(path) }()
+	benchfix.Must(db.Update(func(tx *bolt.Tx) error { _, err := tx.CreateBucketIfNotExists([]byte("p")); return err }))
+	n := 0
+	start := time.Now()
+	for time.Since(start) < d {
+		benchfix.Must(db.Update(func(tx *bolt.Tx) error {
+			return tx.Bucket([]byte("p")).Put([]byte(fmt.Sprintf("k%08d", n)), bytes.Repeat([]byte("v"), 200))
+		}))
+		n++
+	}
+	return float64(n) / time.Since(start).Seconds()
+}
+
+// addItemsLoad runs one writer per composition, each sending add_items (one
+// item, a new quantity each time) as fast as answers come, for d.
+func addItemsLoad(f *benchfix.Fixture, d time.Duration) float64 {
+	tr := &http.Transport{MaxIdleConnsPerHost: len(f.Comps), MaxConnsPerHost: len(f.Comps)}
+	defer tr.CloseIdleConnections()
+	cl := &http.Client{Transport: tr}
+	var n atomic.Int64
+	var failed atomic.Value
+	stop := time.Now().Add(d)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for w, id := range f.Comps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			url := f.URL + "/api/public/v2/my_database/compositions/" + id + "/add_items"
+			for i := 0; time.Now().Before(stop); i++ {
+				body := fmt.Sprintf(`{"items":[{"bank":"SINAPI","code":"%s","quantity":%d.5,"resource":true}]}`, benchfix.ItemCodes[(w+i)%14].Code, i%1000+1)
+				req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Authorization", "Bearer "+f.Token)
+				resp, err := cl.Do(req)
+				if err != nil {
+					failed.Store(err.Error())
+					return
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 {
+					failed.Store(fmt.Sprintf("status %d: %s", resp.StatusCode, b))
+					return
+				}
+				n.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if v := failed.Load(); v != nil {
+		log.Fatalf("add_items load: %v", v)
+	}
+	return float64(n.Load()) / time.Since(start).Seconds()
+}
+
+func r2(f *benchfix.Fixture) {
+	fmt.Printf("\nR2 writes: %d concurrent durable add_items (one composition each) against the serial one-fsync-per-commit ceiling of the same disk, alternately\n", len(f.Comps))
+	var cs, ws, rs []float64
+	for i := 0; i < *rounds; i++ {
+		c := fsyncCeiling(f.Dir, *roundD)
+		w := addItemsLoad(f, *roundD)
+		cs, ws, rs = append(cs, c), append(ws, w), append(rs, w/c)
+	}
+	fmt.Printf("%-36s %12s %12s %8s\n", "target", "add_items/s", "ceiling/s", "ratio")
+	fmt.Printf("%-36s %12.0f %12.0f %8.3f\n", "R2 64 concurrent add_items", median(ws), median(cs), median(rs))
+	fmt.Printf("    rounds: add_items %s; ceiling %s; ratio %s\n", list(ws, "%.0f"), list(cs, "%.0f"), list(rs, "%.3f"))
+}
+
+// r4 creates a budget of -lines lines (one request) and times its reports
+// over HTTP, JSON and CSV, through the rendering server: time to the first
+// byte of the answer and to its end, and the bytes.
+func r4(f *benchfix.Fixture) {
+	start := time.Now()
+	st, _, body := benchfix.Do(f.URL+"/api/public/v2/budgets", "POST", f.Token, benchfix.BudgetBody(*lines))
+	benchfix.Expect(st, 201, body, "create the R4 budget")
+	f.BudgetID = benchfix.IDOf(body)
+	fmt.Printf("\nR4 reports of a budget of %d lines (created in %v), rendering server; medians of %d rounds\n", *lines, time.Since(start).Round(time.Millisecond), *rounds)
+	fmt.Printf("%-30s %14s %14s %12s %14s\n", "report", "first byte ms", "complete ms", "bytes", "heap B/report")
+	for _, rep := range []string{"synthetic", "analytic", "abc"} {
+		for _, format := range []string{"json", "csv"} {
+			path := "/api/public/v2/budgets/" + f.BudgetID + "/reports/" + rep + "?format=" + format
+			var firsts, alls []float64
+			var n int
+			for i := 0; i < *rounds; i++ {
+				first, all, size := timed(f.RenderURL+path, f.Token)
+				firsts, alls, n = append(firsts, first), append(alls, all), size
+			}
+			heap := allocPerRequest(f.RenderH, path, []string{"Authorization", "Bearer " + f.Token}, 1)
+			fmt.Printf("%-30s %14.1f %14.1f %12d %14.0f\n", rep+" "+format, median(firsts), median(alls), n, heap)
+			fmt.Printf("    rounds: first byte %s; complete %s\n", list(firsts, "%.1f"), list(alls, "%.1f"))
+		}
+	}
+}
+
+// timed GETs url and returns the milliseconds to the first byte of the
+// answer and to its end, and its size.
+func timed(url, token string) (float64, float64, int) {
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	var first time.Time
+	req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+		GotFirstResponseByte: func() { first = time.Now() },
+	}))
+	start := time.Now()
+	resp, err := http.DefaultClient.Do(req)
+	benchfix.Must(err)
+	n, _ := io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		log.Fatalf("%s: status %d", url, resp.StatusCode)
+	}
+	end := time.Now()
+	return float64(first.Sub(start).Microseconds()) / 1000, float64(end.Sub(start).Microseconds()) / 1000, int(n)
+}
