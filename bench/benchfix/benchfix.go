@@ -39,9 +39,16 @@ var ItemCodes = []struct {
 	{"87286", false}, {"88309", false}, {"88316", false}, {"89282", false}, {"89290", false}, {"89298", false},
 }
 
+// Store is the storage the fixture serves from: a bbolt file (Setup) or a
+// PostgreSQL database (SetupStore with a pgstore.Store).
+type Store interface {
+	app.Store
+	io.Closer
+}
+
 type Fixture struct {
-	Dir   string
-	Store *boltstore.Store
+	Dir   string // removed by Close; "" when the store has no directory
+	Store Store
 	URL   string
 	Srv   *http.Server
 	H     http.Handler
@@ -96,12 +103,19 @@ func IDOf(b []byte) string {
 	return doc.Data.ID
 }
 
+// Setup builds the fixture on a new bbolt file in a temporary directory.
 func Setup(writers int) *Fixture {
-	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "costdb-load-")
 	Must(err)
 	st, err := boltstore.Open(filepath.Join(dir, "costdb.db"), boltstore.Options{})
 	Must(err)
+	return SetupStore(st, dir, writers)
+}
+
+// SetupStore builds the fixture on st, which must be empty; Close closes it
+// and removes dir unless dir is "".
+func SetupStore(st Store, dir string, writers int) *Fixture {
+	ctx := context.Background()
 	key, err := app.New(st, nil, app.Config{}).SigningKey(ctx)
 	Must(err)
 	tokens, err := jwtauth.New(key)
@@ -219,5 +233,7 @@ func (f *Fixture) Close() {
 	_ = f.Srv.Close()
 	_ = f.RenderSrv.Close()
 	_ = f.Store.Close()
-	_ = os.RemoveAll(f.Dir)
+	if f.Dir != "" {
+		_ = os.RemoveAll(f.Dir)
+	}
 }
