@@ -502,3 +502,35 @@ func TestLoginInTheMillisecondOfARevocation(t *testing.T) {
 		t.Errorf("a token issued after the revocation, in its millisecond: %v, want it to work", err)
 	}
 }
+
+// TestAuthorizeReadsTheGeneration: AuthorizeRead gives the caller and its
+// company's write generation from one transaction, the same generation
+// Generation reads, and a write moves it.
+func TestAuthorizeReadsTheGeneration(t *testing.T) {
+	f := newFixture(t)
+	nu, err := f.svc.AddUser(ctx, app.NewUserInput{Company: "Alfa", Email: "g@alfa.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := f.svc.Authenticate(ctx, "g@alfa.com", nu.SecretToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, g1, err := f.svc.AuthorizeRead(ctx, s.Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, err := f.svc.Generation(ctx, p.CompanyID); err != nil || want != g1 {
+		t.Fatalf("AuthorizeRead generation %+v, Generation %+v (%v)", g1, want, err)
+	}
+	if _, err := f.svc.CreateGroup(ctx, p, app.GroupInput{Description: "Nova"}); err != nil {
+		t.Fatal(err)
+	}
+	_, g2, err := f.svc.AuthorizeRead(ctx, s.Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g2.Company <= g1.Company {
+		t.Errorf("after a write the company generation is %d, was %d", g2.Company, g1.Company)
+	}
+}

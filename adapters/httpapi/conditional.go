@@ -3,6 +3,7 @@ package httpapi
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/costdb/costdb/app"
 	"net/http"
 	"slices"
 	"strconv"
@@ -34,10 +35,15 @@ func (e *Env) Conditional() func(http.Handler) http.Handler {
 				return
 			}
 			p := PrincipalFrom(r.Context())
-			g, err := e.App.Generation(r.Context(), p.CompanyID)
-			if err != nil {
-				next.ServeHTTP(w, r) // no tag: the handler answers the store's fault
-				return
+			// Authenticate read the generation with the caller, in the
+			// same transaction; a route wired otherwise reads it here.
+			g, ok := r.Context().Value(generationKey).(app.Generation)
+			if !ok {
+				var err error
+				if g, err = e.App.Generation(r.Context(), p.CompanyID); err != nil {
+					next.ServeHTTP(w, r) // no tag: the handler answers the store's fault
+					return
+				}
 			}
 			key := strings.Join([]string{
 				strconv.FormatUint(g.Global, 10), strconv.FormatUint(g.Company, 10),

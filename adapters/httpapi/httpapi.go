@@ -219,7 +219,12 @@ func jsonKind(goType string) string {
 
 type ctxKey int
 
-const principalKey ctxKey = 1
+const (
+	principalKey ctxKey = 1
+	// generationKey holds the app.Generation that Authenticate read with
+	// the caller of a GET.
+	generationKey ctxKey = 2
+)
 
 // WithPrincipal returns ctx carrying the authenticated caller.
 func WithPrincipal(ctx context.Context, p domain.Principal) context.Context {
@@ -257,7 +262,16 @@ func (e *Env) Authenticate(allowBare bool, onError func(http.ResponseWriter, *ht
 				onError(w, r, domain.Errorf(domain.EUNAUTHORIZED, "the Authorization header must be \"Bearer <token>\""))
 				return
 			}
-			p, err := e.App.Authorize(r.Context(), tok)
+			// A GET is tagged with its company's write generation
+			// (Conditional): read it with the user, in one transaction.
+			var p domain.Principal
+			var g app.Generation
+			var err error
+			if r.Method == http.MethodGet {
+				p, g, err = e.App.AuthorizeRead(r.Context(), tok)
+			} else {
+				p, err = e.App.Authorize(r.Context(), tok)
+			}
 			if err != nil {
 				onError(w, r, err) // onError logs it
 				return
@@ -265,7 +279,11 @@ func (e *Env) Authenticate(allowBare bool, onError func(http.ResponseWriter, *ht
 			if ri := RequestInfoFrom(r.Context()); ri != nil {
 				ri.CompanyID = p.CompanyID
 			}
-			next.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), p)))
+			ctx := WithPrincipal(r.Context(), p)
+			if r.Method == http.MethodGet {
+				ctx = context.WithValue(ctx, generationKey, g)
+			}
+			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}
 }
