@@ -10,7 +10,6 @@ import (
 	"github.com/xuri/excelize/v2"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -363,15 +362,4 @@ func brToDot(s string) (string, bool) {
 		return ip + "." + fp, true
 	}
 	return ip, true
-}
-
-// copyTo copies files into dir, returning the new paths.
-func copyTo(tb testing.TB, dir string, files ...string) []string {
-	tb.Helper()
-	out := make([]string, len(files))
-	for i, f := range files {
-		out[i] = filepath.Join(dir, filepath.Base(f))
-		writeFile(tb, out[i], readFile(tb, f))
-	}
-	return out
 }

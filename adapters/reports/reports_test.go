@@ -93,15 +93,6 @@ func TestFilename(t *testing.T) {
 	}
 }
 
-// svgDoc is what the test reads of the chart.
-type svgDoc struct {
-	XMLName  xml.Name `xml:"svg"`
-	Width    string   `xml:"width,attr"`
-	Height   string   `xml:"height,attr"`
-	Title    string   `xml:"title"`
-	Elements []svgElem
-}
-
 type svgElem struct {
 	XMLName xml.Name
 	Class   string    `xml:"class,attr"`
