@@ -136,6 +136,13 @@ func WriteJSON(w http.ResponseWriter, mediaType string, status int, v any) {
 		w.WriteHeader(status)
 		return
 	}
+	if a, ok := v.(JSONAppender); ok { // written without reflection (encode.go)
+		e := NewEncoder()
+		a.AppendJSON(e)
+		e.Byte('\n')
+		WriteAnswer(w, mediaType, status, e)
+		return
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -295,11 +295,52 @@ func AnswerNumbersProblem(body []byte) string {
 			for j < len(body) && isNumberByte(body[j]) {
 				j++
 			}
-			if p := textBounds(strings.TrimPrefix(string(body[i:j]), "-")); p != "" {
-				return "a computed figure of the record " + p + ": lower a quantity or a price it uses"
+			if p := tokenBounds(body[i:j]); p != "" {
+				return figureProblem(p)
 			}
 			i = j - 1
 		}
+	}
+	return ""
+}
+
+// figureProblem is the answer's problem for a figure whose text has the
+// problem p (textBounds).
+func figureProblem(p string) string {
+	return "a computed figure of the record " + p + ": lower a quantity or a price it uses"
+}
+
+// tokenBounds is textBounds of a number token of an answer, its sign
+// ignored (a computed figure may be negative): for the plain decimals
+// answers hold (-?digits, then .digits) it counts the digits in place,
+// without allocating; any other token goes through textBounds.
+func tokenBounds(tok []byte) string {
+	if len(tok) > 0 && tok[0] == '-' {
+		tok = tok[1:]
+	}
+	point := len(tok)
+	for i, c := range tok {
+		switch {
+		case c == '.' && point == len(tok) && i > 0:
+			point = i
+		case c < '0' || c > '9':
+			return textBounds(string(tok))
+		}
+	}
+	intPart, frac := tok[:point], tok[min(point+1, len(tok)):]
+	for len(intPart) > 0 && intPart[0] == '0' {
+		intPart = intPart[1:]
+	}
+	for len(frac) > 0 && frac[len(frac)-1] == '0' {
+		frac = frac[:len(frac)-1]
+	}
+	switch {
+	case len(intPart) == 0 && len(frac) == 0:
+		return "" // zero
+	case len(intPart) > domain.MaxIntegerDigits:
+		return "must have at most " + strconv.Itoa(domain.MaxIntegerDigits) + " digits before the decimal point"
+	case len(frac) > domain.MaxDecimalPlaces:
+		return "must have at most " + strconv.Itoa(domain.MaxDecimalPlaces) + " decimal places"
 	}
 	return ""
 }

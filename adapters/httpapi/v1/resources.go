@@ -11,26 +11,6 @@ import (
 	"github.com/go-chi/chi/v5"
 )
 
-// resourceRecord is a resource as the v1 list shows it (also the answer of
-// GET /{id} and find_by_code): group_id is left out when the resource has no
-// group, and second_code is null when empty.
-type resourceRecord struct {
-	ID           string         `json:"id"`
-	CompanyID    string         `json:"company_id"`
-	UserID       string         `json:"user_id"`
-	DepartmentID string         `json:"department_id"`
-	GroupID      string         `json:"group_id,omitempty"`
-	Code         string         `json:"code"`
-	SecondCode   *string        `json:"second_code"`
-	Description  string         `json:"description"`
-	Type         int            `json:"type"`
-	Unit         string         `json:"unit"`
-	Locals       map[string]any `json:"locals"`
-	IsSicro      bool           `json:"is_sicro"`
-	Status       bool           `json:"status"`
-	Note         string         `json:"note"`
-}
-
 // resourceCreated is the answer of a create: `locals` keyed by the state
 // sent as `local`, no is_sicro. group_id and second_code are null when empty.
 type resourceCreated struct {
@@ -96,14 +76,6 @@ func nullable(s string) *string {
 		return nil
 	}
 	return &s
-}
-
-func resourceToRecord(r *domain.Resource) resourceRecord {
-	return resourceRecord{
-		ID: r.ID, CompanyID: r.CompanyID, UserID: r.UserID, DepartmentID: r.DepartmentID, GroupID: r.GroupID,
-		Code: r.Code, SecondCode: nullable(r.SecondCode), Description: r.Description, Type: r.Type, Unit: r.Unit,
-		Locals: locals(r), IsSicro: r.IsSicro, Status: r.Status, Note: r.Note,
-	}
 }
 
 // resourceCreateRequest is the body of a create: the prices of one state,

@@ -61,6 +61,20 @@ func (h *handlers) writeDocWith(w http.ResponseWriter, r *http.Request, st int, 
 // resource; and it would include a relationship's record as the bare
 // identifier it is given. So the payload it builds is completed here.
 func (h *handlers) writeCompound(w http.ResponseWriter, r *http.Request, st int, models any, links *jsonapi.Links, meta *jsonapi.Meta, inc []string) {
+	switch m := models.(type) { // the records with an encoder of their own (encode.go)
+	case *compositionDoc:
+		writeObjects(h, w, r, st, []*compositionDoc{m}, false, links, meta, inc)
+		return
+	case []*compositionDoc:
+		writeObjects(h, w, r, st, m, true, links, meta, inc)
+		return
+	case *resourceDoc:
+		writeObjects(h, w, r, st, []*resourceDoc{m}, false, links, meta, inc)
+		return
+	case []*resourceDoc:
+		writeObjects(h, w, r, st, m, true, links, meta, inc)
+		return
+	}
 	p, err := jsonapi.Marshal(models)
 	if err != nil {
 		h.writeError(w, r, err)
@@ -104,7 +118,13 @@ func (h *handlers) writeCompound(w http.ResponseWriter, r *http.Request, st int,
 }
 
 func writeBody(w http.ResponseWriter, st int, body []byte) {
-	if p := httpapi.AnswerNumbersProblem(body); p != "" {
+	writeChecked(w, st, body, httpapi.AnswerNumbersProblem(body))
+}
+
+// writeChecked writes body, whose first number out of the bounds has the
+// problem p ("" when none).
+func writeChecked(w http.ResponseWriter, st int, body []byte, p string) {
+	if p != "" {
 		// Never a number out of bounds: the record is in a state that
 		// cannot be shown (httpapi.AnswerNumbersProblem).
 		writeErrors(w, []errorObject{{Status: "409", Code: domain.ECONFLICT, Title: titles[domain.ECONFLICT], Detail: p}})

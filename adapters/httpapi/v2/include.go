@@ -117,23 +117,37 @@ func linkRelationships(base string, nodes []*jsonapi.Node) {
 // each once and none that is already primary data, in the order first
 // named. A record that is gone is left out.
 func (h *handlers) included(r *http.Request, nodes []*jsonapi.Node, inc []string) ([]*jsonapi.Node, error) {
+	return h.includedRecords(r, len(nodes),
+		func(i int) relTarget { return relTarget{nodes[i].Type, nodes[i].ID} },
+		func(i int, name string) (relTarget, bool) {
+			one, ok := nodes[i].Relationships[name].(*jsonapi.RelationshipOneNode)
+			if !ok || one.Data == nil {
+				return relTarget{}, false
+			}
+			return relTarget{one.Data.Type, one.Data.ID}, true
+		}, inc)
+}
+
+// includedRecords is included for n primary records, each named by self
+// and its relationships by related.
+func (h *handlers) includedRecords(r *http.Request, n int, self func(int) relTarget,
+	related func(int, string) (relTarget, bool), inc []string) ([]*jsonapi.Node, error) {
 	if len(inc) == 0 {
 		return nil, nil
 	}
-	key := func(typ, id string) string { return typ + "\x00" + id }
-	seen := map[string]bool{}
-	for _, n := range nodes {
-		seen[key(n.Type, n.ID)] = true
+	seen := map[relTarget]bool{}
+	for i := range n {
+		seen[self(i)] = true
 	}
 	var out []*jsonapi.Node
-	for _, n := range nodes {
+	for i := range n {
 		for _, name := range inc {
-			one, ok := n.Relationships[name].(*jsonapi.RelationshipOneNode)
-			if !ok || one.Data == nil || seen[key(one.Data.Type, one.Data.ID)] {
+			t, ok := related(i, name)
+			if !ok || seen[t] {
 				continue
 			}
-			seen[key(one.Data.Type, one.Data.ID)] = true
-			node, err := h.relatedNode(r, one.Data.Type, one.Data.ID)
+			seen[t] = true
+			node, err := h.relatedNode(r, t.typ, t.id)
 			if domain.ErrorCode(err) == domain.ENOTFOUND {
 				continue
 			}

@@ -1,45 +1,12 @@
 package v2
 
 import (
-	"encoding/json"
 	"net/http"
 
-	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 	"github.com/go-chi/chi/v5"
 )
-
-// resourceDoc is a resource of the company's own base as v2 writes it
-// (JSON:API type "resources"). The resource type (an integer of the
-// resource types catalogue) is resource_type only: JSON:API reserves an
-// attribute named type, and unlike a composition's no seed client reads it
-// (docs/decisions.md). The relationship `group` is there only when the resource
-// belongs to a group.
-type resourceDoc struct {
-	ID            string                  `jsonapi:"primary,resources"`
-	Code          string                  `jsonapi:"attr,code"`
-	SecondaryCode string                  `jsonapi:"attr,secondary_code"`
-	Description   string                  `jsonapi:"attr,description"`
-	ResourceType  int                     `jsonapi:"attr,resource_type"`
-	Unit          string                  `jsonapi:"attr,unit"`
-	IsSicro       bool                    `jsonapi:"attr,is_sicro"`
-	Status        bool                    `jsonapi:"attr,status"`
-	Note          string                  `jsonapi:"attr,note"`
-	Locals        map[string]priceLineDoc `jsonapi:"attr,locals"`
-	CreatedAt     string                  `jsonapi:"attr,created_at"`
-	User          *userRef                `jsonapi:"relation,user"`
-	Sector        *sectorRef              `jsonapi:"relation,sector"`
-	Group         *groupRef               `jsonapi:"relation,group,omitempty"`
-}
-
-// priceLineDoc is the four prices of a resource in one state.
-type priceLineDoc struct {
-	PND  json.Number `json:"pnd"`
-	PD   json.Number `json:"pd"`
-	PNDI json.Number `json:"pndi"`
-	PDI  json.Number `json:"pdi"`
-}
 
 // priceLineIn is the four prices of a resource in one state, as sent.
 type priceLineIn struct {
@@ -47,29 +14,6 @@ type priceLineIn struct {
 	PD   number `json:"pd"`
 	PNDI number `json:"pndi"`
 	PDI  number `json:"pdi"`
-}
-
-func (h *handlers) resourceDoc(res *domain.Resource) *resourceDoc {
-	d := &resourceDoc{
-		ID:            res.ID,
-		Code:          res.Code,
-		SecondaryCode: res.SecondCode,
-		Description:   res.Description,
-		ResourceType:  res.Type,
-		Unit:          res.Unit,
-		IsSicro:       res.IsSicro,
-		Status:        res.Status,
-		Note:          res.Note,
-		Locals:        make(map[string]priceLineDoc, len(res.Locals)),
-		CreatedAt:     h.env.FormatTime(res.CreatedAt),
-		User:          userOf(res.UserID),
-		Sector:        sectorOf(res.DepartmentID),
-		Group:         groupOf(res.GroupID),
-	}
-	for st, p := range res.Locals {
-		d.Locals[st] = priceLineDoc{PND: httpapi.Num(p.PND), PD: httpapi.Num(p.PD), PNDI: httpapi.Num(p.PNDI), PDI: httpapi.Num(p.PDI)}
-	}
-	return d
 }
 
 // Attributes a resource create or update may carry, besides those it shares
