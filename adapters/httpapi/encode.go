@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/costdb/costdb/domain"
@@ -73,6 +74,13 @@ func (e *Encoder) String(s string) { e.buf = AppendString(e.buf, s) }
 
 // Bool appends true or false.
 func (e *Encoder) Bool(b bool) { e.buf = strconv.AppendBool(e.buf, b) }
+
+// Time appends t as env.FormatTime writes it, as a JSON string.
+func (e *Encoder) Time(env *Env, t time.Time) {
+	e.buf = append(e.buf, '"')
+	e.buf = env.AppendTime(e.buf, t) // digits, '-', ':', 'T', '+': nothing to escape
+	e.buf = append(e.buf, '"')
+}
 
 // Null appends null.
 func (e *Encoder) Null() { e.buf = append(e.buf, "null"...) }

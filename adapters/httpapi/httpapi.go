@@ -110,11 +110,16 @@ func (e *Env) LogStatus(r *http.Request, status int, err error) {
 // FormatTime writes t as RFC 3339 with a numeric offset in the configured
 // time zone (never "Z").
 func (e *Env) FormatTime(t time.Time) string {
+	return string(e.AppendTime(nil, t))
+}
+
+// AppendTime appends FormatTime(t).
+func (e *Env) AppendTime(dst []byte, t time.Time) []byte {
 	loc := e.Location
 	if loc == nil {
 		loc = time.UTC
 	}
-	return t.In(loc).Format("2006-01-02T15:04:05-07:00")
+	return t.In(loc).AppendFormat(dst, "2006-01-02T15:04:05-07:00")
 }
 
 // Num writes a decimal as a JSON number with every digit kept, up to

@@ -213,7 +213,7 @@ func (b compositionBody) AppendJSON(e *httpapi.Encoder) {
 		e.Byte('}')
 	}
 	e.Raw(`],"created_at":`)
-	e.String(b.env.FormatTime(c.CreatedAt))
+	e.Time(b.env, c.CreatedAt)
 	if pc.Incomplete() {
 		e.Raw(`,"incomplete":true,"missing":[`)
 		for i, m := range pc.Missing {

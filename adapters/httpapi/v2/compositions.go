@@ -106,9 +106,10 @@ func (h *handlers) listCompositions(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, asParamErrors(err))
 		return
 	}
-	docs := make([]*compositionDoc, len(list))
+	docs, objs := make([]*compositionDoc, len(list)), make([]compositionDoc, len(list))
 	for i, pc := range list {
-		docs[i] = h.compositionDoc(pc, false)
+		objs[i] = compositionDoc{env: h.env, pc: pc}
+		docs[i] = &objs[i]
 	}
 	h.writeCompound(w, r, http.StatusOK, docs, lq.page.links(r, total), totalMeta(total), lq.include)
 }

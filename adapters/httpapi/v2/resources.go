@@ -61,9 +61,10 @@ func (h *handlers) listResources(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, asParamErrors(err))
 		return
 	}
-	docs := make([]*resourceDoc, len(list))
+	docs, objs := make([]*resourceDoc, len(list)), make([]resourceDoc, len(list))
 	for i, res := range list {
-		docs[i] = h.resourceDoc(res)
+		objs[i] = resourceDoc{env: h.env, res: res}
+		docs[i] = &objs[i]
 	}
 	h.writeCompound(w, r, http.StatusOK, docs, lq.page.links(r, total), totalMeta(total), lq.include)
 }
