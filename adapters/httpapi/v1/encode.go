@@ -9,8 +9,8 @@ import (
 )
 
 // The records read most (a composition with its items, a resource, and
-// their lists) are written without reflection (docs/decisions.md, "v2
-// answers without reflection"): each answer appends its JSON to an
+// their lists) are written without reflection (docs/decisions.md,
+// "Answers written without reflection"): each answer appends its JSON to an
 // httpapi.Encoder, byte for byte what encoding/json wrote of the structs
 // that described them (reference_test.go; encode_test.go compares both),
 // its figures checked against the bounds as they are written.

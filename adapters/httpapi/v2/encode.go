@@ -13,8 +13,8 @@ import (
 )
 
 // The records read most (a composition with its items, a resource, and
-// their lists) are written without reflection (docs/decisions.md, "v2
-// answers without reflection"): each is a docObject that appends its
+// their lists) are written without reflection (docs/decisions.md,
+// "Answers written without reflection"): each is a docObject that appends its
 // JSON:API resource object to an httpapi.Encoder, byte for byte what
 // google/jsonapi's node tree encoded by encoding/json was (encode_test.go
 // compares both), its figures checked against the bounds as they are
