@@ -548,10 +548,18 @@ func (t *tx) PutComposition(c *domain.Composition) error {
 	if err := checkParts("composition", "id", c.ID, "company id", c.CompanyID, "code", c.Code, "state", c.State); err != nil {
 		return err
 	}
-	var old compositionKeys // what the indexes need, not the items
-	found, err := t.get(bucketCompositions, []byte(c.ID), &old)
-	if err != nil {
-		return err
+	// What the indexes need of the stored record: whether there is one, and
+	// its keys. When the code index already maps c's keys to c, they are the
+	// stored record's (each stored record has the one entry of its keys), and
+	// the record, items and all, need not be decoded (add_items).
+	var old compositionKeys
+	found := t.bucket(bucketCompositions).Get([]byte(c.ID)) != nil
+	if found {
+		if string(t.bucket(bucketCompositionByCode).Get(key(c.CompanyID, c.Code, c.State))) == c.ID {
+			old = compositionKeys{CompanyID: c.CompanyID, Code: c.Code, State: c.State}
+		} else if _, err := t.get(bucketCompositions, []byte(c.ID), &old); err != nil {
+			return err
+		}
 	}
 	var oldKey []byte
 	if found {
