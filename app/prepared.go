@@ -60,13 +60,15 @@ type preparedChange struct {
 // the company's own records, or it failed (the write transaction then does
 // it again and answers the error as it always has).
 func (s *Service) prepareChange(ctx context.Context, p domain.Principal, id string, change func(Tx, *domain.Composition) error) *preparedChange {
-	if len(rejected(ctx)) > 0 {
+	rs, _ := s.store.(rejectingStore)
+	if len(rejected(ctx)) > 0 || rs.noStamps == nil || rs.noStamps.Load() {
 		return nil
 	}
 	var pc *preparedChange
 	err := s.store.View(ctx, func(tx Tx) error {
 		st, ok := compositionStamper(tx)
 		if !ok {
+			rs.noStamps.Store(true)
 			return nil
 		}
 		stamp, err := st.CompositionStamp(id)
