@@ -178,22 +178,30 @@ func ownItemsPriced(tx Tx, p domain.Principal, c *domain.Composition) error {
 func (s *Service) changeComposition(ctx context.Context, p domain.Principal, id string, change func(Tx, *domain.Composition) error) (*domain.PricedComposition, error) {
 	var out *domain.PricedComposition
 	err := s.store.Update(ctx, func(tx Tx) error {
-		c, err := s.composition(tx, p, id)
-		if err != nil {
-			return err
-		}
-		if err := change(tx, c); err != nil {
-			return err
-		}
-		if err := tx.PutComposition(c); err != nil {
-			return err
-		}
-		if out, err = price(tx, p, c); err != nil {
-			return err
-		}
-		return out.CheckBounds()
+		var err error
+		out, err = s.changeIn(tx, p, id, change)
+		return err
 	})
 	return out, err
+}
+
+// changeIn is changeComposition's work in the write transaction tx.
+func (s *Service) changeIn(tx Tx, p domain.Principal, id string, change func(Tx, *domain.Composition) error) (*domain.PricedComposition, error) {
+	c, err := s.composition(tx, p, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := change(tx, c); err != nil {
+		return nil, err
+	}
+	if err := tx.PutComposition(c); err != nil {
+		return nil, err
+	}
+	out, err := price(tx, p, c)
+	if err != nil {
+		return nil, err
+	}
+	return out, out.CheckBounds()
 }
 
 func checkComposition(tx Tx, p domain.Principal, c *domain.Composition) error {
@@ -353,7 +361,7 @@ type ItemInput struct {
 // composition is EINVALID on `/items`, and an own composition that would
 // contain itself is ECONFLICT.
 func (s *Service) AddItems(ctx context.Context, p domain.Principal, id string, items []ItemInput) (*domain.PricedComposition, error) {
-	return s.changeComposition(ctx, p, id, func(tx Tx, c *domain.Composition) error {
+	return s.changePrepared(ctx, p, id, func(tx Tx, c *domain.Composition) error {
 		if err := s.checkCount("/items", len(items)); err != nil {
 			return err
 		}
@@ -476,7 +484,7 @@ type ItemRef struct {
 // RemoveItems removes items from a composition and returns it priced. An item
 // that is not in the composition is EINVALID naming it, and nothing is removed.
 func (s *Service) RemoveItems(ctx context.Context, p domain.Principal, id string, refs []ItemRef) (*domain.PricedComposition, error) {
-	return s.changeComposition(ctx, p, id, func(tx Tx, c *domain.Composition) error {
+	return s.changePrepared(ctx, p, id, func(tx Tx, c *domain.Composition) error {
 		if err := s.checkCount("/items", len(refs)); err != nil {
 			return err
 		}

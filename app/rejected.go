@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 
 	"github.com/costdb/costdb/domain"
 )
@@ -40,6 +41,10 @@ func rejected(ctx context.Context) []domain.FieldError {
 type rejectingStore struct {
 	Store
 	memo *bankMemo // bankmemo.go
+	// noStamps is set once a transaction of the store showed it keeps no
+	// composition stamps (prepared.go): no read transaction is then spent
+	// preparing a change.
+	noStamps *atomic.Bool
 }
 
 // Update runs fn; when ctx carries rejected fields it then fails with

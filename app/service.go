@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/costdb/costdb/domain"
@@ -57,7 +58,7 @@ func New(store Store, tokens Tokens, cfg Config) *Service {
 	if rs, ok := store.(rejectingStore); ok {
 		store = rs.Store // WithConfig: the same store, not wrapped twice
 	}
-	return &Service{store: rejectingStore{Store: store, memo: newBankMemo()}, tokens: tokens, cfg: cfg, Now: time.Now}
+	return &Service{store: rejectingStore{Store: store, memo: newBankMemo(), noStamps: new(atomic.Bool)}, tokens: tokens, cfg: cfg, Now: time.Now}
 }
 
 // Config returns the settings in force.

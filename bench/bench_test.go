@@ -10,8 +10,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/costdb/costdb/bench/benchfix"
@@ -95,6 +97,32 @@ func BenchmarkAddItems(b *testing.B) {
 			b.Fatalf("add_items: %d %s", w.Code, w.Body.String())
 		}
 	}
+}
+
+// BenchmarkAddItemsParallel is R2's load in process: 8 writers, one per
+// composition of the fixture, each add_items durable; group-committed, so
+// time/op is the wall time per write and falls below one fsync.
+func BenchmarkAddItemsParallel(b *testing.B) {
+	f := fixture(b)
+	b.ReportAllocs()
+	b.SetParallelism((len(f.Comps) + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
+	var next atomic.Int64
+	b.RunParallel(func(pb *testing.PB) {
+		w := int(next.Add(1) - 1)
+		path := "/api/public/v2/my_database/compositions/" + f.Comps[w%len(f.Comps)] + "/add_items"
+		for i := 0; pb.Next(); i++ {
+			body := fmt.Sprintf(`{"items":[{"bank":"SINAPI","code":"%s","quantity":%d.5,"resource":true}]}`, benchfix.ItemCodes[(w+i)%14].Code, i%1000+1)
+			req := httptest.NewRequest("POST", path, strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer "+f.Token)
+			rec := httptest.NewRecorder()
+			f.H.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK {
+				b.Errorf("add_items: %d %s", rec.Code, rec.Body.String())
+				return
+			}
+		}
+	})
 }
 
 func budget(b *testing.B, f *benchfix.Fixture, lines int) string {

@@ -32,12 +32,14 @@ func NumberBoundsProblem(d decimal.Decimal) string {
 }
 
 // integerDigits counts the digits of d's integer part.
+// d is its coefficient's digits times 10^exponent: the integer part has the
+// digits of the one plus the other, none when that is not positive (without
+// building the integer part: every written composition checks ~100 figures).
 func integerDigits(d decimal.Decimal) int {
-	i := d.Abs().Truncate(0)
-	if i.IsZero() {
+	if d.IsZero() {
 		return 0
 	}
-	return len(i.Coefficient().String()) + int(i.Exponent())
+	return max(0, d.NumDigits()+int(d.Exponent()))
 }
 
 // CheckBounds refuses (EINVALID) a priced composition with a price figure or

@@ -344,6 +344,14 @@ func (t *tx) relistRow(k *listKind, id, oldCompany string, old *row, newCompany 
 // reindexList reads the old row of record id (in oldCompany, when found) and
 // updates the list indexes to w in newCompany (nil w: deleted).
 func (t *tx) reindexList(k *listKind, id string, found bool, oldCompany, newCompany string, w *row) error {
+	if found && w != nil && oldCompany == newCompany {
+		// Unchanged (add_items changes no listed field): every entry is
+		// already right, and rewriting them would only dirty pages the
+		// commit then writes.
+		if data := t.bucket(k.rows).Get(key(oldCompany, id)); len(data) > 0 && bytes.Equal(data, encodeRow(w)) {
+			return nil
+		}
+	}
 	var old *row
 	if found {
 		var err error

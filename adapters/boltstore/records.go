@@ -94,6 +94,14 @@ type itemRecord struct {
 	Utilization *string `json:"utilization"` // null when absent
 }
 
+// compositionKeys is the part of a compositionRecord its indexes are keyed
+// by: decoding it skips the items.
+type compositionKeys struct {
+	CompanyID string `json:"company_id"`
+	Code      string `json:"code"`
+	State     string `json:"state"`
+}
+
 type compositionRecord struct {
 	ID             string          `json:"id"`
 	CompanyID      string          `json:"company_id"`

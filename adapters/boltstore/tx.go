@@ -98,17 +98,20 @@ func (t *tx) lookup(index, k []byte) string {
 // no entry: the record had none, or gets none.
 func (t *tx) reindex(index []byte, what, id string, oldKey, newKey []byte) error {
 	b := t.bucket(index)
+	held := false // newKey already maps to id: no need to write it again
 	if newKey != nil {
-		if holder := b.Get(newKey); holder != nil && string(holder) != id {
+		holder := b.Get(newKey)
+		if holder != nil && string(holder) != id {
 			return domain.Errorf(domain.ECONFLICT, "%s is already used by %s", what, holder)
 		}
+		held = holder != nil
 	}
 	if oldKey != nil && !bytes.Equal(oldKey, newKey) {
 		if err := b.Delete(oldKey); err != nil {
 			return err
 		}
 	}
-	if newKey != nil {
+	if newKey != nil && !held {
 		return b.Put(newKey, []byte(id))
 	}
 	return nil
@@ -526,6 +529,15 @@ func (t *tx) Compositions(companyID string, q app.Query) ([]*domain.Composition,
 	return page(t, compositionKind, companyID, q, t.Composition)
 }
 
+// CompositionStamp is app.CompositionStamper: a copy of the composition's
+// stored bytes, or nil.
+func (t *tx) CompositionStamp(id string) ([]byte, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	return bytes.Clone(t.bucket(bucketCompositions).Get([]byte(id))), nil
+}
+
 func (t *tx) PutComposition(c *domain.Composition) error {
 	if err := t.canWrite(); err != nil {
 		return err
@@ -536,10 +548,18 @@ func (t *tx) PutComposition(c *domain.Composition) error {
 	if err := checkParts("composition", "id", c.ID, "company id", c.CompanyID, "code", c.Code, "state", c.State); err != nil {
 		return err
 	}
-	var old compositionRecord
-	found, err := t.get(bucketCompositions, []byte(c.ID), &old)
-	if err != nil {
-		return err
+	// What the indexes need of the stored record: whether there is one, and
+	// its keys. When the code index already maps c's keys to c, they are the
+	// stored record's (each stored record has the one entry of its keys), and
+	// the record, items and all, need not be decoded (add_items).
+	var old compositionKeys
+	found := t.bucket(bucketCompositions).Get([]byte(c.ID)) != nil
+	if found {
+		if string(t.bucket(bucketCompositionByCode).Get(key(c.CompanyID, c.Code, c.State))) == c.ID {
+			old = compositionKeys{CompanyID: c.CompanyID, Code: c.Code, State: c.State}
+		} else if _, err := t.get(bucketCompositions, []byte(c.ID), &old); err != nil {
+			return err
+		}
 	}
 	var oldKey []byte
 	if found {
