@@ -177,11 +177,24 @@ func compositionCode(c *domain.BankComposition) string { return c.Code }
 // takes time quadratic in the edition's size. The caller's slice is left
 // as it is.
 func inCodeOrder[T any](records []T, code func(T) string) []T {
-	less := func(a, b T) int { return strings.Compare(code(a), code(b)) }
-	if slices.IsSortedFunc(records, less) {
+	if slices.IsSortedFunc(records, func(a, b T) int { return strings.Compare(code(a), code(b)) }) {
 		return records
 	}
-	sorted := slices.Clone(records)
-	slices.SortStableFunc(sorted, less) // a code given twice keeps its order
+	// Sort the positions, ties broken by position: a code given twice
+	// keeps its order, without a stable sort's extra passes.
+	at := make([]int, len(records))
+	for i := range at {
+		at[i] = i
+	}
+	slices.SortFunc(at, func(a, b int) int {
+		if c := strings.Compare(code(records[a]), code(records[b])); c != 0 {
+			return c
+		}
+		return a - b
+	})
+	sorted := make([]T, len(records))
+	for i, j := range at {
+		sorted[i] = records[j]
+	}
 	return sorted
 }

@@ -112,10 +112,14 @@ func runImportStates(ctx context.Context, in statesImport, stdout, stderr io.Wri
 	// written is the only one held; it is read again if the store runs
 	// the transaction again.
 	ims := make([]*bankfiles.Importer, len(groups))
-	current, eds := -1, []bankfiles.Edition(nil)
+	current, eds, asked := -1, []bankfiles.Edition(nil), -1
 	step("writing %d states in one transaction: %s", len(groups), strings.Join(stateNames(groups), ", "))
 	sums, err := op.Import(ctx, len(groups)*groupsPerState, func(i int) (*app.EditionData, error) {
 		s, g := i/groupsPerState, i%groupsPerState
+		if i <= asked { // the transaction runs again (a retry): read again
+			current = -1
+		}
+		asked = i
 		if s != current {
 			current, eds = -1, nil // let the previous state's records go
 			im, e, err := read(groups[s])
