@@ -17,6 +17,16 @@ import (
 func statesDir(t *testing.T, bad func([]byte) []byte) string {
 	t.Helper()
 	dir := t.TempDir()
+	// What a directory argument leaves out: hidden files, Excel's lock
+	// files and subdirectories.
+	for _, name := range []string{".DS_Store", "~$SINAPI_Preco_Ref_Insumos_PE_202410_Desonerado.xlsx"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "old"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, f := range pe {
 		data, err := os.ReadFile(f)
 		if err != nil {
