@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/costdb/costdb/domain"
@@ -45,7 +47,9 @@ func (s *Service) ImportEditions(ctx context.Context, data []EditionData) ([]Imp
 // transaction, and keeps none of it once stored, so a caller that builds
 // each edition when asked holds one edition's records at a time. edition
 // may be called again for the same i if the store runs the transaction
-// again.
+// again. It may answer nil data for an i that has nothing to import (the
+// per-state reader knows how many regime groups a state has only once its
+// files are read): that i is skipped and has no summary.
 func (s *Service) ImportEditionsFunc(ctx context.Context, n int, edition func(i int) (*EditionData, error)) ([]ImportSummary, error) {
 	var out []ImportSummary
 	err := s.store.Update(ctx, func(tx Tx) error {
@@ -54,6 +58,9 @@ func (s *Service) ImportEditionsFunc(ctx context.Context, n int, edition func(i 
 			d, err := edition(i)
 			if err != nil {
 				return err
+			}
+			if d == nil {
+				continue
 			}
 			sum, err := importEdition(tx, s.now(), d)
 			if err != nil {
@@ -93,7 +100,7 @@ func importEdition(tx Tx, now time.Time, d *EditionData) (ImportSummary, error) 
 		ed.Source = in.Source
 	}
 	ed.ImportedAt = now
-	for _, r := range d.Resources {
+	for _, r := range inCodeOrder(d.Resources, resourceCode) {
 		old, err := tx.BankResource(key, r.Code)
 		switch {
 		case isNotFound(err):
@@ -106,7 +113,7 @@ func importEdition(tx Tx, now time.Time, d *EditionData) (ImportSummary, error) 
 			return ImportSummary{}, err
 		}
 	}
-	for _, c := range d.Compositions {
+	for _, c := range inCodeOrder(d.Compositions, compositionCode) {
 		old, err := tx.BankComposition(key, c.Code)
 		switch {
 		case isNotFound(err):
@@ -140,12 +147,12 @@ func replaceEdition(tx Tx, now time.Time, in domain.Edition, d *EditionData) (Im
 	for _, r := range in.Regimes {
 		ed.AddRegime(r)
 	}
-	for _, r := range d.Resources {
+	for _, r := range inCodeOrder(d.Resources, resourceCode) {
 		if err := tx.PutBankResource(key, r); err != nil {
 			return ImportSummary{}, err
 		}
 	}
-	for _, c := range d.Compositions {
+	for _, c := range inCodeOrder(d.Compositions, compositionCode) {
 		if err := tx.PutBankComposition(key, c); err != nil {
 			return ImportSummary{}, err
 		}
@@ -158,4 +165,36 @@ func replaceEdition(tx Tx, now time.Time, in domain.Edition, d *EditionData) (Im
 		return ImportSummary{}, err
 	}
 	return ImportSummary{Edition: *ed, Resources: len(d.Resources), Compositions: len(d.Compositions)}, nil
+}
+
+func resourceCode(r *domain.BankResource) string       { return r.Code }
+func compositionCode(c *domain.BankComposition) string { return c.Code }
+
+// inCodeOrder returns records in code order (byte order, the order the stores
+// keep them in), sorting a copy when they are not: the files list them by
+// description, and a store that inserts each record in the middle of what
+// the transaction wrote so far (bbolt splits its pages only at the commit)
+// takes time quadratic in the edition's size. The caller's slice is left
+// as it is.
+func inCodeOrder[T any](records []T, code func(T) string) []T {
+	if slices.IsSortedFunc(records, func(a, b T) int { return strings.Compare(code(a), code(b)) }) {
+		return records
+	}
+	// Sort the positions, ties broken by position: a code given twice
+	// keeps its order, without a stable sort's extra passes.
+	at := make([]int, len(records))
+	for i := range at {
+		at[i] = i
+	}
+	slices.SortFunc(at, func(a, b int) int {
+		if c := strings.Compare(code(records[a]), code(records[b])); c != 0 {
+			return c
+		}
+		return a - b
+	})
+	sorted := make([]T, len(records))
+	for i, j := range at {
+		sorted[i] = records[j]
+	}
+	return sorted
 }

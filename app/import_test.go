@@ -94,3 +94,41 @@ func TestImportEditionsFuncIsAllOrNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// ImportEditionsFunc skips an index whose data is nil, and stores records
+// given in any order as they are, leaving the caller's slices unsorted.
+func TestImportEditionsFuncSkipsNilAndTakesAnyOrder(t *testing.T) {
+	ctx := context.Background()
+	st := newStore(t)
+	svc := app.New(st, nil, app.Config{})
+	res := func(code string) *domain.BankResource {
+		return &domain.BankResource{Code: code, Description: "Areia " + code, Unit: "M3", Type: domain.TypeMaterial,
+			Prices: domain.PriceLine{PND: decimal.RequireFromString("10"), PD: decimal.RequireFromString("10")}}
+	}
+	both := []domain.Regime{domain.NaoDesonerado, domain.Desonerado}
+	for _, replace := range []bool{false, true} {
+		resources := []*domain.BankResource{res("9"), res("10"), res("1"), res("2")}
+		sums, err := svc.ImportEditionsFunc(ctx, 3, func(i int) (*app.EditionData, error) {
+			if i != 1 {
+				return nil, nil
+			}
+			return &app.EditionData{Edition: domain.Edition{Bank: "SINAPI", State: "MG", Month: "08/2026", Regimes: both},
+				Resources: resources, Replace: replace}, nil
+		})
+		if err != nil || len(sums) != 1 || sums[0].Resources != 4 || sums[0].Edition.Resources != 4 {
+			t.Fatalf("replace %v: %+v, %v", replace, sums, err)
+		}
+		if got := []string{resources[0].Code, resources[1].Code, resources[2].Code, resources[3].Code}; got[0] != "9" || got[3] != "2" {
+			t.Errorf("replace %v: the caller's slice was reordered: %v", replace, got)
+		}
+		if err := st.View(ctx, func(tx app.Tx) error {
+			stored, err := tx.BankResources(domain.EditionKey("SINAPI", "MG", "08/2026", ""))
+			if err != nil || len(stored) != 4 || stored[0].Code != "1" || stored[1].Code != "10" || stored[3].Code != "9" {
+				t.Errorf("replace %v: stored %v, %v", replace, stored, err)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

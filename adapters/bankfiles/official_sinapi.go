@@ -61,6 +61,17 @@ func SinapiRegimeFromName(path string) (r domain.Regime, ok bool) {
 // SINAPI_Preco_Ref_Insumos_PE_202410_Desonerado.csv.
 var sinapiNamePattern = regexp.MustCompile(`(?:^|_)([A-Z]{2})_(\d{4})(\d{2})(?:_|\.|$)`)
 
+// SinapiStateFromName returns the state (UF) a SINAPI per-state file's name
+// states (SINAPI_Preco_Ref_Insumos_PE_202410_Desonerado.csv: PE), or "" when
+// it states none.
+func SinapiStateFromName(path string) string {
+	m := sinapiNamePattern.FindStringSubmatch(strings.ToUpper(filepath.Base(path)))
+	if m == nil || !domain.ValidState(m[1]) {
+		return ""
+	}
+	return m[1]
+}
+
 // sinapiFile returns the regime of a SINAPI file and checks the state and
 // month its name states, if any, against the edition's.
 func sinapiFile(f *File) ([]domain.Regime, error) {

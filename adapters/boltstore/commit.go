@@ -46,7 +46,10 @@ func (c *call) runIn(btx *bolt.Tx) (err error) {
 			err = errPanicked
 		}
 	}()
-	return c.fn(t)
+	if err := c.fn(t); err != nil {
+		return err
+	}
+	return t.flush()
 }
 
 func (q *commitQueue) run(s *Store, fn func(appTx *tx) error) error {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -76,8 +77,11 @@ func structureKey(t *testing.T, items []domain.StructureItem) string {
 		s := open(t, path)
 		defer s.Close()
 		err = s.db.Update(func(btx *bolt.Tx) error {
-			k, err = putStructure(btx, toStructureItemRecords(items))
-			return err
+			w := newStructureWrites(btx)
+			if k, err = putStructure(w, toStructureItemRecords(items)); err != nil {
+				return err
+			}
+			return w.flush()
 		})
 		return k, err
 	}()
@@ -329,4 +333,84 @@ func mustHex(t *testing.T, s string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestStructuresWrittenAtTheEnd: the structures an Update puts are written
+// when its function returns, in key order; inside the function they read
+// as if written, and put then released in the same Update they leave
+// nothing.
+func TestStructuresWrittenAtTheEnd(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "costdb.db"))
+	defer s.Close()
+	a, b := structureOf("1.5", "0.25"), structureOf("7.5", "1")
+	ka := structureKey(t, a)
+	comp := func(code string, items []domain.StructureItem) *domain.BankComposition {
+		return &domain.BankComposition{Code: code, Description: "Composição " + code, Unit: "M2",
+			Cost: domain.UnitPrice{PND: domain.Dec("1"), PD: domain.Dec("1")}, Items: items}
+	}
+	put(t, s, func(tx app.Tx) error {
+		for i := 0; i < 200; i++ { // many structures, keys in no order
+			if err := tx.PutBankComposition(structSP, comp(strconv.Itoa(1000+i), structureOf(strconv.Itoa(i+1)))); err != nil {
+				return err
+			}
+		}
+		if err := tx.PutBankComposition(structMG, comp("1", a)); err != nil {
+			return err
+		}
+		got, err := tx.BankComposition(structMG, "1")
+		if err != nil {
+			return err
+		}
+		if len(got.Items) != 2 || got.Items[1].Coefficient.String() != "0.25" {
+			t.Errorf("read in the same Update: items %v", got.Items)
+		}
+		// b put and deleted in the same Update: never written.
+		if err := tx.PutBankComposition(structSP, comp("2", b)); err != nil {
+			return err
+		}
+		return tx.DeleteBankRecords(structSP)
+	})
+	want := structureState{ka: {`[{"kind":"resource","code":"00001","coefficient":"1.5"},{"kind":"resource","code":"00002","coefficient":"0.25"}]`, 1}}
+	if d := cmp.Diff(want, readStructures(t, s)); d != "" {
+		t.Fatalf("structures (-want +got):\n%s", d)
+	}
+	if got := bankComposition(t, s, structMG, "1"); len(got.Items) != 2 {
+		t.Errorf("MG 1 has items %v", got.Items)
+	}
+
+	// Two Updates committed together (group commit), one of which fails:
+	// the other's structures are there, the failed one's are not.
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.Update(context.Background(), func(tx app.Tx) error {
+				if err := tx.PutBankComposition(structSP, comp(strconv.Itoa(i), structureOf("9", strconv.Itoa(i+1)))); err != nil {
+					return err
+				}
+				if i%2 == 1 {
+					return domain.Errorf(domain.EINVALID, "abandoned")
+				}
+				return nil
+			})
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if (err != nil) != (i%2 == 1) {
+			t.Errorf("update %d: %v", i, err)
+		}
+	}
+	got := readStructures(t, s)
+	if len(got) != 1+4 {
+		t.Errorf("%d structures, want 5: %v", len(got), got)
+	}
+	for i := range errs {
+		k := structureKey(t, structureOf("9", strconv.Itoa(i+1)))
+		if e, ok := got[k]; ok != (i%2 == 0) || ok && e.Refs != 1 {
+			t.Errorf("structure of update %d: %+v, there %v", i, e, ok)
+		}
+	}
 }

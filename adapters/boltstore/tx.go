@@ -20,6 +20,25 @@ type tx struct {
 	btx      *bolt.Tx
 	writable bool
 	done     bool
+	// structs holds the shared structures put and released, written in
+	// key order when the Update's function returns (see structureWrites).
+	structs *structureWrites
+}
+
+// structures returns the transaction's pending structure writes.
+func (t *tx) structures() *structureWrites {
+	if t.structs == nil {
+		t.structs = newStructureWrites(t.btx)
+	}
+	return t.structs
+}
+
+// flush writes the pending structures: the end of an Update's function.
+func (t *tx) flush() error {
+	if t.structs == nil {
+		return nil
+	}
+	return t.structs.flush()
 }
 
 var _ app.Tx = (*tx)(nil)
@@ -694,7 +713,7 @@ func (t *tx) BankComposition(editionKey, code string) (*domain.BankComposition, 
 		return nil, notFound("composition %s not found in edition %s", code, editionKey)
 	}
 	var d decoder
-	return decoded(&d, joinStructure(t.btx, &d, &r), bucketBankCompositions, string(k))
+	return decoded(&d, joinStructure(t.btx, t.structs, &d, &r), bucketBankCompositions, string(k))
 }
 
 func (t *tx) PutBankComposition(editionKey string, c *domain.BankComposition) error {
@@ -720,7 +739,7 @@ func (t *tx) PutBankComposition(editionKey string, c *domain.BankComposition) er
 		}
 	}
 	r := toBankCompositionRecord(c)
-	sk, err := putStructure(t.btx, toStructureItemRecords(c.Items))
+	sk, err := putStructure(t.structures(), toStructureItemRecords(c.Items))
 	if err != nil {
 		return err
 	}
@@ -728,7 +747,7 @@ func (t *tx) PutBankComposition(editionKey string, c *domain.BankComposition) er
 	if err := t.put(bucketBankCompositions, k, r); err != nil {
 		return err
 	}
-	return releaseStructure(t.btx, oldStructure)
+	return releaseStructure(t.structures(), oldStructure)
 }
 
 func (t *tx) BankResources(editionKey string) ([]*domain.BankResource, error) {
@@ -737,7 +756,7 @@ func (t *tx) BankResources(editionKey string) ([]*domain.BankResource, error) {
 
 func (t *tx) BankCompositions(editionKey string) ([]*domain.BankComposition, error) {
 	return scanEdition(t, bucketBankCompositions, editionKey, func(d *decoder, r *bankCompositionRecord) *domain.BankComposition {
-		return joinStructure(t.btx, d, r)
+		return joinStructure(t.btx, t.structs, d, r)
 	})
 }
 
@@ -768,7 +787,7 @@ func (t *tx) DeleteBankRecords(editionKey string) error {
 			if err := c.Delete(); err != nil {
 				return err
 			}
-			if err := releaseStructure(t.btx, structure); err != nil {
+			if err := releaseStructure(t.structures(), structure); err != nil {
 				return err
 			}
 		}

@@ -71,7 +71,9 @@ func (s *Store) Walk(ctx context.Context, v Visitor) error {
 				return walkBank(btx, bucketBankResources, v.BankResource, func(d *decoder, r *bankResourceRecord) *domain.BankResource { return r.domain(d) })
 			},
 			func() error {
-				return walkBank(btx, bucketBankCompositions, v.BankComposition, func(d *decoder, r *bankCompositionRecord) *domain.BankComposition { return joinStructure(btx, d, r) })
+				return walkBank(btx, bucketBankCompositions, v.BankComposition, func(d *decoder, r *bankCompositionRecord) *domain.BankComposition {
+					return joinStructure(btx, nil, d, r)
+				})
 			},
 			func() error {
 				return walkBucket(btx, bucketBudgets, v.Budget, func(d *decoder, r *budgetRecord) *domain.Budget { return r.domain(d) })

@@ -145,11 +145,11 @@ func adminHandler(ops *adminOps, secret string, m *metrics.Metrics, env *httpapi
 				return nil, fmt.Errorf("the import asked for edition %d again; a streamed import cannot be replayed", i)
 			}
 			next++
-			var d app.EditionData
+			var d *app.EditionData // null: nothing to import at i
 			if err := dec.Decode(&d); err != nil {
 				return nil, domain.Errorf(domain.EBADREQUEST, "edition %d of the import: %v", i, err)
 			}
-			return &d, nil
+			return d, nil
 		})
 		if err != nil {
 			writeAdminError(w, err)

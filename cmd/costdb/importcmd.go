@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/costdb/costdb/adapters/bankfiles"
+	"github.com/costdb/costdb/adapters/boltstore"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 )
@@ -19,10 +20,14 @@ import (
 // importUsage is the synopsis of the import commands.
 const importUsage = `usage: costdb import sample --db PATH
        costdb import sinapi --db PATH [--states UF,UF...] [--month MM/YYYY] [--dry-run] WORKBOOK
-       costdb import sinapi --db PATH --state UF --month MM/YYYY [--regime desonerado|nao-desonerado] [--dry-run] FILE...
-       costdb import sicro --db PATH --state UF --month MM/YYYY [--dry-run] FILE...
+       costdb import sinapi --db PATH --state UF --month MM/YYYY [--regime desonerado|nao-desonerado] [--dry-run] FILE|DIR...
+       costdb import sinapi --db PATH --state UF,UF...|all --month MM/YYYY [--regime ...] [--dry-run] FILE|DIR...
+       costdb import sicro --db PATH --state UF --month MM/YYYY [--dry-run] FILE|DIR...
 WORKBOOK is the national SINAPI workbook (SINAPI_Referência_AAAA_MM.xlsx, or the
-SINAPI-AAAA-MM-formato-xlsx.zip Caixa publishes); FILE the per-state reports.`
+SINAPI-AAAA-MM-formato-xlsx.zip Caixa publishes); FILE the per-state reports,
+DIR a directory of them. With several states (or all), each SINAPI file's
+state is told by its name (…_PE_202410_…) and every state's edition is
+imported in one transaction.`
 
 // runImportBank runs "costdb import sinapi|sicro": it reads every file
 // first, then imports them in one transaction, so that a bad file changes
@@ -33,7 +38,7 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 	fs := flag.NewFlagSet("costdb import "+kind, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	db := fs.String("db", "./costdb.db", "bbolt database file or database URL (env COSTDB_DB)")
-	state := fs.String("state", "", "state (UF) of the files, such as PE (required, but for the national SINAPI workbook)")
+	state := fs.String("state", "", "state (UF) of the files, such as PE (required, but for the national SINAPI workbook); for SINAPI also several (PE,BA) or all, each file's state told by its name")
 	month := fs.String("month", "", "reference month of the files, MM/YYYY (required, but for the national SINAPI workbook, whose month it checks)")
 	bank := bankfiles.OfficialSinapi()
 	dryRun := fs.Bool("dry-run", false, "read and check the files and print the counts, without writing")
@@ -55,6 +60,9 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		return errUsage
+	}
+	if files, err = expandDirs(files); err != nil {
+		return err
 	}
 	if kind == "sinapi" && len(files) > 0 {
 		var book *bankfiles.WorkbookFile
@@ -91,17 +99,24 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 		fs.Usage()
 		return errUsage
 	}
+	var r *domain.Regime
+	if regime != nil && *regime != "" {
+		g, err := parseRegime(*regime)
+		if err != nil {
+			return err
+		}
+		r = &g
+	}
+	if kind == "sinapi" && (strings.Contains(*state, ",") || strings.EqualFold(*state, "all")) {
+		return runImportStates(ctx, statesImport{
+			bank: bank, states: *state, month: *month, regime: r, files: files, db: *db, dryRun: *dryRun,
+		}, stdout, stderr)
+	}
 	im, err := bankfiles.NewImporter(bank, strings.ToUpper(*state), *month)
 	if err != nil {
 		return err
 	}
-	if regime != nil && *regime != "" {
-		r, err := parseRegime(*regime)
-		if err != nil {
-			return err
-		}
-		im.Regime = &r
-	}
+	im.Regime = r
 	if isTerminal(stderr) {
 		bar := &progressBar{w: stderr}
 		im.Progress = bar.update
@@ -125,7 +140,7 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 
 	// Through the running server's admin listener when a server holds
 	// the database: one write transaction there, which reads go on beside.
-	op, err := connect(ctx, connectOptions{DB: *db})
+	op, err := connect(ctx, connectOptions{DB: *db, Bolt: boltstore.Options{MmapSize: mmapForFiles(*db, files)}})
 	if err != nil {
 		return err
 	}
