@@ -57,23 +57,27 @@ type table struct {
 	w     *bufio.Writer
 	c     *csv.Writer
 	width int
+	rec   []string
+	// items are the cells of the analytic report's items, by item.
+	items map[*domain.AnalyticItem]map[int]string
 }
 
 func newTable(w io.Writer, header []string) (*table, error) {
-	bw := bufio.NewWriter(w)
+	bw := bufio.NewWriterSize(w, 32<<10) // a report is streamed to the answer
 	if _, err := bw.WriteString(bom); err != nil {
 		return nil, err
 	}
 	c := csv.NewWriter(bw)
 	c.Comma = ';'
 	c.UseCRLF = true
-	t := &table{w: bw, c: c, width: len(header)}
+	t := &table{w: bw, c: c, width: len(header), rec: make([]string, len(header)), items: map[*domain.AnalyticItem]map[int]string{}}
 	return t, t.c.Write(header)
 }
 
 // row writes cells placed by column index; missing cells are empty.
 func (t *table) row(cells map[int]string) error {
-	rec := make([]string, t.width)
+	rec := t.rec // csv.Writer keeps nothing of it
+	clear(rec)
 	for i, v := range cells {
 		rec[i] = v
 	}
@@ -304,12 +308,21 @@ func AnalyticCSV(w io.Writer, r *domain.AnalyticReport) error {
 }
 
 func analyticItems(t *table, number string, level int, items []domain.AnalyticItem) error {
-	for _, it := range items {
-		cells := map[int]string{
-			0: number, 1: strconv.Itoa(level), 2: KindName(string(it.Kind)), 3: it.Bank, 4: it.Month,
-			5: text(it.Code), 6: text(missingNote(it.Description, it.Missing)), 7: text(it.Unit),
-			8: Quantity(it.Coefficient), 9: priceOrEmpty(it.UnitPrice, it.Missing), 11: priceOrEmpty(it.Partial, it.Missing),
+	for i := range items {
+		it := &items[i]
+		// An item's cells but the first two are the same wherever it is
+		// (subtrees are shared between the lines that open the same
+		// composition): formatted once per report.
+		cells, ok := t.items[it]
+		if !ok {
+			cells = map[int]string{
+				2: KindName(string(it.Kind)), 3: it.Bank, 4: it.Month,
+				5: text(it.Code), 6: text(missingNote(it.Description, it.Missing)), 7: text(it.Unit),
+				8: Quantity(it.Coefficient), 9: priceOrEmpty(it.UnitPrice, it.Missing), 11: priceOrEmpty(it.Partial, it.Missing),
+			}
+			t.items[it] = cells
 		}
+		cells[0], cells[1] = number, strconv.Itoa(level)
 		if err := t.row(cells); err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package v1
 
 import (
 	"bytes"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -221,13 +222,9 @@ func wantsCSV(r *http.Request) (bool, error) {
 	return ok && best == "text/csv", nil
 }
 
-func (h *handler) writeCSV(w http.ResponseWriter, r *http.Request, name string, render func(*bytes.Buffer) error) {
-	var buf bytes.Buffer
-	if err := render(&buf); err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	httpapi.WriteExport(w, reports.CSVMediaType, "attachment", name, buf.Bytes())
+func (h *handler) streamCSV(w http.ResponseWriter, name string, render func(io.Writer) error) {
+	httpapi.StartExport(w, reports.CSVMediaType, "attachment", name)
+	_ = render(w) // the status is sent: a write error is the client gone
 }
 
 // syntheticReport handles GET /bud/budgets/{id}/synthetic.
@@ -242,87 +239,82 @@ func (h *handler) syntheticReport(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	if p := httpapi.FiguresProblem(rep); p != "" {
+	if p := httpapi.SyntheticFiguresProblem(rep); p != "" {
 		// A string holding a number out of bounds is as wrong as a number.
 		h.fail(w, r, domain.Errorf(domain.ECONFLICT, "%s", p))
 		return
 	}
 	if csv {
-		h.writeCSV(w, r, reports.Filename(rep.Budget, "sintetico", "csv"), func(b *bytes.Buffer) error { return reports.SyntheticCSV(b, rep) })
+		h.streamCSV(w, reports.Filename(rep.Budget, "sintetico", "csv"), func(w io.Writer) error { return reports.SyntheticCSV(w, rep) })
 		return
 	}
-	rows := make([]reportRow, 0, len(rep.Rows)+1)
-	for _, row := range rep.Rows {
-		rows = append(rows, syntheticRow(row))
+	writeSynthetic(w, rep)
+}
+
+// writeSynthetic answers the synthetic report, written as it goes: its
+// rows, then the footer.
+func writeSynthetic(w http.ResponseWriter, rep *domain.SyntheticReport) {
+	httpapi.StreamJSON(w, mediaType, func(j *httpapi.JSONWriter) {
+		j.Raw("[")
+		for i := range rep.Rows {
+			writeRowFields(j, syntheticRow(rep.Rows[i]))
+			j.Raw("},")
+		}
+		writeRowFields(j, incompleteFooter(footerRow(rep.BudgetTotals), rep.Missing))
+		j.Raw("}]")
+	})
+}
+
+// writeRowFields writes a reportRow as encoding/json does, without its
+// closing brace.
+func writeRowFields(j *httpapi.JSONWriter, r reportRow) {
+	j.Raw(`{"itemization":`)
+	j.StringOrNull(r.Itemization)
+	j.Raw(`,"kind":`)
+	j.String(r.Kind)
+	j.Raw(`,"base":`)
+	j.StringOrNull(r.Base)
+	j.Raw(`,"base_version":`)
+	j.StringOrNull(r.BaseVersion)
+	j.Raw(`,"code":`)
+	j.StringOrNull(r.Code)
+	j.Raw(`,"descr":`)
+	j.String(r.Descr)
+	j.Raw(`,"unity":`)
+	j.StringOrNull(r.Unity)
+	j.Raw(`,"qty":`)
+	j.StringOrNull(r.Qty)
+	j.Raw(`,"price":`)
+	j.StringOrNull(r.Price)
+	j.Raw(`,"price_plus_bdi":`)
+	j.StringOrNull(r.PricePlusBDI)
+	j.Raw(`,"total_price":`)
+	j.String(r.TotalPrice)
+	j.Raw(`,"total_price_plus_bdi":`)
+	j.String(r.TotalPricePlusBDI)
+	j.Raw(`,"weight":`)
+	j.String(r.Weight)
+	if r.Incomplete {
+		j.Raw(`,"incomplete":true`)
 	}
-	h.write(w, http.StatusOK, append(rows, incompleteFooter(footerRow(rep.BudgetTotals), rep.Missing)))
+	if len(r.Missing) > 0 {
+		j.Raw(`,"missing":`)
+		j.Value(r.Missing)
+	}
 }
 
-// summaryBody is an amount by category.
-type summaryBody struct {
-	Labor     string `json:"labor"`
-	Material  string `json:"material"`
-	Equipment string `json:"equipment"`
-	Services  string `json:"services"`
-	Total     string `json:"total"`
-}
-
-func summaryOf(s domain.CostSummary) *summaryBody {
-	return &summaryBody{Labor: money(s.Labor), Material: money(s.Material), Equipment: money(s.Equipment),
-		Services: money(s.Services), Total: money(s.Total())}
-}
-
-// analyticItem is an item of a composition in the analytic report, per
-// unit of the composition: type is the resource type (as text, as v1
-// composition items write it) and null for a composition; total_price is
-// the partial cost; items are the items of a composition item, opened in
+// The analytic report's rows are its synthetic rows (reportRow), each
+// followed by items (the items of a composition line, empty for stages and
+// resources), unit_summary (one unit of a line by category; null for
+// stages and the footer) and summary (on the footer only, the whole
+// budget's direct cost by category, from its resources, without BDI; null
+// elsewhere). An item of a composition is per unit of the composition:
+// kind, base, base_version, code, descr, unity, type (the resource type as
+// text, as v1 composition items write it; null for a composition),
+// coefficient, price and total_price (the partial cost; both null when
+// missing), missing, and items, the items of a composition item opened in
 // turn (an own composition always, a bank one where its published
 // structure was imported).
-type analyticItem struct {
-	Kind        string         `json:"kind"`
-	Base        string         `json:"base"`
-	BaseVersion *string        `json:"base_version"`
-	Code        string         `json:"code"`
-	Descr       string         `json:"descr"`
-	Unity       string         `json:"unity"`
-	Type        *string        `json:"type"`
-	Coefficient string         `json:"coefficient"`
-	Price       *string        `json:"price"`       // null when missing
-	TotalPrice  *string        `json:"total_price"` // null when missing
-	Missing     bool           `json:"missing"`
-	Items       []analyticItem `json:"items"`
-}
-
-func analyticItems(items []domain.AnalyticItem) []analyticItem {
-	out := make([]analyticItem, len(items))
-	for i, it := range items {
-		a := analyticItem{
-			Kind: string(it.Kind), Base: it.Bank, BaseVersion: optStr(it.Month), Code: it.Code, Descr: it.Description,
-			Unity: it.Unit, Coefficient: it.Coefficient.String(),
-			Missing: it.Missing, Items: analyticItems(it.Items),
-		}
-		if !it.Missing {
-			a.Price, a.TotalPrice = price(it.UnitPrice), str(money(it.Partial))
-		}
-		if it.Kind == domain.KindResource {
-			a.Type = str(strconv.Itoa(it.ResourceType))
-		}
-		out[i] = a
-	}
-	return out
-}
-
-// analyticRow is a row of the v1 analytic report: a synthetic row, the
-// items of a composition line (empty for stages and resources), one unit
-// of a line by category (unit_summary; null for stages and the footer),
-// and on the footer only, the whole budget's direct cost by category
-// (summary, from its resources, without BDI; null elsewhere).
-type analyticRow struct {
-	reportRow
-	Items       []analyticItem `json:"items"`
-	UnitSummary *summaryBody   `json:"unit_summary"`
-	Summary     *summaryBody   `json:"summary"`
-}
 
 // analyticReport handles GET /bud/budgets/{id}/analytical_with_unit_price.
 func (h *handler) analyticReport(w http.ResponseWriter, r *http.Request) {
@@ -336,23 +328,115 @@ func (h *handler) analyticReport(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	if p := httpapi.FiguresProblem(rep); p != "" {
+	if p := httpapi.AnalyticFiguresProblem(rep); p != "" {
 		// A string holding a number out of bounds is as wrong as a number.
 		h.fail(w, r, domain.Errorf(domain.ECONFLICT, "%s", p))
 		return
 	}
 	if csv {
-		h.writeCSV(w, r, reports.Filename(rep.Budget, "analitico", "csv"), func(b *bytes.Buffer) error { return reports.AnalyticCSV(b, rep) })
+		h.streamCSV(w, reports.Filename(rep.Budget, "analitico", "csv"), func(w io.Writer) error { return reports.AnalyticCSV(w, rep) })
 		return
 	}
-	rows := make([]analyticRow, 0, len(rep.Rows)+1)
-	for _, row := range rep.Rows {
-		a := analyticRow{reportRow: syntheticRow(row.SyntheticRow), Items: analyticItems(row.Items)}
-		if row.Kind.IsLine() {
-			a.UnitSummary = summaryOf(row.UnitSummary)
+	writeAnalytic(w, rep)
+}
+
+// writeAnalytic answers the analytic report, written as it goes.
+func writeAnalytic(w http.ResponseWriter, rep *domain.AnalyticReport) {
+	items := itemsWriter{}
+	httpapi.StreamJSON(w, mediaType, func(j *httpapi.JSONWriter) {
+		j.Raw("[")
+		for i := range rep.Rows {
+			row := &rep.Rows[i]
+			writeRowFields(j, syntheticRow(row.SyntheticRow))
+			j.Raw(`,"items":`)
+			items.write(j, row.Items)
+			j.Raw(`,"unit_summary":`)
+			if row.Kind.IsLine() {
+				writeSummary(j, row.UnitSummary)
+			} else {
+				j.Null()
+			}
+			j.Raw(`,"summary":null},`)
 		}
-		rows = append(rows, a)
+		writeRowFields(j, incompleteFooter(footerRow(rep.BudgetTotals), rep.Missing))
+		j.Raw(`,"items":[],"unit_summary":null,"summary":`)
+		writeSummary(j, rep.Summary)
+		j.Raw("}]")
+	})
+}
+
+// writeSummary writes summaryOf(s).
+func writeSummary(j *httpapi.JSONWriter, s domain.CostSummary) {
+	j.Raw(`{"labor":`)
+	j.String(money(s.Labor))
+	j.Raw(`,"material":`)
+	j.String(money(s.Material))
+	j.Raw(`,"equipment":`)
+	j.String(money(s.Equipment))
+	j.Raw(`,"services":`)
+	j.String(money(s.Services))
+	j.Raw(`,"total":`)
+	j.String(money(s.Total()))
+	j.Raw("}")
+}
+
+// itemsWriter writes the items of composition lines. Subtrees are shared
+// between the rows that open the same composition (domain.AnalyticItem):
+// each is rendered once and its bytes written again.
+type itemsWriter map[*domain.AnalyticItem][]byte
+
+func (iw itemsWriter) write(j *httpapi.JSONWriter, items []domain.AnalyticItem) {
+	if len(items) == 0 {
+		j.Raw("[]")
+		return
 	}
-	rows = append(rows, analyticRow{reportRow: incompleteFooter(footerRow(rep.BudgetTotals), rep.Missing), Items: []analyticItem{}, Summary: summaryOf(rep.Summary)})
-	h.write(w, http.StatusOK, rows)
+	if b, ok := iw[&items[0]]; ok {
+		j.Raw(string(b))
+		return
+	}
+	var buf bytes.Buffer
+	sub := httpapi.NewJSONWriter(&buf)
+	sub.Raw("[")
+	for i := range items {
+		it := &items[i]
+		if i > 0 {
+			sub.Raw(",")
+		}
+		sub.Raw(`{"kind":`)
+		sub.String(string(it.Kind))
+		sub.Raw(`,"base":`)
+		sub.String(it.Bank)
+		sub.Raw(`,"base_version":`)
+		sub.StringOrNull(optStr(it.Month))
+		sub.Raw(`,"code":`)
+		sub.String(it.Code)
+		sub.Raw(`,"descr":`)
+		sub.String(it.Description)
+		sub.Raw(`,"unity":`)
+		sub.String(it.Unit)
+		sub.Raw(`,"type":`)
+		if it.Kind == domain.KindResource {
+			sub.String(strconv.Itoa(it.ResourceType))
+		} else {
+			sub.Null()
+		}
+		sub.Raw(`,"coefficient":`)
+		sub.String(it.Coefficient.String())
+		if it.Missing {
+			sub.Raw(`,"price":null,"total_price":null,"missing":true`)
+		} else {
+			sub.Raw(`,"price":`)
+			sub.StringOrNull(price(it.UnitPrice))
+			sub.Raw(`,"total_price":`)
+			sub.String(money(it.Partial))
+			sub.Raw(`,"missing":false`)
+		}
+		sub.Raw(`,"items":`)
+		iw.write(sub, it.Items)
+		sub.Raw("}")
+	}
+	sub.Raw("]")
+	_ = sub.Flush()
+	iw[&items[0]] = buf.Bytes()
+	j.Raw(buf.String())
 }

@@ -3,10 +3,10 @@ package v2
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/costdb/costdb/adapters/httpapi"
@@ -223,16 +223,19 @@ func (h *handlers) syntheticReport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if format == "csv" {
-		h.writeCSV(w, r, rep, reports.Filename(rep.Budget, "sintetico", "csv"), func(buf *bytes.Buffer) error { return reports.SyntheticCSV(buf, rep) })
+		h.streamCSV(w, r, httpapi.SyntheticFiguresProblem(rep), reports.Filename(rep.Budget, "sintetico", "csv"), func(w io.Writer) error { return reports.SyntheticCSV(w, rep) })
 		return
 	}
-	docs := make([]*syntheticRowDoc, len(rep.Rows))
-	for i, row := range rep.Rows {
-		docs[i] = syntheticRow(rep.Budget.ID, row)
-	}
+	h.writeSynthetic(w, r, rep)
+}
+
+// writeSynthetic answers the synthetic report's document.
+func (h *handlers) writeSynthetic(w http.ResponseWriter, r *http.Request, rep *domain.SyntheticReport) {
 	meta := footerMeta(rep.Budget, rep.BudgetTotals, len(rep.Rows))
 	addMissing(meta, httpapi.MissingLines(rep.Missing))
-	h.writeDocWith(w, r, http.StatusOK, docs, selfLink(r), &meta)
+	h.streamRows(w, r, httpapi.SyntheticFiguresProblem(rep), meta, len(rep.Rows), func(j *httpapi.JSONWriter, i int) {
+		writeReportRow(j, rep.Budget.ID, &rep.Rows[i], nil, nil)
+	})
 }
 
 // writeCSV answers a CSV export (attachment) of the report rep; 409 when
@@ -250,66 +253,16 @@ func (h *handlers) writeCSV(w http.ResponseWriter, r *http.Request, rep any, nam
 	httpapi.WriteExport(w, reports.CSVMediaType, "attachment", name, buf.Bytes())
 }
 
-// analyticItemDoc is an item of a composition in the analytic report:
-// per unit of the composition, with the items of a composition item opened
-// in turn (an own composition always; a bank one where its published
-// structure was imported, else items is empty).
-type analyticItemDoc struct {
-	Kind         string            `json:"kind"`
-	Bank         string            `json:"bank"`
-	BaseVersion  *string           `json:"base_version"`
-	Code         string            `json:"code"`
-	Description  string            `json:"description"`
-	Unit         string            `json:"unit"`
-	ResourceType *int              `json:"resource_type"`
-	Section      string            `json:"section,omitempty"`
-	Coefficient  json.Number       `json:"coefficient"`
-	UnitPrice    *json.Number      `json:"unit_price"` // null when missing
-	Partial      *json.Number      `json:"partial"`    // null when missing
-	Missing      bool              `json:"missing"`
-	Items        []analyticItemDoc `json:"items"`
-}
-
-func analyticItems(items []domain.AnalyticItem) []analyticItemDoc {
-	out := make([]analyticItemDoc, len(items))
-	for i, it := range items {
-		d := analyticItemDoc{
-			Kind: string(it.Kind), Bank: it.Bank, BaseVersion: strOrNil(it.Month), Code: it.Code,
-			Description: it.Description, Unit: it.Unit, Section: it.Section,
-			Coefficient: httpapi.Num(it.Coefficient),
-			UnitPrice:   moneyOrNull(it.UnitPrice, it.Missing), Partial: moneyOrNull(it.Partial, it.Missing),
-			Missing: it.Missing, Items: analyticItems(it.Items),
-		}
-		if it.Kind == domain.KindResource {
-			d.ResourceType = ptr(it.ResourceType)
-		}
-		out[i] = d
+// streamCSV answers a CSV export (attachment) of a report, written to the
+// answer as render goes; 409 when a figure of the report is out of bounds
+// (problem, httpapi.FiguresProblem's).
+func (h *handlers) streamCSV(w http.ResponseWriter, r *http.Request, problem, name string, render func(io.Writer) error) {
+	if problem != "" {
+		h.writeError(w, r, domain.Errorf(domain.ECONFLICT, "%s", problem))
+		return
 	}
-	return out
-}
-
-// analyticRowDoc is a row of the analytic report: a synthetic row and, for
-// a composition line, its items and one unit of it by category.
-type analyticRowDoc struct {
-	ID               string            `jsonapi:"primary,analytic-rows"`
-	NodeID           string            `jsonapi:"attr,node_id"`
-	Number           string            `jsonapi:"attr,number"`
-	Depth            int               `jsonapi:"attr,depth"`
-	Kind             string            `jsonapi:"attr,kind"`
-	Bank             *string           `jsonapi:"attr,bank"`
-	BaseVersion      *string           `jsonapi:"attr,base_version"`
-	Code             *string           `jsonapi:"attr,code"`
-	Description      string            `jsonapi:"attr,description"`
-	Unit             *string           `jsonapi:"attr,unit"`
-	Quantity         *json.Number      `jsonapi:"attr,quantity"`
-	UnitPrice        *json.Number      `jsonapi:"attr,unit_price"`
-	UnitPriceWithBDI *json.Number      `jsonapi:"attr,unit_price_with_bdi"`
-	Total            json.Number       `jsonapi:"attr,total"`
-	TotalWithBDI     json.Number       `jsonapi:"attr,total_with_bdi"`
-	Weight           json.Number       `jsonapi:"attr,weight"`
-	Missing          bool              `jsonapi:"attr,missing"`
-	Items            []analyticItemDoc `jsonapi:"attr,items"`
-	UnitSummary      *summaryDoc       `jsonapi:"attr,unit_summary"`
+	httpapi.StartExport(w, reports.CSVMediaType, "attachment", name)
+	_ = render(w) // the status is sent: a write error is the client gone
 }
 
 // analyticReport handles GET /budgets/{id}/reports/analytic.
@@ -330,53 +283,21 @@ func (h *handlers) analyticReport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if format == "csv" {
-		h.writeCSV(w, r, rep, reports.Filename(rep.Budget, "analitico", "csv"), func(buf *bytes.Buffer) error { return reports.AnalyticCSV(buf, rep) })
+		h.streamCSV(w, r, httpapi.AnalyticFiguresProblem(rep), reports.Filename(rep.Budget, "analitico", "csv"), func(w io.Writer) error { return reports.AnalyticCSV(w, rep) })
 		return
 	}
-	docs := make([]*analyticRowDoc, len(rep.Rows))
-	for i, row := range rep.Rows {
-		s := syntheticRow(rep.Budget.ID, row.SyntheticRow)
-		d := &analyticRowDoc{
-			ID: s.ID, NodeID: s.NodeID, Number: s.Number, Depth: s.Depth, Kind: s.Kind,
-			Bank: s.Bank, BaseVersion: s.BaseVersion, Code: s.Code, Description: s.Description, Unit: s.Unit,
-			Quantity: s.Quantity, UnitPrice: s.UnitPrice, UnitPriceWithBDI: s.UnitPriceWithBDI,
-			Total: s.Total, TotalWithBDI: s.TotalWithBDI, Weight: s.Weight, Missing: s.Missing,
-			Items: analyticItems(row.Items),
-		}
-		if row.Kind.IsLine() {
-			d.UnitSummary = ptr(summaryOf(row.UnitSummary))
-		}
-		docs[i] = d
-	}
+	h.writeAnalytic(w, r, rep)
+}
+
+// writeAnalytic answers the analytic report's document.
+func (h *handlers) writeAnalytic(w http.ResponseWriter, r *http.Request, rep *domain.AnalyticReport) {
 	meta := footerMeta(rep.Budget, rep.BudgetTotals, len(rep.Rows))
 	meta["summary"] = summaryOf(rep.Summary)
 	addMissing(meta, httpapi.MissingLines(rep.Missing))
-	h.writeDocWith(w, r, http.StatusOK, docs, selfLink(r), &meta)
-}
-
-// abcRowDoc is a row of the ABC curve. The seed's `type` is resource_type
-// (JSON:API forbids an attribute named type), null for a bank composition
-// that stays whole (kind composition); category is labor, material,
-// equipment or services. Totals have no BDI.
-type abcRowDoc struct {
-	ID                string       `jsonapi:"primary,abc-rows"`
-	Position          int          `jsonapi:"attr,position"`
-	Bank              string       `jsonapi:"attr,bank"`
-	BaseVersion       *string      `jsonapi:"attr,base_version"`
-	Code              string       `jsonapi:"attr,code"`
-	Kind              string       `jsonapi:"attr,kind"`
-	Idle              bool         `jsonapi:"attr,idle"`
-	Description       string       `jsonapi:"attr,description"`
-	Unit              string       `jsonapi:"attr,unit"`
-	ResourceType      *int         `jsonapi:"attr,resource_type"`
-	Category          string       `jsonapi:"attr,category"`
-	Quantity          json.Number  `jsonapi:"attr,quantity"`
-	UnitPrice         *json.Number `jsonapi:"attr,unit_price"` // null when missing
-	Total             json.Number  `jsonapi:"attr,total"`
-	Percent           json.Number  `jsonapi:"attr,percent"`
-	CumulativePercent json.Number  `jsonapi:"attr,cumulative_percent"`
-	Class             string       `jsonapi:"attr,class"`
-	Missing           bool         `jsonapi:"attr,missing"`
+	items := newItemsWriter()
+	h.streamRows(w, r, httpapi.AnalyticFiguresProblem(rep), meta, len(rep.Rows), func(j *httpapi.JSONWriter, i int) {
+		writeReportRow(j, rep.Budget.ID, &rep.Rows[i].SyntheticRow, &rep.Rows[i], items)
+	})
 }
 
 // abcLimits reads ?abcLimits=A,B: two percentages with 0 < A < B ≤ 100
@@ -428,24 +349,14 @@ func (h *handlers) abcReport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if format == "csv" {
-		h.writeCSV(w, r, rep, reports.Filename(rep.Budget, "curva-abc", "csv"), func(buf *bytes.Buffer) error { return reports.ABCCSV(buf, rep) })
+		h.streamCSV(w, r, httpapi.ABCFiguresProblem(rep), reports.Filename(rep.Budget, "curva-abc", "csv"), func(w io.Writer) error { return reports.ABCCSV(w, rep) })
 		return
 	}
-	docs := make([]*abcRowDoc, len(rep.Rows))
-	for i, row := range rep.Rows {
-		d := &abcRowDoc{
-			ID: rep.Budget.ID + ":" + strconv.Itoa(row.Position), Position: row.Position, Bank: row.Ref.Name,
-			BaseVersion: strOrNil(row.Ref.Month), Code: row.Code, Kind: string(row.Kind), Idle: row.Idle,
-			Description: row.Description, Unit: row.Unit, Category: string(row.Category),
-			Quantity: httpapi.Num(row.Quantity), UnitPrice: moneyOrNull(row.UnitPrice, row.Missing), Total: httpapi.Money(row.Total),
-			Percent: httpapi.Money(row.Percent), CumulativePercent: httpapi.Money(row.CumulativePercent),
-			Class: string(row.Class), Missing: row.Missing,
-		}
-		if row.Kind == domain.KindResource {
-			d.ResourceType = ptr(row.ResourceType)
-		}
-		docs[i] = d
-	}
+	h.writeABC(w, r, rep)
+}
+
+// writeABC answers the ABC curve's document.
+func (h *handlers) writeABC(w http.ResponseWriter, r *http.Request, rep *domain.ABCReport) {
 	classes := map[string]map[string]any{}
 	for _, c := range rep.Classes() {
 		classes[string(c.Class)] = map[string]any{"count": c.Count, "total": httpapi.Money(c.Total), "percent": httpapi.Money(c.Percent)}
@@ -459,7 +370,9 @@ func (h *handlers) abcReport(w http.ResponseWriter, r *http.Request) {
 		"classes": classes,
 	}
 	addMissing(meta, httpapi.MissingRows(rep.Missing))
-	h.writeDocWith(w, r, http.StatusOK, docs, selfLink(r), &meta)
+	h.streamRows(w, r, httpapi.ABCFiguresProblem(rep), meta, len(rep.Rows), func(j *httpapi.JSONWriter, i int) {
+		writeABCRow(j, rep.Budget.ID, &rep.Rows[i])
+	})
 }
 
 // abcChart handles GET /budgets/{id}/reports/abc.svg: the ABC curve as a

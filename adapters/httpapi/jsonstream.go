@@ -1,0 +1,163 @@
+package httpapi
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"unicode/utf8"
+)
+
+// JSONWriter writes a JSON document piece by piece to a buffered stream,
+// for answers too big to build whole (the reports of a budget: issue 11,
+// docs/decisions.md "Streamed reports"). What it writes is byte for byte
+// what encoding/json writes with HTML escaping off: strings escaped as
+// json.Encoder escapes them, numbers verbatim. Write errors are sticky:
+// after the first one nothing more is written and Flush returns it.
+type JSONWriter struct {
+	w   *bufio.Writer
+	err error
+	enc *json.Encoder // for Value and the rare string with escapes
+	buf bytes.Buffer
+}
+
+// streamBuffer is how much of an answer is gathered before it is sent.
+const streamBuffer = 32 << 10
+
+// NewJSONWriter writes to w through a buffer.
+func NewJSONWriter(w io.Writer) *JSONWriter {
+	j := &JSONWriter{w: bufio.NewWriterSize(w, streamBuffer)}
+	j.enc = json.NewEncoder(&j.buf)
+	j.enc.SetEscapeHTML(false)
+	return j
+}
+
+// Raw writes s as it is (punctuation, member names already quoted).
+func (j *JSONWriter) Raw(s string) {
+	if j.err == nil {
+		_, j.err = j.w.WriteString(s)
+	}
+}
+
+// Number writes a number verbatim.
+func (j *JSONWriter) Number(n json.Number) { j.Raw(string(n)) }
+
+// Int writes an integer.
+func (j *JSONWriter) Int(i int) {
+	if j.err == nil {
+		var b [24]byte
+		_, j.err = j.w.Write(strconv.AppendInt(b[:0], int64(i), 10))
+	}
+}
+
+// Bool writes true or false.
+func (j *JSONWriter) Bool(b bool) {
+	if b {
+		j.Raw("true")
+	} else {
+		j.Raw("false")
+	}
+}
+
+// Null writes null.
+func (j *JSONWriter) Null() { j.Raw("null") }
+
+// String writes s as a JSON string.
+func (j *JSONWriter) String(s string) {
+	if !plainString(s) {
+		j.Value(s)
+		return
+	}
+	if j.err == nil {
+		_ = j.w.WriteByte('"')
+		_, _ = j.w.WriteString(s)
+		j.err = j.w.WriteByte('"')
+	}
+}
+
+// StringOrNull writes s, or null for nil.
+func (j *JSONWriter) StringOrNull(s *string) {
+	if s == nil {
+		j.Null()
+		return
+	}
+	j.String(*s)
+}
+
+// NumberOrNull writes n, or null for nil.
+func (j *JSONWriter) NumberOrNull(n *json.Number) {
+	if n == nil {
+		j.Null()
+		return
+	}
+	j.Number(*n)
+}
+
+// plainString reports whether encoding/json writes s between quotes
+// unchanged: valid UTF-8 without control characters, quotes, backslashes
+// or the line and paragraph separators U+2028 and U+2029.
+func plainString(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == '"' || c == '\\' {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || r == '\u2028' || r == '\u2029' {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// Value writes v as encoding/json does (without HTML escaping and without
+// json.Encoder's newline): for the small parts of a streamed document.
+func (j *JSONWriter) Value(v any) {
+	if j.err != nil {
+		return
+	}
+	j.buf.Reset()
+	if j.err = j.enc.Encode(v); j.err != nil {
+		return
+	}
+	_, j.err = j.w.Write(bytes.TrimSuffix(j.buf.Bytes(), []byte("\n")))
+}
+
+// Err is the first error met.
+func (j *JSONWriter) Err() error { return j.err }
+
+// Flush sends what is buffered.
+func (j *JSONWriter) Flush() error {
+	if j.err == nil {
+		j.err = j.w.Flush()
+	}
+	return j.err
+}
+
+// StreamJSON answers 200 with a JSON document of the media type written by
+// write as it goes. Everything that decides the status (errors, figures out
+// of bounds) must be settled before: once called, the answer is a 200.
+func StreamJSON(w http.ResponseWriter, mediaType string, write func(*JSONWriter)) {
+	w.Header().Set("Content-Type", mediaType)
+	w.WriteHeader(http.StatusOK)
+	j := NewJSONWriter(w)
+	write(j)
+	j.Raw("\n") // json.Encoder's
+	_ = j.Flush()
+}
+
+// StartExport sends the headers of a 200 export (WriteExport's, without
+// Content-Length) before its body is written as it is computed.
+func StartExport(w http.ResponseWriter, mediaType, disposition, filename string) {
+	w.Header().Set("Content-Type", mediaType)
+	w.Header().Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": filename}))
+	w.WriteHeader(http.StatusOK)
+}

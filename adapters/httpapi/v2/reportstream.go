@@ -1,0 +1,275 @@
+package v2
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/costdb/costdb/adapters/httpapi"
+	"github.com/costdb/costdb/domain"
+	"github.com/google/jsonapi"
+	"github.com/shopspring/decimal"
+)
+
+// The reports are streamed (issue 11, docs/decisions.md "Streamed
+// reports"): the report is computed, its figures are checked, and then its
+// JSON:API document is written to the answer row by row, by hand, byte for
+// byte what google/jsonapi and encoding/json wrote from the row documents
+// before (a resource's members type, id, attributes; its attributes in the
+// order of their names; the document's data, links, meta).
+
+// streamRows answers a report's collection document: rows rows written by
+// row, the top-level links (self) and meta. problem is the rows' figures
+// out of bounds (httpapi.*FiguresProblem); the meta is checked as the
+// whole body was (httpapi.AnswerNumbersProblem). Either is a 409 before
+// anything is sent.
+func (h *handlers) streamRows(w http.ResponseWriter, r *http.Request, problem string, meta jsonapi.Meta, rows int, row func(*httpapi.JSONWriter, int)) {
+	var mb bytes.Buffer
+	enc := json.NewEncoder(&mb)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(meta); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	if problem == "" {
+		problem = httpapi.AnswerNumbersProblem(mb.Bytes())
+	}
+	if problem != "" {
+		writeErrors(w, []errorObject{{Status: "409", Code: domain.ECONFLICT, Title: titles[domain.ECONFLICT], Detail: problem}})
+		return
+	}
+	httpapi.StreamJSON(w, mediaType, func(j *httpapi.JSONWriter) {
+		j.Raw(`{"data":[`)
+		for i := 0; i < rows && j.Err() == nil; i++ {
+			if i > 0 {
+				j.Raw(",")
+			}
+			row(j, i)
+		}
+		j.Raw(`],"links":`)
+		j.Value(selfLink(r))
+		j.Raw(`,"meta":`)
+		j.Raw(string(bytes.TrimSuffix(mb.Bytes(), []byte("\n"))))
+		j.Raw("}")
+	})
+}
+
+// writeReportRow writes a row of the synthetic report, or of the analytic
+// one when an is not nil. Fields only a line has (bank, base_version,
+// code, unit, quantity, unit prices) are null on a stage row, whose totals
+// are the sums of the lines under it; unit prices are null on a line
+// without a price. supply is present (true) on a line priced with the
+// differentiated BDI (synthetic only).
+func writeReportRow(j *httpapi.JSONWriter, budgetID string, row *domain.SyntheticRow, an *domain.AnalyticRow, items *itemsWriter) {
+	line := row.Kind.IsLine()
+	lineString := func(s string) {
+		if line {
+			j.String(s)
+		} else {
+			j.Null()
+		}
+	}
+	if an != nil {
+		j.Raw(`{"type":"analytic-rows","id":`)
+	} else {
+		j.Raw(`{"type":"synthetic-rows","id":`)
+	}
+	j.String(budgetID + ":" + row.NodeID)
+	j.Raw(`,"attributes":{"bank":`)
+	lineString(row.Bank)
+	j.Raw(`,"base_version":`)
+	if line && row.Month != "" { // the own base has no edition
+		j.String(row.Month)
+	} else {
+		j.Null()
+	}
+	j.Raw(`,"code":`)
+	lineString(row.Code)
+	j.Raw(`,"depth":`)
+	j.Int(row.Depth)
+	j.Raw(`,"description":`)
+	j.String(row.Description)
+	if an != nil {
+		j.Raw(`,"items":`)
+		items.write(j, an.Items)
+	}
+	j.Raw(`,"kind":`)
+	j.String(string(row.Kind))
+	j.Raw(`,"missing":`)
+	j.Bool(row.Missing)
+	j.Raw(`,"node_id":`)
+	j.String(row.NodeID)
+	j.Raw(`,"number":`)
+	j.String(row.Number)
+	j.Raw(`,"quantity":`)
+	if line {
+		j.Number(httpapi.Num(row.Quantity))
+	} else {
+		j.Null()
+	}
+	if row.Supply && an == nil {
+		j.Raw(`,"supply":true`)
+	}
+	j.Raw(`,"total":`)
+	j.Number(httpapi.Money(row.Total))
+	j.Raw(`,"total_with_bdi":`)
+	j.Number(httpapi.Money(row.TotalWithBDI))
+	j.Raw(`,"unit":`)
+	lineString(row.Unit)
+	j.Raw(`,"unit_price":`)
+	priced := line && !row.Missing
+	moneyOrNullTo(j, row.UnitPrice, !priced)
+	j.Raw(`,"unit_price_with_bdi":`)
+	moneyOrNullTo(j, row.UnitPriceWithBDI, !priced)
+	if an != nil {
+		j.Raw(`,"unit_summary":`)
+		if line {
+			writeSummary(j, an.UnitSummary)
+		} else {
+			j.Null()
+		}
+	}
+	j.Raw(`,"weight":`)
+	j.Number(httpapi.Money(row.Weight))
+	j.Raw("}}")
+}
+
+func moneyOrNullTo(j *httpapi.JSONWriter, d decimal.Decimal, missing bool) {
+	j.NumberOrNull(moneyOrNull(d, missing))
+}
+
+// writeSummary writes summaryOf(s).
+func writeSummary(j *httpapi.JSONWriter, s domain.CostSummary) {
+	j.Raw(`{"labor":`)
+	j.Number(httpapi.Money(s.Labor))
+	j.Raw(`,"material":`)
+	j.Number(httpapi.Money(s.Material))
+	j.Raw(`,"equipment":`)
+	j.Number(httpapi.Money(s.Equipment))
+	j.Raw(`,"services":`)
+	j.Number(httpapi.Money(s.Services))
+	j.Raw(`,"total":`)
+	j.Number(httpapi.Money(s.Total()))
+	j.Raw("}")
+}
+
+// itemsWriter writes the items of composition lines. Subtrees are shared
+// between the rows that open the same composition (domain.AnalyticItem):
+// each is rendered once and its bytes written again.
+type itemsWriter struct {
+	done map[*domain.AnalyticItem][]byte
+}
+
+func newItemsWriter() *itemsWriter {
+	return &itemsWriter{done: map[*domain.AnalyticItem][]byte{}}
+}
+
+// write writes items as a JSON array: each item of a composition per unit
+// of it (kind, bank, base_version, code, description, unit, resource_type
+// (null for a composition), section (SICRO model only), coefficient,
+// unit_price and partial (null when missing), missing, items).
+func (iw *itemsWriter) write(j *httpapi.JSONWriter, items []domain.AnalyticItem) {
+	if len(items) == 0 {
+		j.Raw("[]")
+		return
+	}
+	if b, ok := iw.done[&items[0]]; ok {
+		j.Raw(string(b))
+		return
+	}
+	var buf bytes.Buffer
+	sub := httpapi.NewJSONWriter(&buf)
+	sub.Raw("[")
+	for i := range items {
+		it := &items[i]
+		if i > 0 {
+			sub.Raw(",")
+		}
+		sub.Raw(`{"kind":`)
+		sub.String(string(it.Kind))
+		sub.Raw(`,"bank":`)
+		sub.String(it.Bank)
+		sub.Raw(`,"base_version":`)
+		sub.StringOrNull(strOrNil(it.Month))
+		sub.Raw(`,"code":`)
+		sub.String(it.Code)
+		sub.Raw(`,"description":`)
+		sub.String(it.Description)
+		sub.Raw(`,"unit":`)
+		sub.String(it.Unit)
+		sub.Raw(`,"resource_type":`)
+		if it.Kind == domain.KindResource {
+			sub.Int(it.ResourceType)
+		} else {
+			sub.Null()
+		}
+		if it.Section != "" {
+			sub.Raw(`,"section":`)
+			sub.String(it.Section)
+		}
+		sub.Raw(`,"coefficient":`)
+		sub.Number(httpapi.Num(it.Coefficient))
+		sub.Raw(`,"unit_price":`)
+		moneyOrNullTo(sub, it.UnitPrice, it.Missing)
+		sub.Raw(`,"partial":`)
+		moneyOrNullTo(sub, it.Partial, it.Missing)
+		sub.Raw(`,"missing":`)
+		sub.Bool(it.Missing)
+		sub.Raw(`,"items":`)
+		iw.write(sub, it.Items)
+		sub.Raw("}")
+	}
+	sub.Raw("]")
+	_ = sub.Flush()
+	iw.done[&items[0]] = buf.Bytes()
+	j.Raw(buf.String())
+}
+
+// writeABCRow writes a row of the ABC curve: resource_type is null for a
+// bank composition that stays whole (kind composition); category is
+// labor, material, equipment or services; totals have no BDI; unit_price
+// is null when missing.
+func writeABCRow(j *httpapi.JSONWriter, budgetID string, row *domain.ABCRow) {
+	j.Raw(`{"type":"abc-rows","id":`)
+	j.String(budgetID + ":" + strconv.Itoa(row.Position))
+	j.Raw(`,"attributes":{"bank":`)
+	j.String(row.Ref.Name)
+	j.Raw(`,"base_version":`)
+	j.StringOrNull(strOrNil(row.Ref.Month))
+	j.Raw(`,"category":`)
+	j.String(string(row.Category))
+	j.Raw(`,"class":`)
+	j.String(string(row.Class))
+	j.Raw(`,"code":`)
+	j.String(row.Code)
+	j.Raw(`,"cumulative_percent":`)
+	j.Number(httpapi.Money(row.CumulativePercent))
+	j.Raw(`,"description":`)
+	j.String(row.Description)
+	j.Raw(`,"idle":`)
+	j.Bool(row.Idle)
+	j.Raw(`,"kind":`)
+	j.String(string(row.Kind))
+	j.Raw(`,"missing":`)
+	j.Bool(row.Missing)
+	j.Raw(`,"percent":`)
+	j.Number(httpapi.Money(row.Percent))
+	j.Raw(`,"position":`)
+	j.Int(row.Position)
+	j.Raw(`,"quantity":`)
+	j.Number(httpapi.Num(row.Quantity))
+	j.Raw(`,"resource_type":`)
+	if row.Kind == domain.KindResource {
+		j.Int(row.ResourceType)
+	} else {
+		j.Null()
+	}
+	j.Raw(`,"total":`)
+	j.Number(httpapi.Money(row.Total))
+	j.Raw(`,"unit":`)
+	j.String(row.Unit)
+	j.Raw(`,"unit_price":`)
+	moneyOrNullTo(j, row.UnitPrice, row.Missing)
+	j.Raw("}}")
+}
