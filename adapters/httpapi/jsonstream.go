@@ -8,7 +8,6 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
-	"unicode/utf8"
 )
 
 // JSONWriter writes a JSON document piece by piece to a buffered stream,
@@ -20,8 +19,10 @@ import (
 type JSONWriter struct {
 	w   *bufio.Writer
 	err error
-	enc *json.Encoder // for Value and the rare string with escapes
+	enc *json.Encoder // for Value
 	buf bytes.Buffer
+	// scratch holds a string being escaped.
+	scratch []byte
 }
 
 // streamBuffer is how much of an answer is gathered before it is sent.
@@ -65,16 +66,12 @@ func (j *JSONWriter) Bool(b bool) {
 // Null writes null.
 func (j *JSONWriter) Null() { j.Raw("null") }
 
-// String writes s as a JSON string.
+// String writes s as a JSON string, escaped as encoding/json escapes it
+// (AppendString).
 func (j *JSONWriter) String(s string) {
-	if !plainString(s) {
-		j.Value(s)
-		return
-	}
 	if j.err == nil {
-		_ = j.w.WriteByte('"')
-		_, _ = j.w.WriteString(s)
-		j.err = j.w.WriteByte('"')
+		j.scratch = AppendString(j.scratch[:0], s)
+		_, j.err = j.w.Write(j.scratch)
 	}
 }
 
@@ -94,28 +91,6 @@ func (j *JSONWriter) NumberOrNull(n *json.Number) {
 		return
 	}
 	j.Number(*n)
-}
-
-// plainString reports whether encoding/json writes s between quotes
-// unchanged: valid UTF-8 without control characters, quotes, backslashes
-// or the line and paragraph separators U+2028 and U+2029.
-func plainString(s string) bool {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 || c == '"' || c == '\\' {
-				return false
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || r == '\u2028' || r == '\u2029' {
-			return false
-		}
-		i += size
-	}
-	return true
 }
 
 // Value writes v as encoding/json does (without HTML escaping and without
