@@ -290,3 +290,40 @@ func appendStringBody[S []byte | string](dst []byte, s S) []byte {
 	}
 	return append(dst, s[start:]...)
 }
+
+// SicroPrices writes the SICRO members of a composition's prices, from
+// ch_de_eq to cumo, each preceded by a comma, as both generations show them.
+func (e *Encoder) SicroPrices(p domain.Prices) {
+	e.Raw(`,"ch_de_eq":`)
+	e.Num(p.ChDeEq)
+	e.Raw(`,"chd_de_eq":`)
+	e.Num(p.ChdDeEq)
+	e.Raw(`,"chi_de_eq":`)
+	e.Num(p.ChiDeEq)
+	e.Raw(`,"chdi_de_eq":`)
+	e.Num(p.ChdiDeEq)
+	e.Raw(`,"ch_da_mo":`)
+	e.Num(p.ChDaMo)
+	e.Raw(`,"chd_da_mo":`)
+	e.Num(p.ChdDaMo)
+	e.Raw(`,"che":`)
+	e.Num(p.CHE)
+	e.Raw(`,"chde":`)
+	e.Num(p.CHDE)
+	e.Raw(`,"ch_incidencia":`)
+	e.Num(p.ChIncidencia)
+	e.Raw(`,"ctf":`)
+	e.Num(p.CTF)
+	e.Raw(`,"ctfd":`)
+	e.Num(p.CTFD)
+	e.Raw(`,"cuoi":`)
+	e.Num(p.CUOI)
+	e.Raw(`,"cuoid":`)
+	e.Num(p.CUOID)
+	e.Raw(`,"cca":`)
+	e.Num(p.CCA)
+	e.Raw(`,"ccad":`)
+	e.Num(p.CCAD)
+	e.Raw(`,"cumo":`)
+	e.Num(p.CUMO)
+}
