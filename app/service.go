@@ -32,6 +32,9 @@ type Service struct {
 	store  Store
 	tokens Tokens
 	cfg    Config
+	// gens and users make an authorized GET cheap (genread.go).
+	gens  *genReader
+	users *userCache
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 }
@@ -57,7 +60,8 @@ func New(store Store, tokens Tokens, cfg Config) *Service {
 	if rs, ok := store.(rejectingStore); ok {
 		store = rs.Store // WithConfig: the same store, not wrapped twice
 	}
-	return &Service{store: rejectingStore{Store: store, memo: newBankMemo()}, tokens: tokens, cfg: cfg, Now: time.Now}
+	rs := rejectingStore{Store: store, memo: newBankMemo()}
+	return &Service{store: rs, tokens: tokens, cfg: cfg, gens: newGenReader(rs), users: newUserCache(), Now: time.Now}
 }
 
 // Config returns the settings in force.
