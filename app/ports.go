@@ -26,6 +26,13 @@ import (
 type Store interface {
 	View(ctx context.Context, fn func(Tx) error) error
 	Update(ctx context.Context, fn func(Tx) error) error
+	// Settings returns the values stored under keys (nil where there is
+	// none; an empty, non-nil value for an empty one), in the order of
+	// keys, read outside any other transaction in one snapshot that holds
+	// every write committed before the call. It is the cheapest read a
+	// store can make (on PostgreSQL one statement, one round trip): the
+	// write generations (generation.go) are read with it on every GET.
+	Settings(ctx context.Context, keys []string) ([][]byte, error)
 	// Ping reports whether the store answers.
 	Ping(ctx context.Context) error
 	Close() error

@@ -33,6 +33,9 @@ type Service struct {
 	store  Store
 	tokens Tokens
 	cfg    Config
+	// gens and users make an authorized GET cheap (genread.go).
+	gens  *genReader
+	users *userCache
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 }
@@ -58,7 +61,8 @@ func New(store Store, tokens Tokens, cfg Config) *Service {
 	if rs, ok := store.(rejectingStore); ok {
 		store = rs.Store // WithConfig: the same store, not wrapped twice
 	}
-	return &Service{store: rejectingStore{Store: store, memo: newBankMemo(), noStamps: new(atomic.Bool)}, tokens: tokens, cfg: cfg, Now: time.Now}
+	rs := rejectingStore{Store: store, memo: newBankMemo(), noStamps: new(atomic.Bool)}
+	return &Service{store: rs, tokens: tokens, cfg: cfg, gens: newGenReader(rs), users: newUserCache(), Now: time.Now}
 }
 
 // Config returns the settings in force.

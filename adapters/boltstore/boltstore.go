@@ -216,6 +216,25 @@ func (s *Store) View(ctx context.Context, fn func(app.Tx) error) error {
 	return fn(t)
 }
 
+// Settings reads the values under keys in one bbolt read transaction.
+func (s *Store) Settings(ctx context.Context, keys []string) ([][]byte, error) {
+	out := make([][]byte, len(keys))
+	err := s.View(ctx, func(t app.Tx) error {
+		for i, k := range keys {
+			v, err := t.Setting(k)
+			if err != nil {
+				return err
+			}
+			out[i] = v
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // Update runs fn in a bbolt write transaction and returns once it is
 // committed and synced to disk (or rolled back: fn returned an error or
 // panicked, and the panic goes on after the rollback).

@@ -402,6 +402,45 @@ func retryable(err error) bool {
 	return false
 }
 
+// Settings reads the values under keys in one statement outside a
+// transaction block (one round trip, no BEGIN or COMMIT): a single
+// statement runs in a snapshot of its own, taken when it starts, which
+// holds every transaction committed before it was sent. The statement is
+// prepared once per connection (pgx caches it).
+func (s *Store) Settings(ctx context.Context, keys []string) ([][]byte, error) {
+	if s.closed.Load() {
+		return nil, errClosed
+	}
+	out := make([][]byte, len(keys))
+	if len(keys) == 0 {
+		return out, nil
+	}
+	want := make([][]byte, len(keys))
+	for i, k := range keys {
+		want[i] = []byte(k)
+	}
+	rows, err := s.pool.Query(ctx, `SELECT key, value FROM settings WHERE key = ANY($1)`, want)
+	if err != nil {
+		return nil, s.connErr("read settings", err)
+	}
+	defer rows.Close()
+	var k, v []byte
+	for rows.Next() {
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, s.connErr("read settings", err)
+		}
+		for i, key := range keys {
+			if key == string(k) {
+				out[i] = append([]byte{}, v...)
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.connErr("read settings", err)
+	}
+	return out, nil
+}
+
 // Ping reports whether the database answers.
 func (s *Store) Ping(ctx context.Context) error {
 	if s.closed.Load() {

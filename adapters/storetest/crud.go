@@ -46,6 +46,47 @@ func testSettings(t *testing.T, s app.Store) {
 	})
 }
 
+// testSettingsRead checks Store.Settings: the values under several keys,
+// nil for a missing one, an empty non-nil value for an empty one, and
+// every committed write seen at once.
+func testSettingsRead(t *testing.T, s app.Store) {
+	got, err := s.Settings(bg(), nil)
+	if err != nil || len(got) != 0 {
+		t.Errorf("Settings(none) = %q, %v; want nothing", got, err)
+	}
+	update(t, s, func(tx app.Tx) error {
+		for k, v := range map[string][]byte{"a": []byte("1"), "b": {0x00, 0xff}, "empty": {}} {
+			if err := tx.PutSetting(k, v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	keys := []string{"b", "missing", "a", "empty", "a"}
+	got, err = s.Settings(bg(), keys)
+	if err != nil {
+		t.Fatalf("Settings: %v", err)
+	}
+	want := [][]byte{{0x00, 0xff}, nil, []byte("1"), {}, []byte("1")}
+	if len(got) != len(want) {
+		t.Fatalf("Settings(%q) = %q; want %q", keys, got, want)
+	}
+	for i := range want {
+		if (got[i] == nil) != (want[i] == nil) || string(got[i]) != string(want[i]) {
+			t.Errorf("Settings(%q)[%d] = %#v; want %#v", keys, i, got[i], want[i])
+		}
+	}
+	// A value handed out is a copy.
+	got[0][0] = 'x'
+	for n := 2; n <= 4; n++ {
+		update(t, s, func(tx app.Tx) error { return tx.PutSetting("a", []byte{byte('0' + n)}) })
+		got, err := s.Settings(bg(), []string{"a", "b"})
+		if err != nil || len(got) != 2 || string(got[0]) != string(rune('0'+n)) || string(got[1]) != "\x00\xff" {
+			t.Errorf("Settings after write %d = %q, %v; want [%q \"\\x00\\xff\"]", n, got, err, string(rune('0'+n)))
+		}
+	}
+}
+
 func testCompanies(t *testing.T, s app.Store) {
 	a, b := newCompany(coA, "Construtora Alfa"), newCompany(coB, "Construtora Beta")
 	update(t, s, func(tx app.Tx) error {

@@ -38,6 +38,7 @@ func Run(t *testing.T, open func(t *testing.T) app.Store) {
 		fn   func(t *testing.T, s app.Store)
 	}{
 		{"Settings", testSettings},
+		{"SettingsRead", testSettingsRead},
 		{"Companies", testCompanies},
 		{"Departments", testDepartments},
 		{"Users", testUsers},

@@ -63,6 +63,7 @@ var (
 func main() {
 	flag.Parse()
 	log.SetFlags(0)
+	defer startProfile()()
 	var f *benchfix.Fixture
 	switch *engine {
 	case "bolt":

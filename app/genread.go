@@ -1,0 +1,192 @@
+package app
+
+import (
+	"context"
+	"encoding/binary"
+	"sync"
+	"time"
+
+	"github.com/costdb/costdb/domain"
+)
+
+// The read side of the write generations (generation.go) for authorized
+// GETs (AuthorizeRead), built so that an answer served from a cache costs
+// the store one cheap read (Store.Settings: on PostgreSQL one statement,
+// one round trip, no BEGIN or COMMIT) shared with the other requests
+// waiting at the same time, and stays exact:
+//
+//   - Reads are coalesced (genReader): while one read of generations is
+//     running, the requests that arrive wait and the first of them then
+//     reads, in one call, the generations all of them need. A request's
+//     key joins a batch only before the batch is sent, so the snapshot of
+//     the read is taken after the request arrived: it holds every write
+//     acknowledged before that. This is group commit for reads.
+//   - The caller's user is kept in memory with the generation of its
+//     company read in the same transaction (userCache). Every write to a
+//     user bumps the generation of the company the user was in before the
+//     write (genTx.PutUser), and counters only grow, so while the
+//     company's generation read now is the one kept with the user, the
+//     user is exactly as kept. Otherwise the user and the generations are
+//     read again in one transaction, as before.
+
+// genReader coalesces the generation reads of concurrent requests.
+type genReader struct {
+	store Store
+
+	mu      sync.Mutex
+	running bool      // a read is running
+	next    *genBatch // the read that runs after it, collecting keys
+}
+
+// genBatch is one read of generation counters.
+type genBatch struct {
+	keys  []string      // genGlobalKey first
+	start chan struct{} // closed when the batch may be sent (a next batch)
+	done  chan struct{} // closed when vals and err are set
+	vals  [][]byte
+	err   error
+}
+
+func newGenReader(store Store) *genReader { return &genReader{store: store} }
+
+// read returns the global generation and that of the company, read after
+// the call began.
+func (r *genReader) read(ctx context.Context, companyID string) (Generation, error) {
+	key := genCompanyKey + companyID
+	r.mu.Lock()
+	if !r.running {
+		// Nothing running: read now, alone.
+		r.running = true
+		r.mu.Unlock()
+		b := &genBatch{keys: []string{genGlobalKey, key}}
+		r.run(ctx, b)
+		return b.generation(key)
+	}
+	b := r.next
+	lead := b == nil
+	if lead {
+		b = &genBatch{keys: []string{genGlobalKey}, start: make(chan struct{}), done: make(chan struct{})}
+		r.next = b
+	}
+	b.add(key)
+	r.mu.Unlock()
+	if lead {
+		// The first to wait sends the batch once the running read ends,
+		// for every request that joined it. It must run whatever becomes
+		// of its own request: the others wait on it.
+		<-b.start
+		r.run(context.WithoutCancel(ctx), b)
+	} else {
+		select {
+		case <-b.done:
+		case <-ctx.Done():
+			return Generation{}, ctx.Err()
+		}
+	}
+	return b.generation(key)
+}
+
+// run reads b's keys, then hands the running read on to the next batch.
+func (r *genReader) run(ctx context.Context, b *genBatch) {
+	defer func() {
+		r.mu.Lock()
+		n := r.next
+		r.next = nil
+		if n == nil {
+			r.running = false
+		}
+		r.mu.Unlock()
+		if n != nil {
+			close(n.start) // n is sent now: no key joins it any more
+		}
+	}()
+	defer func() {
+		if b.done != nil {
+			close(b.done)
+		}
+	}()
+	b.vals, b.err = r.store.Settings(ctx, b.keys)
+	if b.err == nil && len(b.vals) != len(b.keys) {
+		b.err = domain.Errorf(domain.EINTERNAL, "the store read %d settings of %d", len(b.vals), len(b.keys))
+	}
+}
+
+func (b *genBatch) add(key string) {
+	for _, k := range b.keys {
+		if k == key {
+			return
+		}
+	}
+	b.keys = append(b.keys, key)
+}
+
+// generation returns the counters b read: the global one and key's.
+func (b *genBatch) generation(key string) (Generation, error) {
+	if b.err != nil {
+		return Generation{}, b.err
+	}
+	var g Generation
+	g.Global = counterValue(b.vals[0])
+	for i, k := range b.keys {
+		if k == key {
+			g.Company = counterValue(b.vals[i])
+			break
+		}
+	}
+	return g, nil
+}
+
+func counterValue(b []byte) uint64 {
+	if len(b) != 8 {
+		return 0
+	}
+	return binary.BigEndian.Uint64(b)
+}
+
+// userCache keeps users with the generation of their company read in the
+// same transaction.
+type userCache struct {
+	mu sync.RWMutex
+	m  map[string]cachedUser
+}
+
+type cachedUser struct {
+	companyGen uint64
+	// What authorize looks at (the user record is not kept).
+	companyID, departmentID string
+	disabled                bool
+	revokedAt               time.Time
+}
+
+// maxCachedUsers bounds the cache; when full it starts again empty.
+const maxCachedUsers = 100000
+
+func newUserCache() *userCache { return &userCache{m: map[string]cachedUser{}} }
+
+// get returns the user with the id as kept when its company's generation
+// was companyGen; ok is false when it is not kept or was kept at another
+// generation of its company.
+func (c *userCache) get(id, companyID string, companyGen uint64) (cachedUser, bool) {
+	c.mu.RLock()
+	u, ok := c.m[id]
+	c.mu.RUnlock()
+	if !ok || u.companyID != companyID || u.companyGen != companyGen {
+		return cachedUser{}, false
+	}
+	return u, true
+}
+
+// put keeps u, read in one transaction with companyGen, its company's
+// generation.
+func (c *userCache) put(u *domain.User, companyGen uint64) {
+	e := cachedUser{companyGen: companyGen, companyID: u.CompanyID, departmentID: u.DepartmentID,
+		disabled: u.Disabled, revokedAt: u.TokensRevokedAt}
+	c.mu.Lock()
+	if old, ok := c.m[u.ID]; !ok || old != e {
+		if len(c.m) >= maxCachedUsers {
+			clear(c.m)
+		}
+		c.m[u.ID] = e
+	}
+	c.mu.Unlock()
+}
