@@ -479,8 +479,11 @@ func TestLoginInTheMillisecondOfARevocation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Near the real time: the token check reads the real clock for expiry.
-	clock := time.Now().Truncate(time.Millisecond).Add(100 * time.Microsecond)
+	// Near the real time, since the token check reads the real clock for
+	// expiry, and a few milliseconds behind it, so that no issue time falls
+	// after the real clock's second when the test runs at a second's end
+	// (the check refuses a token issued in the future).
+	clock := time.Now().Truncate(time.Millisecond).Add(-5*time.Millisecond + 100*time.Microsecond)
 	f.svc.Now = func() time.Time { return clock }
 	before, err := f.svc.Authenticate(ctx, "r@alfa.com", nu.SecretToken)
 	if err != nil {
