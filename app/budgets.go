@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -715,6 +716,66 @@ func report[T any](ctx context.Context, s *Service, p domain.Principal, id strin
 // (domain.BudgetPricer.Synthetic).
 func (s *Service) SyntheticReport(ctx context.Context, p domain.Principal, id string) (*domain.SyntheticReport, error) {
 	return report(ctx, s, p, id, (*domain.BudgetPricer).Synthetic)
+}
+
+// SyntheticReportStream is SyntheticReport for an answer written as it
+// goes: the report's footer, missing list and bounds verdict are computed
+// here, in one read transaction, and its rows are handed out by its Each
+// afterwards, priced again one by one (domain.BudgetPricer.SyntheticStream),
+// so that the rows are never all held. A budget whose figures need the
+// decimal path, or a frozen version, is computed whole, as SyntheticReport.
+func (s *Service) SyntheticReportStream(ctx context.Context, p domain.Principal, id string) (*domain.SyntheticReport, error) {
+	if _, ok := versionOf(ctx); ok {
+		return s.SyntheticReport(ctx, p, id)
+	}
+	var out *domain.SyntheticReport
+	err := s.store.View(ctx, func(tx Tx) error {
+		b, walk, err := s.budgetStream(tx, p, id)
+		if err != nil {
+			return err
+		}
+		bp := budgetPricer(tx, p)
+		out, err = bp.SyntheticStream(b, walk)
+		if errors.Is(err, domain.ErrNotStreamable) {
+			if b.Items == nil {
+				if b, err = s.budget(tx, p, id); err != nil {
+					return err
+				}
+			}
+			out, err = bp.Synthetic(b)
+		}
+		return err
+	})
+	return out, err
+}
+
+// budgetStream reads a budget of the caller's company for a streamed
+// report: through the store's BudgetStreamer when it has one, else whole
+// (its walk then walks the tree in memory).
+func (s *Service) budgetStream(tx Tx, p domain.Principal, id string) (*domain.Budget, domain.NodeWalk, error) {
+	inner := tx
+	switch w := tx.(type) { // the Service's own wrappers (generation.go, bankmemo.go)
+	case *genTx:
+		inner = w.Tx
+	case *memoTx:
+		inner = w.Tx
+	}
+	bs, ok := inner.(BudgetStreamer)
+	if !ok {
+		b, err := s.budget(tx, p, id)
+		if err != nil {
+			return nil, nil, err
+		}
+		return b, b.Walk, nil
+	}
+	b, walk, err := bs.BudgetStream(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := inCompany(p, b.CompanyID, "budget", id); err != nil {
+		return nil, nil, err
+	}
+	return b, walk, nil
 }
 
 // AnalyticReport returns the analytic report with unit prices of a budget

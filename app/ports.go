@@ -136,6 +136,15 @@ type Tokens interface {
 	Verify(token string) (Claims, error)
 }
 
+// BudgetStreamer is what a store's transaction may offer to read a budget's
+// tree node by node instead of whole (the streamed synthetic report,
+// docs/decisions.md "Streamed reports"): the budget without its tree
+// (Items nil), and a walk over the tree that stays valid after the
+// transaction ends. A store without it is read through Budget.
+type BudgetStreamer interface {
+	BudgetStream(id string) (*domain.Budget, domain.NodeWalk, error)
+}
+
 // VersionTx is what a store's transaction offers to keep frozen budget
 // versions (domain.BudgetVersion); a store without it answers the version
 // use cases with an internal error. A version is never replaced

@@ -45,6 +45,9 @@ type SyntheticReport struct {
 	// own compositions lines name: when it is not empty the totals leave
 	// them out (incomplete).
 	Missing []BudgetMissing
+	// A streamed report (SyntheticStream) has no Rows: Each hands them out.
+	stream *syntheticStream
+	rows   int
 }
 
 // BudgetMissing is something a budget report could not price: a line, or

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/costdb/costdb/domain"
 	"github.com/shopspring/decimal"
 )
 
@@ -106,6 +107,10 @@ func WriteExport(w http.ResponseWriter, mediaType, disposition, filename string,
 // (2620 → 2620.00, 102.8 → 102.80), and every digit it has beyond them (a
 // SICRO-model unit price may carry four).
 func Money(d decimal.Decimal) json.Number {
+	if c, ok := domain.Cents(d); ok { // the same text, without big.Int
+		var buf [24]byte
+		return json.Number(domain.AppendCents(buf[:0], c, '.'))
+	}
 	if d.Equal(d.Truncate(2)) {
 		return json.Number(d.StringFixed(2))
 	}

@@ -14,15 +14,7 @@ import (
 // figureOut reports whether d has more integer digits than a figure may
 // have, as it is (FiguresProblem) or as Num writes it (rounded to
 // MaxDecimalPlaces, AnswerNumbersProblem).
-func figureOut(d decimal.Decimal) bool {
-	if d.NumDigits()+int(d.Exponent()) < domain.MaxIntegerDigits {
-		return false // fewer integer digits than the bound, even rounded
-	}
-	if d.Abs().GreaterThanOrEqual(maxFigure) {
-		return true
-	}
-	return d.Exponent() < -domain.MaxDecimalPlaces && domain.RoundHalfUp(d, domain.MaxDecimalPlaces).Abs().GreaterThanOrEqual(maxFigure)
-}
+func figureOut(d decimal.Decimal) bool { return domain.FigureOut(d) }
 
 func figuresOut(ds ...decimal.Decimal) bool {
 	for _, d := range ds {
@@ -64,11 +56,9 @@ func summaryOut(s domain.CostSummary) bool {
 
 // SyntheticFiguresProblem is FiguresProblem(rep) without reflection.
 func SyntheticFiguresProblem(rep *domain.SyntheticReport) string {
-	out := budgetOut(rep.Budget) || totalsOut(rep.BudgetTotals)
-	for i := range rep.Rows {
-		out = out || syntheticRowOut(&rep.Rows[i])
-	}
-	return figuresProblem(out)
+	// The rows' figures: checked on the rows, or by the first pass of a
+	// streamed report (domain.SyntheticStream).
+	return figuresProblem(budgetOut(rep.Budget) || totalsOut(rep.BudgetTotals) || rep.FiguresOut())
 }
 
 // AnalyticFiguresProblem is FiguresProblem(rep) without reflection.

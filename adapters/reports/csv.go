@@ -94,6 +94,10 @@ func (t *table) flush() error {
 
 // Money writes an amount with 2 places and a decimal comma ("1234,50").
 func Money(d decimal.Decimal) string {
+	if c, ok := domain.Cents(d); ok { // the same text, without big.Int
+		var buf [24]byte
+		return string(domain.AppendCents(buf[:0], c, ','))
+	}
 	return strings.Replace(d.StringFixed(2), ".", ",", 1)
 }
 
@@ -219,18 +223,19 @@ func SyntheticCSV(w io.Writer, r *domain.SyntheticReport) error {
 	if err != nil {
 		return err
 	}
-	for _, row := range r.Rows {
-		cells := map[int]string{
-			0: row.Number, 1: KindName(string(row.Kind)), 5: text(missingNote(row.Description, row.Missing)),
-			10: Money(row.Total), 11: Money(row.TotalWithBDI), 12: Money(row.Weight),
-		}
+	cells := map[int]string{}
+	err = r.Each(func(row *domain.SyntheticRow) error { // streamed, when r is (domain.SyntheticStream)
+		clear(cells)
+		cells[0], cells[1], cells[5] = row.Number, KindName(string(row.Kind)), text(missingNote(row.Description, row.Missing))
+		cells[10], cells[11], cells[12] = Money(row.Total), Money(row.TotalWithBDI), Money(row.Weight)
 		if row.Kind.IsLine() {
 			cells[2], cells[3], cells[4], cells[6] = row.Bank, row.Month, text(row.Code), text(row.Unit)
 			cells[7], cells[8], cells[9] = Quantity(row.Quantity), priceOrEmpty(row.UnitPrice, row.Missing), priceOrEmpty(row.UnitPriceWithBDI, row.Missing)
 		}
-		if err := t.row(cells); err != nil {
-			return err
-		}
+		return t.row(cells)
+	})
+	if err != nil {
+		return err
 	}
 	if err := footer(t, r.Budget, r.BudgetTotals, 5, 10); err != nil {
 		return err

@@ -234,7 +234,7 @@ func (h *handler) syntheticReport(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	rep, err := h.env.App.SyntheticReport(r.Context(), principal(r), chi.URLParam(r, "id"))
+	rep, err := h.env.App.SyntheticReportStream(r.Context(), principal(r), chi.URLParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -256,10 +256,14 @@ func (h *handler) syntheticReport(w http.ResponseWriter, r *http.Request) {
 func writeSynthetic(w http.ResponseWriter, rep *domain.SyntheticReport) {
 	httpapi.StreamJSON(w, mediaType, func(j *httpapi.JSONWriter) {
 		j.Raw("[")
-		for i := range rep.Rows {
-			writeRowFields(j, syntheticRow(rep.Rows[i]))
+		_ = rep.Each(func(row *domain.SyntheticRow) error { // streamed (domain.SyntheticStream)
+			if j.Err() != nil {
+				return j.Err() // the client went away
+			}
+			writeRowFields(j, syntheticRow(*row))
 			j.Raw("},")
-		}
+			return nil
+		})
 		writeRowFields(j, incompleteFooter(footerRow(rep.BudgetTotals), rep.Missing))
 		j.Raw("}]")
 	})

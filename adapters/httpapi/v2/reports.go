@@ -217,7 +217,7 @@ func (h *handlers) syntheticReport(w http.ResponseWriter, r *http.Request) {
 		h.writeReportError(w, r, err)
 		return
 	}
-	rep, err := h.env.App.SyntheticReport(r.Context(), principal(r), chi.URLParam(r, "id"))
+	rep, err := h.env.App.SyntheticReportStream(r.Context(), principal(r), chi.URLParam(r, "id"))
 	if err != nil {
 		h.writeError(w, r, err)
 		return
@@ -231,10 +231,12 @@ func (h *handlers) syntheticReport(w http.ResponseWriter, r *http.Request) {
 
 // writeSynthetic answers the synthetic report's document.
 func (h *handlers) writeSynthetic(w http.ResponseWriter, r *http.Request, rep *domain.SyntheticReport) {
-	meta := footerMeta(rep.Budget, rep.BudgetTotals, len(rep.Rows))
+	meta := footerMeta(rep.Budget, rep.BudgetTotals, rep.Len())
 	addMissing(meta, httpapi.MissingLines(rep.Missing))
-	h.streamRows(w, r, httpapi.SyntheticFiguresProblem(rep), meta, len(rep.Rows), func(j *httpapi.JSONWriter, i int) {
-		writeReportRow(j, rep.Budget.ID, &rep.Rows[i], nil, nil)
+	h.streamEach(w, r, httpapi.SyntheticFiguresProblem(rep), meta, func(row func(func(*httpapi.JSONWriter)) error) error {
+		return rep.Each(func(x *domain.SyntheticRow) error {
+			return row(func(j *httpapi.JSONWriter) { writeReportRow(j, rep.Budget.ID, x, nil, nil) })
+		})
 	})
 }
 

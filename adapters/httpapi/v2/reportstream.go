@@ -3,6 +3,7 @@ package v2
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 
@@ -25,6 +26,23 @@ import (
 // whole body was (httpapi.AnswerNumbersProblem). Either is a 409 before
 // anything is sent.
 func (h *handlers) streamRows(w http.ResponseWriter, r *http.Request, problem string, meta jsonapi.Meta, rows int, row func(*httpapi.JSONWriter, int)) {
+	h.streamEach(w, r, problem, meta, func(each func(func(*httpapi.JSONWriter)) error) error {
+		for i := 0; i < rows; i++ {
+			if err := each(func(j *httpapi.JSONWriter) { row(j, i) }); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// errClientGone stops a streamed answer whose client went away.
+var errClientGone = errors.New("the client went away")
+
+// streamEach is streamRows for rows handed out by each (a report's Each):
+// each calls its argument once per row, with what writes the row, and
+// stops at its first error (the client gone).
+func (h *handlers) streamEach(w http.ResponseWriter, r *http.Request, problem string, meta jsonapi.Meta, each func(row func(func(*httpapi.JSONWriter)) error) error) {
 	var mb bytes.Buffer
 	enc := json.NewEncoder(&mb)
 	enc.SetEscapeHTML(false)
@@ -41,12 +59,18 @@ func (h *handlers) streamRows(w http.ResponseWriter, r *http.Request, problem st
 	}
 	httpapi.StreamJSON(w, mediaType, func(j *httpapi.JSONWriter) {
 		j.Raw(`{"data":[`)
-		for i := 0; i < rows && j.Err() == nil; i++ {
-			if i > 0 {
+		first := true
+		_ = each(func(write func(*httpapi.JSONWriter)) error {
+			if j.Err() != nil {
+				return errClientGone
+			}
+			if !first {
 				j.Raw(",")
 			}
-			row(j, i)
-		}
+			first = false
+			write(j)
+			return nil
+		})
 		j.Raw(`],"links":`)
 		j.Value(selfLink(r))
 		j.Raw(`,"meta":`)

@@ -1,0 +1,318 @@
+package domain
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// NodeWalk walks a budget's tree in order, a stage before its children:
+// visit is called with each node and its depth (1 at the top). The node's
+// Items need not be filled (its children are the nodes visited after it,
+// deeper), and the node is visit's for the call only. The walk stops at
+// visit's first error and returns it. A NodeWalk may be called more than
+// once, and walks the same tree each time.
+type NodeWalk func(visit func(n *BudgetNode, depth int) error) error
+
+// Walk is the NodeWalk of b's tree.
+func (b *Budget) Walk(visit func(n *BudgetNode, depth int) error) error {
+	var walk func(ns []BudgetNode, depth int) error
+	walk = func(ns []BudgetNode, depth int) error {
+		for i := range ns {
+			if err := visit(&ns[i], depth); err != nil {
+				return err
+			}
+			if err := walk(ns[i].Items, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return walk(b.Items, 1)
+}
+
+// ErrNotStreamable is SyntheticStream's answer for a budget whose figures
+// do not fit its fast path (a negative figure, or one past 18 digits): the
+// caller computes the report whole (Synthetic) instead.
+var ErrNotStreamable = errors.New("domain: budget figures need the decimal path")
+
+// SyntheticStream computes the synthetic report of the budget b (its
+// fields, Items not needed) whose tree walk walks, in two passes over the
+// tree instead of holding its rows: the first, here, prices every line and
+// sums the stages and the footer, and checks every figure's bounds; the
+// second, SyntheticReport.Each, hands out the rows one by one, priced again
+// from what the first resolved. The report is the one Synthetic computes,
+// row for row and figure for figure; what it holds besides the budget's
+// fields grows with the stages and the distinct items the lines name, not
+// with the lines. Each may run after the source bp reads from is gone: it
+// reads nothing new. ErrNotStreamable when a figure needs the decimal path.
+func (bp *BudgetPricer) SyntheticStream(b *Budget, walk NodeWalk) (*SyntheticReport, error) {
+	s := &syntheticStream{bp: bp, b: b, walk: walk, rule: b.BDIRule(), reg: b.Regime()}
+	if err := s.prepare(); err != nil {
+		return nil, err
+	}
+	var out []BudgetMissing
+	var total, withBDI, supply int64
+	var maxRow int64 // the largest row total (stages included): the largest weight
+	rows := 0
+	var num numberer
+	var open []int // the stage ordinals open at each depth
+	err := walk(func(n *BudgetNode, depth int) error {
+		rows++
+		num.next(depth)
+		open = open[:depth-1]
+		if !n.Kind.IsLine() {
+			open = append(open, len(s.stageTotal))
+			s.stageTotal, s.stageWithBDI = append(s.stageTotal, 0), append(s.stageWithBDI, 0)
+			return nil
+		}
+		f, li, err := s.line(n)
+		if err != nil {
+			return err
+		}
+		if missing, reason := li.missingIn(s.reg); missing {
+			out = append(out, BudgetMissing{NodeID: n.ID, Number: num.String(), MissingPrice: MissingPrice{
+				Bank: n.Bank, Code: n.Code, Kind: ItemKind(n.Kind), Reason: reason}})
+		}
+		for _, m := range li.sub {
+			if !m.Unpriced[s.reg] {
+				continue
+			}
+			m.Reason = "in own composition " + n.Code + " (" + b.State + "): " + m.Reason
+			out = append(out, BudgetMissing{NodeID: n.ID, Number: num.String(), MissingPrice: m})
+		}
+		if FigureOut(n.Quantity) || FigureOut(f.unitPrice) || centsOut(f.unitWithBDI) || centsOut(f.total) || centsOut(f.withBDI) {
+			s.out = true
+		}
+		ok := addCents(&total, f.total) && addCents(&withBDI, f.withBDI)
+		if f.supply {
+			ok = ok && addCents(&supply, f.total)
+		}
+		for _, st := range open {
+			ok = ok && addCents(&s.stageTotal[st], f.total) && addCents(&s.stageWithBDI[st], f.withBDI)
+		}
+		if !ok {
+			return ErrNotStreamable
+		}
+		maxRow = max(maxRow, f.total)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range s.stageTotal {
+		if centsOut(s.stageTotal[i]) || centsOut(s.stageWithBDI[i]) {
+			s.out = true
+		}
+		maxRow = max(maxRow, s.stageTotal[i])
+	}
+	s.total = total
+	if total > 0 && FigureOut(weightOf(maxRow, total)) {
+		s.out = true // a weight grows with its row's total
+	}
+	return &SyntheticReport{Budget: b, BudgetTotals: s.rule.TotalsWithSupply(centsDecimal(total), centsDecimal(supply), centsDecimal(withBDI)),
+		Missing: out, stream: s, rows: rows}, nil
+}
+
+// syntheticStream is what SyntheticStream's first pass leaves for the
+// second.
+type syntheticStream struct {
+	bp   *BudgetPricer
+	b    *Budget
+	walk NodeWalk
+	rule BDIRule
+	reg  Regime
+	// The BDI factors (1 + rate/100) of the lines and the supply lines, on
+	// the unit price.
+	factor, supplyFactor fixed
+	round                bool
+	supply               map[string]bool // nil: look in b.SupplyNodes
+	lines                map[streamLineKey]*lineInfo
+	// Per stage, in tree order: the sums of its lines' totals.
+	stageTotal, stageWithBDI []int64
+	total                    int64 // the budget's total, centavos
+	out                      bool  // some figure is out of bounds
+}
+
+type streamLineKey struct {
+	kind       NodeKind
+	bank, code string
+}
+
+func (s *syntheticStream) prepare() error {
+	s.round = s.rule.Rounding == BudgetRound
+	var ok1, ok2 bool
+	s.factor, ok1 = toFixed(s.rule.factor())
+	sr := s.rule
+	sr.Rate = sr.SupplyRate
+	s.supplyFactor, ok2 = toFixed(sr.factor())
+	if !ok1 || !ok2 {
+		return ErrNotStreamable
+	}
+	if len(s.b.SupplyNodes) > 8 {
+		s.supply = make(map[string]bool, len(s.b.SupplyNodes))
+		for _, id := range s.b.SupplyNodes {
+			s.supply[id] = true
+		}
+	}
+	s.lines = map[streamLineKey]*lineInfo{}
+	return nil
+}
+
+func (s *syntheticStream) isSupply(id string) bool {
+	if s.supply != nil {
+		return s.supply[id]
+	}
+	return s.b.IsSupply(id)
+}
+
+// lineCents are a line's figures: the unit price as it is, the rest in
+// centavos (each cut to centavos, as BDIRule.Line cuts it).
+type lineCents struct {
+	unitPrice                   decimal.Decimal
+	unitWithBDI, total, withBDI int64
+	finalMode                   bool // the unit price with BDI is unitPrice
+	supply                      bool
+}
+
+// line resolves the line n (once per distinct item: the key costs no
+// allocation) and computes its figures.
+func (s *syntheticStream) line(n *BudgetNode) (lineCents, *lineInfo, error) {
+	k := streamLineKey{n.Kind, n.Bank, n.Code}
+	li := s.lines[k]
+	if li == nil {
+		var err error
+		if li, err = s.bp.line(s.b, n); err != nil {
+			return lineCents{}, nil, err
+		}
+		s.lines[streamLineKey{n.Kind, strings.Clone(n.Bank), strings.Clone(n.Code)}] = li
+	}
+	f := lineCents{unitPrice: li.price.In(s.reg), supply: s.isSupply(n.ID)}
+	p, ok1 := toFixed(f.unitPrice)
+	q, ok2 := toFixed(n.Quantity)
+	if !ok1 || !ok2 {
+		return f, li, ErrNotStreamable
+	}
+	var ok3, ok4, ok5 bool
+	f.total, ok3 = mulCents(p, q, s.round)
+	if s.rule.Mode == BDIOnFinalTotal {
+		f.finalMode, f.withBDI, ok4, ok5 = true, f.total, true, true
+		// The unit price with BDI is the unit price: its bounds are its own.
+		f.unitWithBDI = 0
+	} else {
+		factor := s.factor
+		if f.supply {
+			factor = s.supplyFactor
+		}
+		f.unitWithBDI, ok4 = mulCents(p, factor, s.round)
+		f.withBDI, ok5 = mulCents(fixed{m: uint64(max(f.unitWithBDI, 0)), s: 2}, q, s.round)
+	}
+	if !ok3 || !ok4 || !ok5 {
+		return f, li, ErrNotStreamable
+	}
+	return f, li, nil
+}
+
+// numberer numbers the nodes of a walk by position ("1", "1.1", …).
+type numberer struct {
+	at  []int
+	buf []byte
+}
+
+func (nb *numberer) next(depth int) {
+	if depth > len(nb.at) {
+		nb.at = append(nb.at, 0)
+	}
+	nb.at = nb.at[:depth]
+	nb.at[depth-1]++
+}
+
+func (nb *numberer) String() string {
+	nb.buf = nb.buf[:0]
+	for i, n := range nb.at {
+		if i > 0 {
+			nb.buf = append(nb.buf, '.')
+		}
+		nb.buf = strconv.AppendInt(nb.buf, int64(n), 10)
+	}
+	return string(nb.buf)
+}
+
+// Len is the number of rows of the report.
+func (r *SyntheticReport) Len() int {
+	if r.stream != nil {
+		return r.rows
+	}
+	return len(r.Rows)
+}
+
+// FiguresOut reports whether some figure of a streamed report's rows is out
+// of bounds (FigureOut), as its first pass found; for a report computed
+// whole, whether one of its Rows is.
+func (r *SyntheticReport) FiguresOut() bool {
+	if r.stream != nil {
+		return r.stream.out
+	}
+	for i := range r.Rows {
+		x := &r.Rows[i]
+		for _, d := range []decimal.Decimal{x.Quantity, x.UnitPrice, x.UnitPriceWithBDI, x.Total, x.TotalWithBDI, x.Weight} {
+			if FigureOut(d) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Each calls fn with every row in order, stopping at its first error. The
+// row is fn's for the call only. A streamed report (SyntheticStream) walks
+// its budget's tree again and prices each row as it goes.
+func (r *SyntheticReport) Each(fn func(*SyntheticRow) error) error {
+	if r.stream == nil {
+		for i := range r.Rows {
+			if err := fn(&r.Rows[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	s := r.stream
+	var num numberer
+	var row SyntheticRow
+	stage := 0
+	weight := func(c int64) decimal.Decimal {
+		if s.total > 0 {
+			return weightOf(c, s.total)
+		}
+		return decimal.Decimal{}
+	}
+	return s.walk(func(n *BudgetNode, depth int) error {
+		num.next(depth)
+		row = SyntheticRow{NodeID: n.ID, Number: num.String(), Depth: depth, Kind: n.Kind}
+		if !n.Kind.IsLine() {
+			row.Description = n.Description
+			row.Total, row.TotalWithBDI = centsDecimal(s.stageTotal[stage]), centsDecimal(s.stageWithBDI[stage])
+			row.Weight = weight(s.stageTotal[stage])
+			stage++
+			return fn(&row)
+		}
+		f, li, err := s.line(n)
+		if err != nil {
+			return err // not for a tree the first pass walked
+		}
+		row.Bank, row.Month, row.Code, row.Unit, row.Quantity = n.Bank, li.ref.Month, n.Code, li.unit, n.Quantity
+		row.Description = li.description
+		row.Missing, _ = li.missingIn(s.reg)
+		row.Supply = f.supply
+		row.UnitPrice, row.Total, row.TotalWithBDI = f.unitPrice, centsDecimal(f.total), centsDecimal(f.withBDI)
+		if f.finalMode {
+			row.UnitPriceWithBDI = f.unitPrice
+		} else {
+			row.UnitPriceWithBDI = centsDecimal(f.unitWithBDI)
+		}
+		row.Weight = weight(f.total)
+		return fn(&row)
+	})
+}
