@@ -749,6 +749,33 @@ func (s *Service) SyntheticReportStream(ctx context.Context, p domain.Principal,
 	return out, err
 }
 
+// AnalyticReportStream is AnalyticReport for an answer written as it goes,
+// as SyntheticReportStream (domain.BudgetPricer.AnalyticStream).
+func (s *Service) AnalyticReportStream(ctx context.Context, p domain.Principal, id string) (*domain.AnalyticReport, error) {
+	if _, ok := versionOf(ctx); ok {
+		return s.AnalyticReport(ctx, p, id)
+	}
+	var out *domain.AnalyticReport
+	err := s.store.View(ctx, func(tx Tx) error {
+		b, walk, err := s.budgetStream(tx, p, id)
+		if err != nil {
+			return err
+		}
+		bp := budgetPricer(tx, p)
+		out, err = bp.AnalyticStream(b, walk)
+		if errors.Is(err, domain.ErrNotStreamable) {
+			if b.Items == nil {
+				if b, err = s.budget(tx, p, id); err != nil {
+					return err
+				}
+			}
+			out, err = bp.Analytic(b)
+		}
+		return err
+	})
+	return out, err
+}
+
 // budgetStream reads a budget of the caller's company for a streamed
 // report: through the store's BudgetStreamer when it has one, else whole
 // (its walk then walks the tree in memory).
@@ -791,9 +818,23 @@ func (s *Service) AnalyticReport(ctx context.Context, p domain.Principal, id str
 // (50, 80); others must satisfy 0 < A < B ≤ 100, else EINVALID on
 // "abcLimits".
 func (s *Service) ABCReport(ctx context.Context, p domain.Principal, id string, limits domain.ABCLimits) (*domain.ABCReport, error) {
-	return report(ctx, s, p, id, func(bp *domain.BudgetPricer, b *domain.Budget) (*domain.ABCReport, error) {
-		return bp.ABC(b, limits)
+	if _, ok := versionOf(ctx); ok {
+		return report(ctx, s, p, id, func(bp *domain.BudgetPricer, b *domain.Budget) (*domain.ABCReport, error) {
+			return bp.ABC(b, limits)
+		})
+	}
+	// The tree is walked, not held (budgetStream): the curve's rows are the
+	// distinct resources, whatever the number of lines.
+	var out *domain.ABCReport
+	err := s.store.View(ctx, func(tx Tx) error {
+		b, walk, err := s.budgetStream(tx, p, id)
+		if err != nil {
+			return err
+		}
+		out, err = budgetPricer(tx, p).ABCWalk(b, walk, limits)
+		return err
 	})
+	return out, err
 }
 
 // budgetsUsing names the company's budgets with a line of the own base of

@@ -189,13 +189,19 @@ func (r *ABCReport) Classes() []ABCClassTotal {
 // ABC computes the ABC curve of the budget's resources: Explode, then
 // RankABC. Zero limits take the defaults (50, 80); others must be valid.
 func (bp *BudgetPricer) ABC(b *Budget, limits ABCLimits) (*ABCReport, error) {
+	return bp.ABCWalk(b, b.Walk, limits)
+}
+
+// ABCWalk is ABC of the budget b (its fields, Items not needed) whose tree
+// walk walks (ExplodeWalk).
+func (bp *BudgetPricer) ABCWalk(b *Budget, walk NodeWalk, limits ABCLimits) (*ABCReport, error) {
 	if limits.IsZero() {
 		limits = DefaultABCLimits()
 	}
 	if err := limits.Validate(); err != nil {
 		return nil, err
 	}
-	items, err := bp.Explode(b)
+	items, err := bp.ExplodeWalk(b, walk)
 	if err != nil {
 		return nil, err
 	}

@@ -245,6 +245,8 @@ type AnalyticReport struct {
 	// Missing is the synthetic report's, and the items of published
 	// structures that the edition lacks (their partials are left out).
 	Missing []BudgetMissing
+	// A streamed report (AnalyticStream) has no Rows: Each hands them out.
+	stream *analyticStream
 }
 
 // Incomplete reports whether something could not be priced.

@@ -1,6 +1,10 @@
 package domain
 
-import "github.com/shopspring/decimal"
+import (
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
 
 // Exploding a budget: every line is taken down to the leaves of its
 // composition tree, and the leaves are added up.
@@ -335,35 +339,63 @@ func (bp *BudgetPricer) lineUnit(b *Budget, n *BudgetNode) (unitLeaves, error) {
 // up: one ABCInput per leaf, in the order first met, with its quantity
 // (exact), its unit price in the budget's regime and its total, cut to 2
 // places by the budget's rounding option. Totals do not include the BDI.
-func (bp *BudgetPricer) Explode(b *Budget) ([]ABCInput, error) {
-	// Lines that name the same thing are added up first: Σ (qᵢ × leaf) =
-	// (Σ qᵢ) × leaf exactly, and the explosion then costs one addition per
-	// line and one multiplication per leaf of each distinct thing named.
-	type target struct {
-		n   *BudgetNode
-		qty decimal.Decimal
-	}
-	index := map[string]int{}
-	var targets []target
-	for _, e := range b.Outline() {
-		if !e.Node.Kind.IsLine() {
-			continue
+func (bp *BudgetPricer) Explode(b *Budget) ([]ABCInput, error) { return bp.ExplodeWalk(b, b.Walk) }
+
+// ExplodeWalk is Explode of the budget b (its fields, Items not needed)
+// whose tree walk walks (NodeWalk): what it holds grows with the distinct
+// things the lines name, not with the lines.
+func (bp *BudgetPricer) ExplodeWalk(b *Budget, walk NodeWalk) ([]ABCInput, error) {
+	var t lineTargets
+	err := walk(func(n *BudgetNode, _ int) error {
+		if n.Kind.IsLine() {
+			t.add(n)
 		}
-		key, _, _ := lineKey(b, e.Node)
-		if i, ok := index[key]; ok {
-			targets[i].qty = targets[i].qty.Add(e.Node.Quantity)
-			continue
-		}
-		index[key] = len(targets)
-		targets = append(targets, target{e.Node, e.Node.Quantity})
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return bp.explodeTargets(b, &t)
+}
+
+// lineTargets adds up the quantities of the lines that name the same thing:
+// Σ (qᵢ × leaf) = (Σ qᵢ) × leaf exactly, and the explosion then costs one
+// addition per line and one multiplication per leaf of each distinct thing
+// named. Within one budget a bank name is one edition: kind, bank and code
+// name one thing (lineKey).
+type lineTargets struct {
+	index   map[streamLineKey]int
+	targets []lineTarget
+}
+
+type lineTarget struct {
+	n   BudgetNode // its strings the target's own
+	qty decimal.Decimal
+}
+
+func (t *lineTargets) add(n *BudgetNode) {
+	if i, ok := t.index[streamLineKey{n.Kind, n.Bank, n.Code}]; ok {
+		t.targets[i].qty = t.targets[i].qty.Add(n.Quantity)
+		return
+	}
+	if t.index == nil {
+		t.index = map[streamLineKey]int{}
+	}
+	c := BudgetNode{ID: strings.Clone(n.ID), Kind: n.Kind, Bank: strings.Clone(n.Bank), Code: strings.Clone(n.Code), Quantity: n.Quantity}
+	t.index[streamLineKey{c.Kind, c.Bank, c.Code}] = len(t.targets)
+	t.targets = append(t.targets, lineTarget{c, n.Quantity})
+}
+
+// explodeTargets explodes the lines added up in t, in the order first met.
+func (bp *BudgetPricer) explodeTargets(b *Budget, t *lineTargets) ([]ABCInput, error) {
 	var acc accumulator
-	for _, t := range targets {
-		u, err := bp.lineUnit(b, t.n)
+	for i := range t.targets {
+		tg := &t.targets[i]
+		u, err := bp.lineUnit(b, &tg.n)
 		if err != nil {
 			return nil, err
 		}
-		acc.addAll(u, t.qty)
+		acc.addAll(u, tg.qty)
 	}
 	reg := b.Regime()
 	out := make([]ABCInput, len(acc.out))

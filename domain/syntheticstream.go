@@ -49,6 +49,12 @@ var ErrNotStreamable = errors.New("domain: budget figures need the decimal path"
 // with the lines. Each may run after the source bp reads from is gone: it
 // reads nothing new. ErrNotStreamable when a figure needs the decimal path.
 func (bp *BudgetPricer) SyntheticStream(b *Budget, walk NodeWalk) (*SyntheticReport, error) {
+	return bp.syntheticStream(b, walk, nil)
+}
+
+// syntheticStream is SyntheticStream, calling onLine (when not nil) with
+// every line, its number and what it names, as the first pass meets it.
+func (bp *BudgetPricer) syntheticStream(b *Budget, walk NodeWalk, onLine func(n *BudgetNode, num *numberer, li *lineInfo) error) (*SyntheticReport, error) {
 	s := &syntheticStream{bp: bp, b: b, walk: walk, rule: b.BDIRule(), reg: b.Regime()}
 	if err := s.prepare(); err != nil {
 		return nil, err
@@ -97,6 +103,9 @@ func (bp *BudgetPricer) SyntheticStream(b *Budget, walk NodeWalk) (*SyntheticRep
 			return ErrNotStreamable
 		}
 		maxRow = max(maxRow, f.total)
+		if onLine != nil {
+			return onLine(n, &num, li)
+		}
 		return nil
 	})
 	if err != nil {
@@ -278,7 +287,12 @@ func (r *SyntheticReport) Each(fn func(*SyntheticRow) error) error {
 		}
 		return nil
 	}
-	s := r.stream
+	return r.stream.each(func(row *SyntheticRow, _ *BudgetNode, _ *lineInfo) error { return fn(row) })
+}
+
+// each is the second pass: fn gets every row, with its node and, for a
+// line, what it names.
+func (s *syntheticStream) each(fn func(row *SyntheticRow, n *BudgetNode, li *lineInfo) error) error {
 	var num numberer
 	var row SyntheticRow
 	stage := 0
@@ -296,7 +310,7 @@ func (r *SyntheticReport) Each(fn func(*SyntheticRow) error) error {
 			row.Total, row.TotalWithBDI = centsDecimal(s.stageTotal[stage]), centsDecimal(s.stageWithBDI[stage])
 			row.Weight = weight(s.stageTotal[stage])
 			stage++
-			return fn(&row)
+			return fn(&row, n, nil)
 		}
 		f, li, err := s.line(n)
 		if err != nil {
@@ -313,6 +327,6 @@ func (r *SyntheticReport) Each(fn func(*SyntheticRow) error) error {
 			row.UnitPriceWithBDI = centsDecimal(f.unitWithBDI)
 		}
 		row.Weight = weight(f.total)
-		return fn(&row)
+		return fn(&row, n, li)
 	})
 }

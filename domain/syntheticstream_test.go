@@ -205,3 +205,62 @@ func TestCentsFormatting(t *testing.T) {
 		t.Fatalf("%d of 200000 refused: the draw does not test both sides", refused)
 	}
 }
+
+// TestAnalyticAndABCStreams: on random budgets, the streamed analytic
+// report has the rows (items and unit summaries included), footer,
+// summary, missing list and bounds verdict of the report computed whole,
+// and the ABC curve of a walk is the curve of the tree.
+func TestAnalyticAndABCStreams(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 17))
+	rows := 0
+	for i := range 500 {
+		b := randomBudget(r)
+		want, err := domain.NewBudgetPricer(worldSource()).Analytic(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		header := *b
+		header.Items = nil
+		got, err := domain.NewBudgetPricer(worldSource()).AnalyticStream(&header, b.Walk)
+		if err != nil {
+			t.Fatalf("budget %d: %v", i, err)
+		}
+		var gotRows []domain.AnalyticRow
+		if err := got.Each(func(x *domain.AnalyticRow) error { gotRows = append(gotRows, *x); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if len(gotRows) != got.Len() {
+			t.Fatalf("budget %d: Each gave %d rows, Len %d", i, len(gotRows), got.Len())
+		}
+		rows += len(gotRows)
+		if diff := cmp.Diff(want.Rows, gotRows, decimalValues); diff != "" {
+			t.Fatalf("budget %d: rows differ (-whole +streamed):\n%s", i, diff)
+		}
+		if diff := cmp.Diff(want.BudgetTotals, got.BudgetTotals, decimalValues); diff != "" {
+			t.Fatalf("budget %d: totals differ:\n%s", i, diff)
+		}
+		if diff := cmp.Diff(want.Summary, got.Summary, decimalValues); diff != "" {
+			t.Fatalf("budget %d: summary differs:\n%s", i, diff)
+		}
+		if diff := cmp.Diff(want.Missing, got.Missing); diff != "" {
+			t.Fatalf("budget %d: missing differ:\n%s", i, diff)
+		}
+		if want.FiguresOut() != got.FiguresOut() {
+			t.Fatalf("budget %d: figures out %v whole, %v streamed", i, want.FiguresOut(), got.FiguresOut())
+		}
+		wantABC, err := domain.NewBudgetPricer(worldSource()).ABC(b, domain.ABCLimits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotABC, err := domain.NewBudgetPricer(worldSource()).ABCWalk(&header, b.Walk, domain.ABCLimits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(wantABC.Rows, gotABC.Rows, decimalValues); diff != "" {
+			t.Fatalf("budget %d: ABC rows differ:\n%s", i, diff)
+		}
+	}
+	if rows < 2000 {
+		t.Fatalf("only %d rows compared", rows)
+	}
+}

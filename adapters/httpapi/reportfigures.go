@@ -63,27 +63,9 @@ func SyntheticFiguresProblem(rep *domain.SyntheticReport) string {
 
 // AnalyticFiguresProblem is FiguresProblem(rep) without reflection.
 func AnalyticFiguresProblem(rep *domain.AnalyticReport) string {
-	out := budgetOut(rep.Budget) || totalsOut(rep.BudgetTotals) || summaryOut(rep.Summary)
-	seen := map[*domain.AnalyticItem]bool{} // subtrees are shared between rows
-	var items func([]domain.AnalyticItem) bool
-	items = func(its []domain.AnalyticItem) bool {
-		if len(its) == 0 || seen[&its[0]] {
-			return false
-		}
-		seen[&its[0]] = true
-		for i := range its {
-			it := &its[i]
-			if figuresOut(it.Coefficient, it.UnitPrice, it.Partial) || items(it.Items) {
-				return true
-			}
-		}
-		return false
-	}
-	for i := range rep.Rows {
-		r := &rep.Rows[i]
-		out = out || syntheticRowOut(&r.SyntheticRow) || summaryOut(r.UnitSummary) || items(r.Items)
-	}
-	return figuresProblem(out)
+	// The rows' figures, items and unit summaries: checked on the rows, or
+	// by the pass of a streamed report (domain.AnalyticStream).
+	return figuresProblem(budgetOut(rep.Budget) || totalsOut(rep.BudgetTotals) || summaryOut(rep.Summary) || rep.FiguresOut())
 }
 
 // ABCFiguresProblem is FiguresProblem(rep) without reflection.

@@ -272,11 +272,11 @@ func AnalyticCSV(w io.Writer, r *domain.AnalyticReport) error {
 	if err != nil {
 		return err
 	}
-	for _, row := range r.Rows {
-		cells := map[int]string{
-			0: row.Number, 1: "0", 2: KindName(string(row.Kind)), 6: text(missingNote(row.Description, row.Missing)),
-			11: Money(row.Total), 12: Money(row.TotalWithBDI),
-		}
+	cells := map[int]string{}
+	err = r.Each(func(row *domain.AnalyticRow) error { // streamed, when r is (domain.AnalyticStream)
+		clear(cells)
+		cells[0], cells[1], cells[2], cells[6] = row.Number, "0", KindName(string(row.Kind)), text(missingNote(row.Description, row.Missing))
+		cells[11], cells[12] = Money(row.Total), Money(row.TotalWithBDI)
 		if row.Kind.IsLine() {
 			cells[3], cells[4], cells[5], cells[7] = row.Bank, row.Month, text(row.Code), text(row.Unit)
 			cells[8], cells[9], cells[10] = Quantity(row.Quantity), priceOrEmpty(row.UnitPrice, row.Missing), priceOrEmpty(row.UnitPriceWithBDI, row.Missing)
@@ -286,9 +286,10 @@ func AnalyticCSV(w io.Writer, r *domain.AnalyticReport) error {
 		if err := t.row(cells); err != nil {
 			return err
 		}
-		if err := analyticItems(t, row.Number, 1, row.Items); err != nil {
-			return err
-		}
+		return analyticItems(t, row.Number, 1, row.Items)
+	})
+	if err != nil {
+		return err
 	}
 	if err := footer(t, r.Budget, r.BudgetTotals, 6, 11); err != nil {
 		return err

@@ -327,7 +327,7 @@ func (h *handler) analyticReport(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	rep, err := h.env.App.AnalyticReport(r.Context(), principal(r), chi.URLParam(r, "id"))
+	rep, err := h.env.App.AnalyticReportStream(r.Context(), principal(r), chi.URLParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -349,8 +349,10 @@ func writeAnalytic(w http.ResponseWriter, rep *domain.AnalyticReport) {
 	items := itemsWriter{}
 	httpapi.StreamJSON(w, mediaType, func(j *httpapi.JSONWriter) {
 		j.Raw("[")
-		for i := range rep.Rows {
-			row := &rep.Rows[i]
+		_ = rep.Each(func(row *domain.AnalyticRow) error { // streamed (domain.AnalyticStream)
+			if j.Err() != nil {
+				return j.Err() // the client went away
+			}
 			writeRowFields(j, syntheticRow(row.SyntheticRow))
 			j.Raw(`,"items":`)
 			items.write(j, row.Items)
@@ -361,7 +363,8 @@ func writeAnalytic(w http.ResponseWriter, rep *domain.AnalyticReport) {
 				j.Null()
 			}
 			j.Raw(`,"summary":null},`)
-		}
+			return nil
+		})
 		writeRowFields(j, incompleteFooter(footerRow(rep.BudgetTotals), rep.Missing))
 		j.Raw(`,"items":[],"unit_summary":null,"summary":`)
 		writeSummary(j, rep.Summary)

@@ -279,7 +279,7 @@ func (h *handlers) analyticReport(w http.ResponseWriter, r *http.Request) {
 		h.writeReportError(w, r, err)
 		return
 	}
-	rep, err := h.env.App.AnalyticReport(r.Context(), principal(r), chi.URLParam(r, "id"))
+	rep, err := h.env.App.AnalyticReportStream(r.Context(), principal(r), chi.URLParam(r, "id"))
 	if err != nil {
 		h.writeError(w, r, err)
 		return
@@ -293,12 +293,14 @@ func (h *handlers) analyticReport(w http.ResponseWriter, r *http.Request) {
 
 // writeAnalytic answers the analytic report's document.
 func (h *handlers) writeAnalytic(w http.ResponseWriter, r *http.Request, rep *domain.AnalyticReport) {
-	meta := footerMeta(rep.Budget, rep.BudgetTotals, len(rep.Rows))
+	meta := footerMeta(rep.Budget, rep.BudgetTotals, rep.Len())
 	meta["summary"] = summaryOf(rep.Summary)
 	addMissing(meta, httpapi.MissingLines(rep.Missing))
 	items := newItemsWriter()
-	h.streamRows(w, r, httpapi.AnalyticFiguresProblem(rep), meta, len(rep.Rows), func(j *httpapi.JSONWriter, i int) {
-		writeReportRow(j, rep.Budget.ID, &rep.Rows[i].SyntheticRow, &rep.Rows[i], items)
+	h.streamEach(w, r, httpapi.AnalyticFiguresProblem(rep), meta, func(row func(func(*httpapi.JSONWriter)) error) error {
+		return rep.Each(func(x *domain.AnalyticRow) error {
+			return row(func(j *httpapi.JSONWriter) { writeReportRow(j, rep.Budget.ID, &x.SyntheticRow, x, items) })
+		})
 	})
 }
 
