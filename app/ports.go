@@ -137,10 +137,10 @@ type Tokens interface {
 }
 
 // BudgetStreamer is what a store's transaction may offer to read a budget's
-// tree node by node instead of whole (the streamed synthetic report,
+// tree node by node instead of whole (the streamed reports,
 // docs/decisions.md "Streamed reports"): the budget without its tree
-// (Items nil), and a walk over the tree that stays valid after the
-// transaction ends. A store without it is read through Budget.
+// (Items nil), and a walk over the tree, valid until the transaction ends.
+// A store without it is read through Budget.
 type BudgetStreamer interface {
 	BudgetStream(id string) (*domain.Budget, domain.NodeWalk, error)
 }

@@ -40,14 +40,17 @@ var ErrNotStreamable = errors.New("domain: budget figures need the decimal path"
 
 // SyntheticStream computes the synthetic report of the budget b (its
 // fields, Items not needed) whose tree walk walks, in two passes over the
-// tree instead of holding its rows: the first, here, prices every line and
-// sums the stages and the footer, and checks every figure's bounds; the
+// tree instead of holding its rows. The first, here, prices every line,
+// sums the stages and the footer, and checks every figure's bounds. The
 // second, SyntheticReport.Each, hands out the rows one by one, priced again
-// from what the first resolved. The report is the one Synthetic computes,
-// row for row and figure for figure; what it holds besides the budget's
-// fields grows with the stages and the distinct items the lines name, not
-// with the lines. Each may run after the source bp reads from is gone: it
-// reads nothing new. ErrNotStreamable when a figure needs the decimal path.
+// from what the first resolved, over the tree as the first pass recorded it
+// (nodeTape, about a dozen bytes a line): walk is called once, here, and
+// may read memory that is gone once it returns (a store transaction's), and
+// Each reads nothing from the source bp reads from. The report is the one
+// Synthetic computes, row for row and figure for figure; besides the
+// budget's fields and the tape it holds the sums of the stages and what
+// each distinct item the lines name resolved to. ErrNotStreamable when a
+// figure needs the decimal path.
 func (bp *BudgetPricer) SyntheticStream(b *Budget, walk NodeWalk) (*SyntheticReport, error) {
 	return bp.syntheticStream(b, walk, nil)
 }
@@ -55,7 +58,7 @@ func (bp *BudgetPricer) SyntheticStream(b *Budget, walk NodeWalk) (*SyntheticRep
 // syntheticStream is SyntheticStream, calling onLine (when not nil) with
 // every line, its number and what it names, as the first pass meets it.
 func (bp *BudgetPricer) syntheticStream(b *Budget, walk NodeWalk, onLine func(n *BudgetNode, num *numberer, li *lineInfo) error) (*SyntheticReport, error) {
-	s := &syntheticStream{bp: bp, b: b, walk: walk, rule: b.BDIRule(), reg: b.Regime()}
+	s := &syntheticStream{bp: bp, b: b, rule: b.BDIRule(), reg: b.Regime()}
 	if err := s.prepare(); err != nil {
 		return nil, err
 	}
@@ -66,6 +69,7 @@ func (bp *BudgetPricer) syntheticStream(b *Budget, walk NodeWalk, onLine func(n 
 	var num numberer
 	var open []int // the stage ordinals open at each depth
 	err := walk(func(n *BudgetNode, depth int) error {
+		s.tape.record(n, depth)
 		rows++
 		num.next(depth)
 		open = open[:depth-1]
@@ -130,7 +134,7 @@ func (bp *BudgetPricer) syntheticStream(b *Budget, walk NodeWalk, onLine func(n 
 type syntheticStream struct {
 	bp   *BudgetPricer
 	b    *Budget
-	walk NodeWalk
+	tape nodeTape // the tree as the first pass met it, for the second
 	rule BDIRule
 	reg  Regime
 	// The BDI factors (1 + rate/100) of the lines and the supply lines, on
@@ -302,7 +306,7 @@ func (s *syntheticStream) each(fn func(row *SyntheticRow, n *BudgetNode, li *lin
 		}
 		return decimal.Decimal{}
 	}
-	return s.walk(func(n *BudgetNode, depth int) error {
+	return s.tape.walk(func(n *BudgetNode, depth int) error {
 		num.next(depth)
 		row = SyntheticRow{NodeID: n.ID, Number: num.String(), Depth: depth, Kind: n.Kind}
 		if !n.Kind.IsLine() {

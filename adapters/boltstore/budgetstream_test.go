@@ -39,8 +39,7 @@ func walkAll(t *testing.T, walk domain.NodeWalk) []walked {
 // deep, empty stages, descriptions with quotes, backslashes, HTML
 // characters, control characters and accents, quantities of every size),
 // BudgetStream gives the budget Budget gives without its tree, and its walk
-// visits the nodes of that tree in order, with their depths, twice alike,
-// after the transaction has ended.
+// visits the nodes of that tree in order, with their depths, twice alike.
 func TestBudgetStreamWalksTheStoredTree(t *testing.T) {
 	s := open(t, filepath.Join(t.TempDir(), "costdb.db"))
 	defer s.Close()
@@ -69,26 +68,27 @@ func TestBudgetStreamWalksTheStoredTree(t *testing.T) {
 		if err := s.Update(ctx, func(tx app.Tx) error { return tx.PutBudget(b) }); err != nil {
 			t.Fatal(err)
 		}
-		var whole *domain.Budget
-		var header *domain.Budget
-		var walk domain.NodeWalk
+		var whole, header *domain.Budget
 		err := s.View(ctx, func(tx app.Tx) error {
 			var err error
 			if whole, err = tx.Budget(b.ID); err != nil {
 				return err
 			}
-			header, walk, err = tx.(app.BudgetStreamer).BudgetStream(b.ID)
-			return err
+			var walk domain.NodeWalk
+			if header, walk, err = tx.(app.BudgetStreamer).BudgetStream(b.ID); err != nil {
+				return err
+			}
+			want := walkAll(t, whole.Walk)
+			if diff := cmp.Diff(want, walkAll(t, walk)); diff != "" {
+				t.Fatalf("budget %d: walk differs (-Budget +BudgetStream):\n%s", i, diff)
+			}
+			if diff := cmp.Diff(want, walkAll(t, walk)); diff != "" {
+				t.Fatalf("budget %d: second walk differs:\n%s", i, diff)
+			}
+			return nil
 		})
 		if err != nil {
 			t.Fatal(err)
-		}
-		want := walkAll(t, whole.Walk)
-		if diff := cmp.Diff(want, walkAll(t, walk)); diff != "" {
-			t.Fatalf("budget %d: walk differs (-Budget +BudgetStream):\n%s", i, diff)
-		}
-		if diff := cmp.Diff(want, walkAll(t, walk)); diff != "" {
-			t.Fatalf("budget %d: second walk differs:\n%s", i, diff)
 		}
 		whole.Items = nil
 		if diff := cmp.Diff(whole, header); diff != "" {
@@ -113,15 +113,13 @@ func TestBudgetStreamCorruptTree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var walk domain.NodeWalk
 		err = s.View(ctx, func(tx app.Tx) error {
-			var err error
-			_, walk, err = tx.(app.BudgetStreamer).BudgetStream("b1")
-			return err
+			_, walk, err := tx.(app.BudgetStreamer).BudgetStream("b1")
+			if err != nil {
+				return err
+			}
+			return walk(func(*domain.BudgetNode, int) error { return nil })
 		})
-		if err == nil {
-			err = walk(func(*domain.BudgetNode, int) error { return nil })
-		}
 		if err == nil || !strings.Contains(err.Error(), `corrupt record "b1"`) {
 			t.Fatalf("tree %s: err %v, want a corrupt record", tree, err)
 		}
