@@ -8,6 +8,9 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
+
+	"github.com/costdb/costdb/domain"
+	"github.com/shopspring/decimal"
 )
 
 // JSONWriter writes a JSON document piece by piece to a buffered stream,
@@ -49,9 +52,23 @@ func (j *JSONWriter) Number(n json.Number) { j.Raw(string(n)) }
 // Int writes an integer.
 func (j *JSONWriter) Int(i int) {
 	if j.err == nil {
-		var b [24]byte
-		_, j.err = j.w.Write(strconv.AppendInt(b[:0], int64(i), 10))
+		j.scratch = strconv.AppendInt(j.scratch[:0], int64(i), 10)
+		_, j.err = j.w.Write(j.scratch)
 	}
+}
+
+// Money writes an amount as Money does, without building the string when
+// it is whole centavos.
+func (j *JSONWriter) Money(d decimal.Decimal) {
+	if j.err != nil {
+		return
+	}
+	if c, ok := domain.Cents(d); ok {
+		j.scratch = domain.AppendCents(j.scratch[:0], c, '.')
+		_, j.err = j.w.Write(j.scratch)
+		return
+	}
+	j.Number(Money(d))
 }
 
 // Bool writes true or false.

@@ -64,7 +64,13 @@ type budgetList struct {
 }
 
 // money writes an amount as a decimal string with two places.
-func money(d decimal.Decimal) string { return d.StringFixed(2) }
+func money(d decimal.Decimal) string {
+	if c, ok := domain.Cents(d); ok { // the same text, without big.Int
+		var buf [24]byte
+		return string(domain.AppendCents(buf[:0], c, '.'))
+	}
+	return d.StringFixed(2)
+}
 
 // price writes a unit price as a decimal string with at least two places
 // (an own SICRO-model composition may carry four).

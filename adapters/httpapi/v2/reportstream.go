@@ -136,9 +136,9 @@ func writeReportRow(j *httpapi.JSONWriter, budgetID string, row *domain.Syntheti
 		j.Raw(`,"supply":true`)
 	}
 	j.Raw(`,"total":`)
-	j.Number(httpapi.Money(row.Total))
+	j.Money(row.Total)
 	j.Raw(`,"total_with_bdi":`)
-	j.Number(httpapi.Money(row.TotalWithBDI))
+	j.Money(row.TotalWithBDI)
 	j.Raw(`,"unit":`)
 	lineString(row.Unit)
 	j.Raw(`,"unit_price":`)
@@ -155,26 +155,30 @@ func writeReportRow(j *httpapi.JSONWriter, budgetID string, row *domain.Syntheti
 		}
 	}
 	j.Raw(`,"weight":`)
-	j.Number(httpapi.Money(row.Weight))
+	j.Money(row.Weight)
 	j.Raw("}}")
 }
 
 func moneyOrNullTo(j *httpapi.JSONWriter, d decimal.Decimal, missing bool) {
-	j.NumberOrNull(moneyOrNull(d, missing))
+	if missing {
+		j.Null()
+		return
+	}
+	j.Money(d)
 }
 
 // writeSummary writes summaryOf(s).
 func writeSummary(j *httpapi.JSONWriter, s domain.CostSummary) {
 	j.Raw(`{"labor":`)
-	j.Number(httpapi.Money(s.Labor))
+	j.Money(s.Labor)
 	j.Raw(`,"material":`)
-	j.Number(httpapi.Money(s.Material))
+	j.Money(s.Material)
 	j.Raw(`,"equipment":`)
-	j.Number(httpapi.Money(s.Equipment))
+	j.Money(s.Equipment)
 	j.Raw(`,"services":`)
-	j.Number(httpapi.Money(s.Services))
+	j.Money(s.Services)
 	j.Raw(`,"total":`)
-	j.Number(httpapi.Money(s.Total()))
+	j.Money(s.Total())
 	j.Raw("}")
 }
 
@@ -268,7 +272,7 @@ func writeABCRow(j *httpapi.JSONWriter, budgetID string, row *domain.ABCRow) {
 	j.Raw(`,"code":`)
 	j.String(row.Code)
 	j.Raw(`,"cumulative_percent":`)
-	j.Number(httpapi.Money(row.CumulativePercent))
+	j.Money(row.CumulativePercent)
 	j.Raw(`,"description":`)
 	j.String(row.Description)
 	j.Raw(`,"idle":`)
@@ -278,7 +282,7 @@ func writeABCRow(j *httpapi.JSONWriter, budgetID string, row *domain.ABCRow) {
 	j.Raw(`,"missing":`)
 	j.Bool(row.Missing)
 	j.Raw(`,"percent":`)
-	j.Number(httpapi.Money(row.Percent))
+	j.Money(row.Percent)
 	j.Raw(`,"position":`)
 	j.Int(row.Position)
 	j.Raw(`,"quantity":`)
@@ -290,7 +294,7 @@ func writeABCRow(j *httpapi.JSONWriter, budgetID string, row *domain.ABCRow) {
 		j.Null()
 	}
 	j.Raw(`,"total":`)
-	j.Number(httpapi.Money(row.Total))
+	j.Money(row.Total)
 	j.Raw(`,"unit":`)
 	j.String(row.Unit)
 	j.Raw(`,"unit_price":`)
