@@ -19,6 +19,10 @@ type nodeTape struct {
 	buf  []byte
 	strs []string
 	idx  map[string]uint64
+	// The last bank written and its index: lines name few banks.
+	lastBank    string
+	lastBankIdx uint64
+	haveBank    bool
 }
 
 // The kinds as the tape writes them; any other kind is written whole.
@@ -53,8 +57,15 @@ func nodeNumber(id string) (uint64, bool) {
 	if len(id) < 2 || id[0] != 'n' || id[1] == '0' || len(id) > 19 {
 		return 0, false
 	}
-	n, err := strconv.ParseUint(id[1:], 10, 64)
-	return n, err == nil
+	var n uint64
+	for i := 1; i < len(id); i++ {
+		c := id[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	return n, true
 }
 
 // record appends the node n at depth.
@@ -78,7 +89,12 @@ func (t *nodeTape) record(n *BudgetNode, depth int) {
 		t.buf = append(t.buf, n.ID...)
 	}
 	t.bytes(n.Description)
-	t.str(n.Bank)
+	if t.haveBank && n.Bank == t.lastBank {
+		t.buf = binary.AppendUvarint(t.buf, t.lastBankIdx)
+	} else {
+		t.str(n.Bank)
+		t.lastBank, t.lastBankIdx, t.haveBank = n.Bank, t.idx[n.Bank], true
+	}
 	t.str(n.Code)
 	if n.Quantity.NumDigits() <= 18 {
 		t.buf = append(t.buf, 0)

@@ -14,6 +14,7 @@ func TestNodeTapeReplays(t *testing.T) {
 		n     BudgetNode
 		depth int
 	}{
+		{BudgetNode{ID: "z", Kind: "other"}, 1}, // a kind written whole before any bank
 		{BudgetNode{ID: "n1", Kind: NodeStage, Description: "Fundação – açaí \"x\""}, 1},
 		{BudgetNode{ID: "n12345678901", Kind: NodeComposition, Bank: "SINAPI", Code: "89306", Quantity: decimal.New(1250, -2)}, 2},
 		{BudgetNode{ID: "n0", Kind: NodeResource, Bank: "MYBASE", Code: "000123", Quantity: decimal.RequireFromString("123456789012345678901234.5")}, 2},

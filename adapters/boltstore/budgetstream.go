@@ -27,9 +27,12 @@ func (t *tx) BudgetStream(id string) (*domain.Budget, domain.NodeWalk, error) {
 	corrupt := func(err error) error {
 		return fmt.Errorf("boltstore: corrupt record %q in bucket %s: %w", id, bucketBudgets, err)
 	}
-	items, header, err := splitMember(data, "items") // header is a copy
-	if err != nil {
-		return nil, nil, corrupt(err)
+	items, header, ok := splitItems(data) // header is a copy
+	if !ok {
+		var err error
+		if items, header, err = splitMember(data, "items"); err != nil {
+			return nil, nil, corrupt(err)
+		}
 	}
 	var r budgetRecord
 	if err := json.Unmarshal(header, &r); err != nil {
@@ -62,6 +65,26 @@ type scanError struct {
 }
 
 func (e *scanError) Error() string { return fmt.Sprintf("budget tree at byte %d: %s", e.at, e.msg) }
+
+// splitItems finds the tree of a budget record as budgetRecord's encoding
+// lays it out, without reading it: the member "items" follows "node_seq"
+// and precedes "created_at", so the tree is what lies between the first
+// `"items":[` and the last `],"created_at":`. Neither can stand inside a
+// string of the record (a quote in a string is escaped: `\"`), nor inside
+// the tree (its nodes have no such members). ok is false for a record laid
+// out otherwise (splitMember reads it then).
+func splitItems(data []byte) (items, rest []byte, ok bool) {
+	const open, end = `"items":[`, `],"created_at":`
+	i := bytes.Index(data, []byte(open))
+	j := bytes.LastIndex(data, []byte(end))
+	if i < 0 || j < i+len(open)-1 {
+		return nil, nil, false
+	}
+	start, stop := i+len(open)-1, j+1 // the array, brackets included
+	rest = make([]byte, 0, len(data)-(stop-start)+4)
+	rest = append(append(append(rest, data[:start]...), "null"...), data[stop:]...)
+	return data[start:stop], rest, true
+}
 
 // splitMember finds the member name of the JSON object data: its value,
 // and the object with that value replaced by null (the object as it is when
@@ -111,6 +134,7 @@ type nodeScanner struct {
 	data     []byte
 	i        int
 	interned map[string]string // bank, kind and code strings, allocated once
+	lastBank string
 	node     domain.BudgetNode
 }
 
@@ -150,6 +174,14 @@ func (sc *nodeScanner) str() ([]byte, bool, error) {
 		return nil, false, err
 	}
 	start, escaped := sc.i, false
+	for i := start; i < len(sc.data); i++ { // most strings are short, and have no escape
+		if c := sc.data[i]; c == '"' {
+			sc.i = i + 1
+			return sc.data[start:i], false, nil
+		} else if c == '\\' {
+			break
+		}
+	}
 	for sc.i < len(sc.data) {
 		switch sc.data[sc.i] {
 		case '\\':
@@ -188,6 +220,37 @@ func (sc *nodeScanner) text(intern bool) (string, error) {
 	s := string(raw)
 	sc.interned[s] = s
 	return s, nil
+}
+
+// kind reads a node's kind: one of three, allocated once.
+func (sc *nodeScanner) kind() (domain.NodeKind, error) {
+	raw, escaped, err := sc.str()
+	if err != nil || escaped {
+		s, err := sc.text(true)
+		return domain.NodeKind(s), err
+	}
+	for _, k := range []domain.NodeKind{domain.NodeResource, domain.NodeComposition, domain.NodeStage} {
+		if string(raw) == string(k) {
+			return k, nil
+		}
+	}
+	sc.i -= len(raw) + 2
+	s, err := sc.text(true)
+	return domain.NodeKind(s), err
+}
+
+// bank reads a line's bank: the lines of a budget name few, one after
+// another, so the last one is kept at hand.
+func (sc *nodeScanner) bank() (string, error) {
+	start := sc.i
+	raw, escaped, err := sc.str()
+	if err == nil && !escaped && sc.lastBank != "" && string(raw) == sc.lastBank {
+		return sc.lastBank, nil
+	}
+	sc.i = start
+	b, err := sc.text(true)
+	sc.lastBank = b
+	return b, err
 }
 
 // skip passes over one value.
@@ -296,13 +359,11 @@ func (sc *nodeScanner) object(depth int, visit func(*domain.BudgetNode, int) err
 		case "id":
 			n.ID, err = sc.text(false)
 		case "kind":
-			var k string
-			k, err = sc.text(true)
-			n.Kind = domain.NodeKind(k)
+			n.Kind, err = sc.kind()
 		case "description":
 			n.Description, err = sc.text(false)
 		case "bank":
-			n.Bank, err = sc.text(true)
+			n.Bank, err = sc.bank()
 		case "code":
 			n.Code, err = sc.text(true)
 		case "quantity":

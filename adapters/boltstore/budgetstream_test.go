@@ -2,6 +2,7 @@ package boltstore
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -45,7 +46,8 @@ func TestBudgetStreamWalksTheStoredTree(t *testing.T) {
 	defer s.Close()
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(3, 5))
-	texts := []string{"Etapa", `Aspas "duplas" e \ barra`, "<b>&amp;</b>", "linha\nnova\ttab\x01", "Fundação – açaí ✓", ""}
+	texts := []string{"Etapa", `Aspas "duplas" e \ barra`, "<b>&amp;</b>", "linha\nnova\ttab\x01", "Fundação – açaí ✓", "",
+		`"items":[`, `],"created_at":"x"`, `{"items":[{"id":"n9"}],"created_at":""}`}
 	quantities := []string{"1", "0.0001", "12.50", "123456789012345678", "1234567890123456789.123", "99999999999999999999999"}
 	var nodes func(depth int) []domain.BudgetNode
 	nodes = func(depth int) []domain.BudgetNode {
@@ -122,6 +124,79 @@ func TestBudgetStreamCorruptTree(t *testing.T) {
 		})
 		if err == nil || !strings.Contains(err.Error(), `corrupt record "b1"`) {
 			t.Fatalf("tree %s: err %v, want a corrupt record", tree, err)
+		}
+	}
+}
+
+// TestSplitItemsFindsTheTree: a record as PutBudget writes it, its budget's
+// description holding both markers, is split without reading the tree; the
+// rest decodes to the budget without its tree.
+func TestSplitItemsFindsTheTree(t *testing.T) {
+	b := &domain.Budget{ID: "b1", CompanyID: "c1", Code: "ORC", Description: `"items":[ ],"created_at":`, State: "MG",
+		BDI: decimal.New(25, 0), BDIMode: domain.BDIOnUnitPrice, Rounding: domain.BudgetTruncate,
+		Items: []domain.BudgetNode{{Kind: domain.NodeStage, Description: `],"created_at":`, Items: []domain.BudgetNode{
+			{Kind: domain.NodeResource, Bank: "SINAPI", Code: "1", Quantity: decimal.New(1, 0)}}}}}
+	b.AssignIDs()
+	data, err := json.Marshal(toBudgetRecord(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, rest, ok := splitItems(data)
+	if !ok {
+		t.Fatalf("not split: %s", data)
+	}
+	var nodes []budgetNodeRecord
+	if err := json.Unmarshal(items, &nodes); err != nil || len(nodes) != 1 || nodes[0].Description != `],"created_at":` {
+		t.Fatalf("items %s: %v", items, err)
+	}
+	var r budgetRecord
+	if err := json.Unmarshal(rest, &r); err != nil || r.Items != nil || r.Description != b.Description || r.Code != "ORC" {
+		t.Fatalf("rest %s: %v", rest, err)
+	}
+	if _, _, ok := splitItems([]byte(`{"id":"b1","items":null,"created_at":""}`)); ok {
+		t.Fatal("a null tree split")
+	}
+}
+
+// BenchmarkBudgetStreamWalk: a walk over the stored tree of a budget of
+// 50,000 lines in 50 stages (R4's), nodes only.
+func BenchmarkBudgetStreamWalk(b *testing.B) {
+	s, err := Open(filepath.Join(b.TempDir(), "costdb.db"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	bud := &domain.Budget{ID: "b1", CompanyID: "c1", Code: "ORC", State: "MG", BDI: decimal.New(25, 0),
+		BDIMode: domain.BDIOnUnitPrice, Rounding: domain.BudgetTruncate}
+	for st := range 50 {
+		stage := domain.BudgetNode{Kind: domain.NodeStage, Description: fmt.Sprintf("Etapa %d", st)}
+		for i := range 1000 {
+			stage.Items = append(stage.Items, domain.BudgetNode{Kind: domain.NodeResource, Bank: "SINAPI",
+				Code: fmt.Sprint(34500 + i%20), Quantity: decimal.New(int64(i%97*100+25), -2)})
+		}
+		bud.Items = append(bud.Items, stage)
+	}
+	bud.AssignIDs()
+	ctx := context.Background()
+	if err := s.Update(ctx, func(tx app.Tx) error { return tx.PutBudget(bud) }); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		err := s.View(ctx, func(tx app.Tx) error {
+			_, walk, err := tx.(app.BudgetStreamer).BudgetStream("b1")
+			if err != nil {
+				return err
+			}
+			n := 0
+			err = walk(func(*domain.BudgetNode, int) error { n++; return nil })
+			if n != 50050 {
+				b.Fatalf("%d nodes", n)
+			}
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
 		}
 	}
 }
