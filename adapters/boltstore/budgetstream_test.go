@@ -4,100 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
-	"github.com/google/go-cmp/cmp"
 	"github.com/shopspring/decimal"
 	bolt "go.etcd.io/bbolt"
 )
 
-type walked struct {
-	Node  domain.BudgetNode
-	Depth int
-}
-
-func walkAll(t *testing.T, walk domain.NodeWalk) []walked {
-	t.Helper()
-	var out []walked
-	err := walk(func(n *domain.BudgetNode, depth int) error {
-		c := *n
-		c.Items = nil
-		out = append(out, walked{c, depth})
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// TestBudgetStreamWalksTheStoredTree: for random trees (stages nested five
-// deep, empty stages, descriptions with quotes, backslashes, HTML
-// characters, control characters and accents, quantities of every size),
-// BudgetStream gives the budget Budget gives without its tree, and its walk
-// visits the nodes of that tree in order, with their depths, twice alike.
-func TestBudgetStreamWalksTheStoredTree(t *testing.T) {
-	s := open(t, filepath.Join(t.TempDir(), "costdb.db"))
-	defer s.Close()
-	ctx := context.Background()
-	r := rand.New(rand.NewPCG(3, 5))
-	texts := []string{"Etapa", `Aspas "duplas" e \ barra`, "<b>&amp;</b>", "linha\nnova\ttab\x01", "Fundação – açaí ✓", "",
-		`"items":[`, `],"created_at":"x"`, `{"items":[{"id":"n9"}],"created_at":""}`}
-	quantities := []string{"1", "0.0001", "12.50", "123456789012345678", "1234567890123456789.123", "99999999999999999999999"}
-	var nodes func(depth int) []domain.BudgetNode
-	nodes = func(depth int) []domain.BudgetNode {
-		var out []domain.BudgetNode
-		for range r.IntN(5) {
-			if depth < 5 && r.IntN(3) == 0 {
-				out = append(out, domain.BudgetNode{Kind: domain.NodeStage, Description: texts[r.IntN(len(texts))], Items: nodes(depth + 1)})
-				continue
-			}
-			out = append(out, domain.BudgetNode{Kind: domain.NodeResource, Bank: "SINAPI", Code: fmt.Sprint(r.IntN(50)),
-				Quantity: decimal.RequireFromString(quantities[r.IntN(len(quantities))])})
-		}
-		return out
-	}
-	for i := range 200 {
-		b := &domain.Budget{ID: fmt.Sprintf("b%d", i), CompanyID: "c1", Code: fmt.Sprintf("ORC-%d", i), State: "MG",
-			Description: texts[i%len(texts)], BDI: decimal.New(25, 0), BDIMode: domain.BDIOnUnitPrice, Rounding: domain.BudgetTruncate,
-			Banks: []domain.BankRef{{Name: "SINAPI", State: "MG", Month: "08/2026"}}, Items: nodes(1)}
-		b.AssignIDs()
-		if err := s.Update(ctx, func(tx app.Tx) error { return tx.PutBudget(b) }); err != nil {
-			t.Fatal(err)
-		}
-		var whole, header *domain.Budget
-		err := s.View(ctx, func(tx app.Tx) error {
-			var err error
-			if whole, err = tx.Budget(b.ID); err != nil {
-				return err
-			}
-			var walk domain.NodeWalk
-			if header, walk, err = tx.(app.BudgetStreamer).BudgetStream(b.ID); err != nil {
-				return err
-			}
-			want := walkAll(t, whole.Walk)
-			if diff := cmp.Diff(want, walkAll(t, walk)); diff != "" {
-				t.Fatalf("budget %d: walk differs (-Budget +BudgetStream):\n%s", i, diff)
-			}
-			if diff := cmp.Diff(want, walkAll(t, walk)); diff != "" {
-				t.Fatalf("budget %d: second walk differs:\n%s", i, diff)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		whole.Items = nil
-		if diff := cmp.Diff(whole, header); diff != "" {
-			t.Fatalf("budget %d: header differs:\n%s", i, diff)
-		}
-	}
-}
+// The walk's contract (the nodes of the stored tree, in order, with their
+// depths) is the store contract's: storetest's BudgetStream.
 
 // TestBudgetStreamCorruptTree: a stored tree the scanner cannot read is a
 // corrupt-record error from the walk, naming the record.

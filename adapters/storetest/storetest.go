@@ -71,6 +71,7 @@ func Run(t *testing.T, open func(t *testing.T) app.Store) {
 		{"QueryConcurrentWriters", testQueryConcurrentWriters},
 		{"QueryRefusesOtherFields", testQueryRefusesOtherFields},
 		{"BudgetVersions", testBudgetVersions},
+		{"BudgetStream", testBudgetStream},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
