@@ -11,10 +11,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/costdb/costdb/bench/benchfix"
 )
@@ -151,6 +153,58 @@ func BenchmarkReport(b *testing.B) {
 				for b.Loop() {
 					get(b, f.RenderH, "/api/public/v2/budgets/"+id+"/reports/"+rep+"?format="+format, "Authorization", "Bearer "+f.Token)
 				}
+			})
+		}
+	}
+}
+
+// firstByteWriter is a ResponseWriter that discards the body and notes
+// when its first byte was written.
+type firstByteWriter struct {
+	header http.Header
+	status int
+	first  time.Time
+}
+
+func (w *firstByteWriter) Header() http.Header { return w.header }
+func (w *firstByteWriter) WriteHeader(s int) {
+	if w.status == 0 {
+		w.status = s
+	}
+}
+func (w *firstByteWriter) Write(b []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	if w.first.IsZero() {
+		w.first = time.Now()
+	}
+	return len(b), nil
+}
+
+// BenchmarkReportFirstByte is R4 at 50,000 lines in process: every report,
+// JSON and CSV, its body discarded as it is written; first-ms is the median
+// time to its first byte (the status is decided and the first row out),
+// time/op the time to its end.
+func BenchmarkReportFirstByte(b *testing.B) {
+	f := fixture(b)
+	id := budget(b, f, 50000)
+	for _, rep := range []string{"synthetic", "analytic", "abc"} {
+		for _, format := range []string{"json", "csv"} {
+			b.Run(rep+"_"+format, func(b *testing.B) {
+				b.ReportAllocs()
+				var firsts []float64
+				for b.Loop() {
+					req := httptest.NewRequest("GET", "/api/public/v2/budgets/"+id+"/reports/"+rep+"?format="+format, nil)
+					req.Header.Set("Authorization", "Bearer "+f.Token)
+					w := &firstByteWriter{header: http.Header{}}
+					start := time.Now()
+					f.RenderH.ServeHTTP(w, req)
+					if w.status != http.StatusOK {
+						b.Fatalf("%s %s: %d", rep, format, w.status)
+					}
+					firsts = append(firsts, float64(w.first.Sub(start).Microseconds())/1000)
+				}
+				sort.Float64s(firsts)
+				b.ReportMetric(firsts[len(firsts)/2], "first-ms")
 			})
 		}
 	}
