@@ -203,7 +203,8 @@ func SetupStore(st Store, dir string, writers int) *Fixture {
 // of 1000, over the 20 items of ItemCodes.
 func BudgetBody(lines int) string {
 	var b strings.Builder
-	b.WriteString(`{"data":{"type":"budgets","attributes":{"code":"BENCH-50K","description":"Obra grande","location":"MG","desonerado":false,"bdi":25,"bdi_mode":"unit_price","rounding":"truncate",` +
+	fmt.Fprintf(&b, `{"data":{"type":"budgets","attributes":{"code":"BENCH-%d","description":"Obra grande",`, lines)
+	b.WriteString(`"location":"MG","desonerado":false,"bdi":25,"bdi_mode":"unit_price","rounding":"truncate",` +
 		`"banks":[{"name":"SINAPI","location":"MG","version":"08/2026"}],"items":[`)
 	per := 1000 // lines per stage
 	for s := 0; s*per < lines; s++ {
