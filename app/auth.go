@@ -229,9 +229,11 @@ func (s *Service) Authenticate(ctx context.Context, email, secret string) (*Sess
 
 // Authorize turns an access token into the Principal it speaks for. Returns
 // EUNAUTHORIZED for a bad or expired token, and for a token of a user who is
-// disabled, deleted or moved to another company since it was issued.
+// disabled, deleted or moved to another company since it was issued. The
+// user is read as AuthorizeRead reads it: kept in memory while the users'
+// generation, read for this request, has not moved (genread.go).
 func (s *Service) Authorize(ctx context.Context, token string) (domain.Principal, error) {
-	p, _, err := s.authorize(ctx, token, false)
+	p, _, err := s.authorize(ctx, token)
 	return p, err
 }
 
@@ -240,25 +242,26 @@ func (s *Service) Authorize(ctx context.Context, token string) (domain.Principal
 // is read in the same transaction as the token's user, so a tagged read
 // costs one store transaction before its handler, not two.
 func (s *Service) AuthorizeRead(ctx context.Context, token string) (domain.Principal, Generation, error) {
-	return s.authorize(ctx, token, true)
+	return s.authorize(ctx, token)
 }
 
-func (s *Service) authorize(ctx context.Context, token string, withGeneration bool) (domain.Principal, Generation, error) {
+func (s *Service) authorize(ctx context.Context, token string) (domain.Principal, Generation, error) {
 	claims, err := s.tokens.Verify(token)
 	if err != nil {
 		return domain.Principal{}, Generation{}, err
 	}
 	var p domain.Principal
 	var g Generation
-	if withGeneration {
+	{
 		// The cheap path (genread.go): the generations alone, read after
-		// the request arrived, and the user as kept under its company's
-		// generation when that is still the one read.
+		// the request arrived, and the user as kept under the users'
+		// generation when that is still the one read. A write takes it
+		// too: its own transaction comes after, and sees at least as much.
 		g, err = s.gens.read(ctx, claims.CompanyID)
 		if err != nil {
 			return domain.Principal{}, Generation{}, err
 		}
-		if u, ok := s.users.get(claims.UserID, claims.CompanyID, g.Company); ok {
+		if u, ok := s.users.get(claims.UserID, claims.CompanyID, g.Users); ok {
 			if u.disabled {
 				return domain.Principal{}, Generation{}, domain.Errorf(domain.EUNAUTHORIZED, "the token's user is disabled")
 			}
@@ -275,11 +278,11 @@ func (s *Service) authorize(ctx context.Context, token string, withGeneration bo
 		} else if err != nil {
 			return err
 		}
-		if withGeneration && u.CompanyID == claims.CompanyID {
+		if u.CompanyID == claims.CompanyID {
 			if g, err = readGeneration(tx, u.CompanyID); err != nil {
 				return err
 			}
-			s.users.put(u, g.Company)
+			s.users.put(u, g.Users)
 		}
 		if u.Disabled || u.CompanyID != claims.CompanyID {
 			return domain.Errorf(domain.EUNAUTHORIZED, "the token's user is disabled")

@@ -25,6 +25,11 @@ import (
 const (
 	genGlobalKey  = "gen/global"
 	genCompanyKey = "gen/company/"
+	// genUsersKey counts the writes of users (any company's): the user
+	// cache of authorization is kept under it (genread.go), so that the
+	// writes of a company's data, which bump its generation, do not make
+	// every request read its user again.
+	genUsersKey = "gen/users"
 )
 
 // Generation is where the data a company's reads show stands: two counters
@@ -32,6 +37,9 @@ const (
 type Generation struct {
 	Global  uint64
 	Company uint64
+	// Users is the generation of the users (genUsersKey); not part of what
+	// an answer is tagged with.
+	Users uint64
 }
 
 // Generation returns the write generation of a company, read in one
@@ -52,7 +60,11 @@ func readGeneration(tx Tx, companyID string) (Generation, error) {
 		return Generation{}, err
 	}
 	co, err := readCounter(tx, genCompanyKey+companyID)
-	return Generation{Global: gl, Company: co}, err
+	if err != nil {
+		return Generation{}, err
+	}
+	us, err := readCounter(tx, genUsersKey)
+	return Generation{Global: gl, Company: co, Users: us}, err
 }
 
 func readCounter(tx Tx, key string) (uint64, error) {
@@ -78,6 +90,7 @@ type genTx struct {
 	Tx
 	companies map[string]bool
 	global    bool
+	users     bool // a user was written
 
 	// The bank memo (bankmemo.go), used until the transaction writes bank
 	// records.
@@ -93,6 +106,11 @@ func newGenTx(tx Tx, memo *bankMemo) *genTx {
 
 // bump writes the counters of what the transaction changed.
 func (t *genTx) bump() error {
+	if t.users {
+		if err := bumpCounter(t.Tx, genUsersKey); err != nil {
+			return err
+		}
+	}
 	if t.global {
 		if err := bumpCounter(t.Tx, genGlobalKey); err != nil {
 			return err
@@ -137,6 +155,7 @@ func (t *genTx) PutDepartment(d *domain.Department) error {
 }
 
 func (t *genTx) PutUser(u *domain.User) error {
+	t.users = true
 	if old, err := t.Tx.User(u.ID); err == nil {
 		t.company(old.CompanyID)
 	}

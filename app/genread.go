@@ -21,13 +21,15 @@ import (
 //     key joins a batch only before the batch is sent, so the snapshot of
 //     the read is taken after the request arrived: it holds every write
 //     acknowledged before that. This is group commit for reads.
-//   - The caller's user is kept in memory with the generation of its
-//     company read in the same transaction (userCache). Every write to a
-//     user bumps the generation of the company the user was in before the
-//     write (genTx.PutUser), and counters only grow, so while the
-//     company's generation read now is the one kept with the user, the
-//     user is exactly as kept. Otherwise the user and the generations are
-//     read again in one transaction, as before.
+//   - The caller's user is kept in memory with the generation of the
+//     users read in the same transaction (userCache). Every write to a
+//     user bumps that generation (genTx.PutUser: "gen/users"), and counters
+//     only grow, so while the users' generation read now is the one kept
+//     with the user, the user is exactly as kept. Otherwise the user and
+//     the generations are read again in one transaction, as before. Writes
+//     of a company's records do not touch it: a request that follows them
+//     (a write, whose authorization reads the generations the same way)
+//     still finds its user kept.
 
 // genReader coalesces the generation reads of concurrent requests.
 type genReader struct {
@@ -40,7 +42,7 @@ type genReader struct {
 
 // genBatch is one read of generation counters.
 type genBatch struct {
-	keys  []string      // genGlobalKey first
+	keys  []string      // genGlobalKey, genUsersKey, then companies
 	start chan struct{} // closed when the batch may be sent (a next batch)
 	done  chan struct{} // closed when vals and err are set
 	vals  [][]byte
@@ -58,14 +60,14 @@ func (r *genReader) read(ctx context.Context, companyID string) (Generation, err
 		// Nothing running: read now, alone.
 		r.running = true
 		r.mu.Unlock()
-		b := &genBatch{keys: []string{genGlobalKey, key}}
+		b := &genBatch{keys: []string{genGlobalKey, genUsersKey, key}}
 		r.run(ctx, b)
 		return b.generation(key)
 	}
 	b := r.next
 	lead := b == nil
 	if lead {
-		b = &genBatch{keys: []string{genGlobalKey}, start: make(chan struct{}), done: make(chan struct{})}
+		b = &genBatch{keys: []string{genGlobalKey, genUsersKey}, start: make(chan struct{}), done: make(chan struct{})}
 		r.next = b
 	}
 	b.add(key)
@@ -126,7 +128,7 @@ func (b *genBatch) generation(key string) (Generation, error) {
 		return Generation{}, b.err
 	}
 	var g Generation
-	g.Global = counterValue(b.vals[0])
+	g.Global, g.Users = counterValue(b.vals[0]), counterValue(b.vals[1])
 	for i, k := range b.keys {
 		if k == key {
 			g.Company = counterValue(b.vals[i])
@@ -143,15 +145,15 @@ func counterValue(b []byte) uint64 {
 	return binary.BigEndian.Uint64(b)
 }
 
-// userCache keeps users with the generation of their company read in the
-// same transaction.
+// userCache keeps users with the generation of the users read in the same
+// transaction.
 type userCache struct {
 	mu sync.RWMutex
 	m  map[string]cachedUser
 }
 
 type cachedUser struct {
-	companyGen uint64
+	usersGen uint64
 	// What authorize looks at (the user record is not kept).
 	companyID, departmentID string
 	disabled                bool
@@ -163,23 +165,23 @@ const maxCachedUsers = 100000
 
 func newUserCache() *userCache { return &userCache{m: map[string]cachedUser{}} }
 
-// get returns the user with the id as kept when its company's generation
-// was companyGen; ok is false when it is not kept or was kept at another
-// generation of its company.
-func (c *userCache) get(id, companyID string, companyGen uint64) (cachedUser, bool) {
+// get returns the user with the id as kept when the users' generation was
+// usersGen; ok is false when it is not kept, is not in the company, or was
+// kept at another generation of the users.
+func (c *userCache) get(id, companyID string, usersGen uint64) (cachedUser, bool) {
 	c.mu.RLock()
 	u, ok := c.m[id]
 	c.mu.RUnlock()
-	if !ok || u.companyID != companyID || u.companyGen != companyGen {
+	if !ok || u.companyID != companyID || u.usersGen != usersGen {
 		return cachedUser{}, false
 	}
 	return u, true
 }
 
-// put keeps u, read in one transaction with companyGen, its company's
+// put keeps u, read in one transaction with usersGen, the users'
 // generation.
-func (c *userCache) put(u *domain.User, companyGen uint64) {
-	e := cachedUser{companyGen: companyGen, companyID: u.CompanyID, departmentID: u.DepartmentID,
+func (c *userCache) put(u *domain.User, usersGen uint64) {
+	e := cachedUser{usersGen: usersGen, companyID: u.CompanyID, departmentID: u.DepartmentID,
 		disabled: u.Disabled, revokedAt: u.TokensRevokedAt}
 	c.mu.Lock()
 	if old, ok := c.m[u.ID]; !ok || old != e {

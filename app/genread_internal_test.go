@@ -81,7 +81,7 @@ func TestGenReaderCoalesces(t *testing.T) {
 			n = len(r.next.keys)
 		}
 		r.mu.Unlock()
-		if n == 5 { // the global key, a, b, c, d
+		if n == 6 { // the global and users keys, a, b, c, d
 			break
 		}
 		if time.Now().After(deadline) {
@@ -93,11 +93,12 @@ func TestGenReaderCoalesces(t *testing.T) {
 	st.set(genCompanyKey+"a", 2)
 	st.set(genCompanyKey+"b", 5)
 	st.set(genGlobalKey, 8)
+	st.set(genUsersKey, 3)
 	close(st.hold)
 	if got := <-first; got.err != nil || got.g != (Generation{Global: 7, Company: 1}) {
 		t.Errorf("first read = %+v, %v; want {7 1}", got.g, got.err)
 	}
-	want := map[string]Generation{"a": {8, 2}, "b": {8, 5}, "c": {8, 0}, "d": {8, 0}}
+	want := map[string]Generation{"a": {8, 2, 3}, "b": {8, 5, 3}, "c": {8, 0, 3}, "d": {8, 0, 3}}
 	for range companies {
 		got := <-results
 		if got.err != nil || got.g != want[got.company] {
@@ -112,13 +113,13 @@ func TestGenReaderCoalesces(t *testing.T) {
 	}
 	second := calls[1]
 	if len(second) > 0 {
-		slices.Sort(second[1:]) // the waiters' keys, in the order they came
+		slices.Sort(second[2:]) // the waiters' keys, in the order they came
 	}
-	if want := []string{genGlobalKey, genCompanyKey + "a", genCompanyKey + "b", genCompanyKey + "c", genCompanyKey + "d"}; !slices.Equal(second, want) {
+	if want := []string{genGlobalKey, genUsersKey, genCompanyKey + "a", genCompanyKey + "b", genCompanyKey + "c", genCompanyKey + "d"}; !slices.Equal(second, want) {
 		t.Errorf("second read of %q, want %q", second, want)
 	}
 	// Nothing running now: the next read runs at once, alone.
-	if g, err := r.read(ctx, "b"); err != nil || g != (Generation{8, 5}) {
+	if g, err := r.read(ctx, "b"); err != nil || g != (Generation{8, 5, 3}) {
 		t.Errorf("read after = %+v, %v", g, err)
 	}
 }

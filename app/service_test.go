@@ -23,6 +23,7 @@ func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 // and prices 0001 higher.
 type fixture struct {
 	t   *testing.T
+	st  app.Store
 	svc *app.Service
 	a   domain.Principal // company A
 	b   domain.Principal // company B
@@ -57,7 +58,7 @@ func newFixture(t *testing.T) *fixture {
 	if _, err := svc.ImportEditions(ctx, []app.EditionData{ed("08/2026", "120.00", true), ed("09/2026", "130.00", false)}); err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{t: t, svc: svc}
+	f := &fixture{t: t, st: st, svc: svc}
 	f.a = f.principal("Alfa", "a@alfa.com")
 	f.b = f.principal("Beta", "b@beta.com")
 	return f
@@ -535,5 +536,54 @@ func TestAuthorizeReadsTheGeneration(t *testing.T) {
 	}
 	if g2.Company <= g1.Company {
 		t.Errorf("after a write the company generation is %d, was %d", g2.Company, g1.Company)
+	}
+}
+
+// TestUserKeptAcrossCompanyWrites: the caller's user, once read, is kept
+// while no user is written, whatever the company writes (its data's
+// generation moves at every write); any user written (here another user
+// added) makes the next authorization read it again. The user is changed
+// behind the Service's back to tell a read from a kept one.
+func TestUserKeptAcrossCompanyWrites(t *testing.T) {
+	f := newFixture(t)
+	nu, err := f.svc.AddUser(ctx, app.NewUserInput{Company: "Alfa", Email: "k@alfa.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := f.svc.Authenticate(ctx, "k@alfa.com", nu.SecretToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := f.svc.Authorize(ctx, s.Token) // read and kept
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.CreateGroup(ctx, p, app.GroupInput{Description: "Nova"}); err != nil {
+		t.Fatal(err)
+	}
+	// Disabled in the store without a user write through the Service: no
+	// generation moves.
+	err = f.st.Update(ctx, func(tx app.Tx) error {
+		u, err := tx.User(p.UserID)
+		if err != nil {
+			return err
+		}
+		u.Disabled = true
+		return tx.PutUser(u)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.Authorize(ctx, s.Token); err != nil {
+		t.Fatalf("after a company write, the kept user: %v (read again)", err)
+	}
+	if _, _, err := f.svc.AuthorizeRead(ctx, s.Token); err != nil {
+		t.Fatalf("a read after a company write, the kept user: %v (read again)", err)
+	}
+	if _, err := f.svc.AddUser(ctx, app.NewUserInput{Company: "Beta", Email: "other@beta.com"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.Authorize(ctx, s.Token); domain.ErrorCode(err) != domain.EUNAUTHORIZED {
+		t.Fatalf("after a user write, the user read again (disabled): %v, want EUNAUTHORIZED", err)
 	}
 }
