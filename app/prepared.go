@@ -79,9 +79,12 @@ func (s *Service) prepareChange(ctx context.Context, p domain.Principal, id stri
 		if err != nil {
 			return err
 		}
-		c, err := s.composition(tx, p, id)
-		if err != nil {
-			return err
+		c := s.comps.get(id, stamp) // the record as decoded, if kept (compcache.go)
+		if c == nil || c.CompanyID != p.CompanyID {
+			if c, err = s.composition(tx, p, id); err != nil {
+				return err
+			}
+			s.comps.put(id, stamp, c)
 		}
 		g := &ownGuard{Tx: tx}
 		if err := change(g, c); err != nil || g.own || hasOwnItem(c) {
@@ -164,17 +167,28 @@ func (s *Service) changePrepared(ctx context.Context, p domain.Principal, id str
 		return s.changeComposition(ctx, p, id, change)
 	}
 	var out *domain.PricedComposition
+	var stored []byte // what the prepared change stored
 	err := s.store.Update(ctx, func(tx Tx) error {
+		stored = nil
 		ok, err := pc.current(tx)
 		if err != nil {
 			return err
 		}
 		if ok {
 			out = pc.out
-			return tx.PutComposition(pc.c)
+			if err := tx.PutComposition(pc.c); err != nil {
+				return err
+			}
+			if st, ok := compositionStamper(tx); ok {
+				stored, err = st.CompositionStamp(id)
+			}
+			return err
 		}
 		out, err = s.changeIn(tx, p, id, change)
 		return err
 	})
+	if err == nil {
+		s.comps.put(id, stored, pc.c) // committed: the next change need not decode it
+	}
 	return out, err
 }

@@ -2,6 +2,8 @@ package app_test
 
 import (
 	"context"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/costdb/costdb/app"
@@ -208,4 +210,47 @@ func mustComposition(t *testing.T, pf *preparedFixture) *domain.PricedCompositio
 		t.Fatal(err)
 	}
 	return pc
+}
+
+// TestCompositionCacheAnswersAsStored: a run of add_items and remove_items
+// on one composition, each prepared from the composition kept by the
+// previous one (the cache, write-through) rather than decoded again,
+// answers each time what a read of the stored composition by another
+// service answers, and stores it: quantities of every exponent, items
+// added, replaced and removed.
+func TestCompositionCacheAnswersAsStored(t *testing.T) {
+	pf := newPreparedFixture(t)
+	r := rand.New(rand.NewPCG(21, 8))
+	have := []string{"0001"}
+	codes := []struct {
+		code string
+		kind domain.ItemKind
+	}{{"0001", domain.KindResource}, {"0002", domain.KindResource}, {"88309", domain.KindComposition}}
+	for i := range 60 {
+		x := codes[r.IntN(len(codes))]
+		var got *domain.PricedComposition
+		var err error
+		if r.IntN(3) == 0 && len(have) > 1 {
+			k := r.IntN(len(have))
+			kind := domain.KindResource
+			if have[k] == "88309" {
+				kind = domain.KindComposition
+			}
+			got, err = pf.svc.RemoveItems(ctx, pf.p, pf.comp, []app.ItemRef{{Bank: "SINAPI", Code: have[k], Kind: kind}})
+			have = append(have[:k:k], have[k+1:]...)
+		} else {
+			q := decimal.New(r.Int64N(1_000_000)+1, int32(r.IntN(7)-5)) // 10^-5 … 10^1
+			got, err = pf.svc.AddItems(ctx, pf.p, pf.comp, []app.ItemInput{{Bank: "SINAPI", Code: x.code, Kind: x.kind, Quantity: q}})
+			if !slices.Contains(have, x.code) {
+				have = append(have, x.code)
+			}
+		}
+		if err != nil {
+			t.Fatalf("change %d: %v", i, err)
+		}
+		pf.check(t, got, have...)
+	}
+	if hits := app.CompositionCacheHits(pf.svc); hits < 30 {
+		t.Fatalf("%d changes of 60 took the kept composition", hits)
+	}
 }

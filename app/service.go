@@ -36,6 +36,7 @@ type Service struct {
 	// gens and users make an authorized GET cheap (genread.go).
 	gens  *genReader
 	users *userCache
+	comps *compositionCache // decoded compositions for prepared changes
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 }
@@ -62,7 +63,7 @@ func New(store Store, tokens Tokens, cfg Config) *Service {
 		store = rs.Store // WithConfig: the same store, not wrapped twice
 	}
 	rs := rejectingStore{Store: store, memo: newBankMemo(), noStamps: new(atomic.Bool)}
-	return &Service{store: rs, tokens: tokens, cfg: cfg, gens: newGenReader(rs), users: newUserCache(), Now: time.Now}
+	return &Service{store: rs, tokens: tokens, cfg: cfg, gens: newGenReader(rs), users: newUserCache(), comps: newCompositionCache(), Now: time.Now}
 }
 
 // Config returns the settings in force.

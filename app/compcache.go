@@ -1,0 +1,67 @@
+package app
+
+import (
+	"bytes"
+	"sync"
+	"sync/atomic"
+
+	"github.com/costdb/costdb/domain"
+)
+
+// compositionCache keeps decoded compositions with the stored bytes they
+// are (CompositionStamp), for the prepared changes (prepared.go, issue 11
+// R2): decoding the stored composition was a tenth of a write's CPU. An
+// entry is used only when the bytes read now are the bytes it was kept
+// with, so it is exact whatever wrote the record, in this process or
+// another; a copy is handed out and kept, since a change works on its
+// composition. A prepared change that commits keeps what it stored under
+// the stored bytes (write-through): the next change of a composition under
+// write load does not decode it. Bounded; when full it starts again empty.
+type compositionCache struct {
+	mu   sync.Mutex
+	m    map[string]cachedComposition
+	hits atomic.Int64
+}
+
+type cachedComposition struct {
+	stamp []byte
+	c     *domain.Composition
+}
+
+// maxCachedCompositions bounds the cache (each entry keeps its record's
+// bytes and the decoded composition: a few KB).
+const maxCachedCompositions = 1024
+
+func newCompositionCache() *compositionCache {
+	return &compositionCache{m: map[string]cachedComposition{}}
+}
+
+// get returns a copy of the composition kept for id with exactly the stored
+// bytes stamp, or nil.
+func (cc *compositionCache) get(id string, stamp []byte) *domain.Composition {
+	if cc == nil {
+		return nil
+	}
+	cc.mu.Lock()
+	e, ok := cc.m[id]
+	cc.mu.Unlock()
+	if !ok || !bytes.Equal(e.stamp, stamp) {
+		return nil
+	}
+	cc.hits.Add(1)
+	return e.c.Clone()
+}
+
+// put keeps a copy of c, which the stored bytes stamp are.
+func (cc *compositionCache) put(id string, stamp []byte, c *domain.Composition) {
+	if cc == nil || stamp == nil {
+		return
+	}
+	e := cachedComposition{stamp: stamp, c: c.Clone()}
+	cc.mu.Lock()
+	if len(cc.m) >= maxCachedCompositions {
+		clear(cc.m)
+	}
+	cc.m[id] = e
+	cc.mu.Unlock()
+}
