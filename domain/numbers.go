@@ -47,14 +47,22 @@ func integerDigits(d decimal.Decimal) int {
 // MaxIntegerDigits digits before the point (its places are set by the
 // calculation method). The error names the composition as a whole ("").
 func (pc *PricedComposition) CheckBounds() error {
-	p := pc.Prices
-	figures := []decimal.Decimal{p.PND, p.PD, p.ChDeEq, p.ChdDeEq, p.ChiDeEq, p.ChdiDeEq, p.ChDaMo, p.ChdDaMo,
-		p.CHE, p.CHDE, p.ChIncidencia, p.CTF, p.CTFD, p.CUOI, p.CUOID, p.CCA, p.CCAD, p.CUMO}
-	for _, it := range pc.Items {
-		figures = append(figures, it.UnitPrice.PND, it.UnitPrice.PD, it.Total.PND, it.Total.PD)
+	p := &pc.Prices
+	out := func(ds ...decimal.Decimal) bool { // checked where they are: no slice of every figure
+		for _, d := range ds {
+			if integerDigits(d) > MaxIntegerDigits {
+				return true
+			}
+		}
+		return false
 	}
-	for _, d := range figures {
-		if integerDigits(d) > MaxIntegerDigits {
+	if out(p.PND, p.PD, p.ChDeEq, p.ChdDeEq, p.ChiDeEq, p.ChdiDeEq, p.ChDaMo, p.ChdDaMo,
+		p.CHE, p.CHDE, p.ChIncidencia, p.CTF, p.CTFD, p.CUOI, p.CUOID, p.CCA, p.CCAD, p.CUMO) {
+		return tooLarge("composition")
+	}
+	for i := range pc.Items {
+		it := &pc.Items[i]
+		if out(it.UnitPrice.PND, it.UnitPrice.PD, it.Total.PND, it.Total.PD) {
 			return tooLarge("composition")
 		}
 	}
