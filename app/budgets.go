@@ -725,51 +725,41 @@ func (s *Service) SyntheticReport(ctx context.Context, p domain.Principal, id st
 // so that the rows are never all held. A budget whose figures need the
 // decimal path, or a frozen version, is computed whole, as SyntheticReport.
 func (s *Service) SyntheticReportStream(ctx context.Context, p domain.Principal, id string) (*domain.SyntheticReport, error) {
-	if _, ok := versionOf(ctx); ok {
-		return s.SyntheticReport(ctx, p, id)
-	}
-	var out *domain.SyntheticReport
-	err := s.store.View(ctx, func(tx Tx) error {
-		b, walk, err := s.budgetStream(tx, p, id)
-		if err != nil {
-			return err
-		}
-		bp := budgetPricer(tx, p)
-		out, err = bp.SyntheticStream(b, walk)
-		if errors.Is(err, domain.ErrNotStreamable) {
-			if b.Items == nil {
-				if b, err = s.budget(tx, p, id); err != nil {
-					return err
-				}
-			}
-			out, err = bp.Synthetic(b)
-		}
-		return err
-	})
-	return out, err
+	return streamedReport(ctx, s, p, id, s.SyntheticReport, (*domain.BudgetPricer).SyntheticStream, (*domain.BudgetPricer).Synthetic)
 }
 
 // AnalyticReportStream is AnalyticReport for an answer written as it goes,
 // as SyntheticReportStream (domain.BudgetPricer.AnalyticStream).
 func (s *Service) AnalyticReportStream(ctx context.Context, p domain.Principal, id string) (*domain.AnalyticReport, error) {
+	return streamedReport(ctx, s, p, id, s.AnalyticReport, (*domain.BudgetPricer).AnalyticStream, (*domain.BudgetPricer).Analytic)
+}
+
+// streamedReport computes a report with stream over the budget's tree as
+// the store walks it (budgetStream), in one read transaction; with whole
+// on the budget read whole when its figures need the decimal path
+// (domain.ErrNotStreamable); and by version for a frozen version.
+func streamedReport[T any](ctx context.Context, s *Service, p domain.Principal, id string,
+	version func(context.Context, domain.Principal, string) (T, error),
+	stream func(*domain.BudgetPricer, *domain.Budget, domain.NodeWalk) (T, error),
+	whole func(*domain.BudgetPricer, *domain.Budget) (T, error)) (T, error) {
 	if _, ok := versionOf(ctx); ok {
-		return s.AnalyticReport(ctx, p, id)
+		return version(ctx, p, id)
 	}
-	var out *domain.AnalyticReport
+	var out T
 	err := s.store.View(ctx, func(tx Tx) error {
 		b, walk, err := s.budgetStream(tx, p, id)
 		if err != nil {
 			return err
 		}
 		bp := budgetPricer(tx, p)
-		out, err = bp.AnalyticStream(b, walk)
+		out, err = stream(bp, b, walk)
 		if errors.Is(err, domain.ErrNotStreamable) {
 			if b.Items == nil {
 				if b, err = s.budget(tx, p, id); err != nil {
 					return err
 				}
 			}
-			out, err = bp.Analytic(b)
+			out, err = whole(bp, b)
 		}
 		return err
 	})

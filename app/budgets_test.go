@@ -10,6 +10,7 @@ import (
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/shopspring/decimal"
 )
 
@@ -774,5 +775,69 @@ func TestABCReportLimits(t *testing.T) {
 	// sample test): the first row crosses 20%, the sixth crosses 95%.
 	if classes != "ABBBBBCCCC" {
 		t.Errorf("classes %s, want ABBBBBCCCC", classes)
+	}
+}
+
+// TestStreamedReportsAreTheWholeOnes: over the real sample, the streamed
+// synthetic and analytic reports (SyntheticReportStream, AnalyticReportStream:
+// two passes over the stored tree) hand out the rows of the reports computed
+// whole, with the same footer and missing list; a budget with a quantity of
+// 19 digits, past the centavo path, is computed whole and still answered.
+func TestStreamedReportsAreTheWholeOnes(t *testing.T) {
+	f := newSampleFixture(t)
+	createOwnBase(t, f.svc, f.a)
+	in := sampleBudget(false)
+	pb, err := f.svc.CreateBudget(ctx, f.a, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Code = "ORC-WIDE"
+	in.Items[0].Items[0].Quantity = dec("123456789012.1234567") // 19 digits
+	wide, err := f.svc.CreateBudget(ctx, f.a, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := cmp.Options{cmp.Comparer(func(a, b decimal.Decimal) bool { return a.Equal(b) }), cmpopts.EquateEmpty(),
+		cmpopts.IgnoreUnexported(domain.SyntheticReport{}, domain.AnalyticReport{}), cmpopts.IgnoreFields(domain.SyntheticReport{}, "Budget"),
+		cmpopts.IgnoreFields(domain.AnalyticReport{}, "Budget")}
+	for _, id := range []string{pb.ID, wide.ID} {
+		whole, err := f.svc.SyntheticReport(ctx, f.a, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		streamed, err := f.svc.SyntheticReportStream(ctx, f.a, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if computedWhole := streamed.Rows != nil; computedWhole != (id == wide.ID) {
+			t.Fatalf("%s: computed whole %v, want %v", id, computedWhole, id == wide.ID)
+		}
+		var rows []domain.SyntheticRow
+		_ = streamed.Each(func(r *domain.SyntheticRow) error { rows = append(rows, *r); return nil })
+		if len(rows) == 0 || len(rows) != streamed.Len() {
+			t.Fatalf("%s: %d rows streamed, Len %d", id, len(rows), streamed.Len())
+		}
+		streamed.Rows = rows
+		if d := cmp.Diff(whole, streamed, same); d != "" {
+			t.Errorf("%s: synthetic (-whole +streamed):\n%s", id, d)
+		}
+		awhole, err := f.svc.AnalyticReport(ctx, f.a, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		astreamed, err := f.svc.AnalyticReportStream(ctx, f.a, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var arows []domain.AnalyticRow
+		_ = astreamed.Each(func(r *domain.AnalyticRow) error { arows = append(arows, *r); return nil })
+		astreamed.Rows = arows
+		if d := cmp.Diff(awhole, astreamed, same); d != "" {
+			t.Errorf("%s: analytic (-whole +streamed):\n%s", id, d)
+		}
+	}
+	// Another company's budget is not found, streamed too.
+	if _, err := f.svc.SyntheticReportStream(ctx, f.b, pb.ID); domain.ErrorCode(err) != domain.ENOTFOUND {
+		t.Fatalf("another company's budget: %v, want ENOTFOUND", err)
 	}
 }
