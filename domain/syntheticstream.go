@@ -11,7 +11,8 @@ import (
 // NodeWalk walks a budget's tree in order, a stage before its children:
 // visit is called with each node and its depth (1 at the top). The node's
 // Items need not be filled (its children are the nodes visited after it,
-// deeper), and the node is visit's for the call only. The walk stops at
+// deeper), and the node is visit's for the call only (its strings may be
+// kept: they are never memory of the store's). The walk stops at
 // visit's first error and returns it. A NodeWalk may be called more than
 // once, and walks the same tree each time.
 type NodeWalk func(visit func(n *BudgetNode, depth int) error) error
