@@ -770,14 +770,7 @@ func streamedReport[T any](ctx context.Context, s *Service, p domain.Principal, 
 // report: through the store's BudgetStreamer when it has one, else whole
 // (its walk then walks the tree in memory).
 func (s *Service) budgetStream(tx Tx, p domain.Principal, id string) (*domain.Budget, domain.NodeWalk, error) {
-	inner := tx
-	switch w := tx.(type) { // the Service's own wrappers (generation.go, bankmemo.go)
-	case *genTx:
-		inner = w.Tx
-	case *memoTx:
-		inner = w.Tx
-	}
-	bs, ok := inner.(BudgetStreamer)
+	bs, ok := storeTx(tx).(BudgetStreamer)
 	if !ok {
 		b, err := s.budget(tx, p, id)
 		if err != nil {
@@ -808,23 +801,16 @@ func (s *Service) AnalyticReport(ctx context.Context, p domain.Principal, id str
 // (50, 80); others must satisfy 0 < A < B ≤ 100, else EINVALID on
 // "abcLimits".
 func (s *Service) ABCReport(ctx context.Context, p domain.Principal, id string, limits domain.ABCLimits) (*domain.ABCReport, error) {
-	if _, ok := versionOf(ctx); ok {
-		return report(ctx, s, p, id, func(bp *domain.BudgetPricer, b *domain.Budget) (*domain.ABCReport, error) {
-			return bp.ABC(b, limits)
-		})
-	}
 	// The tree is walked, not held (budgetStream): the curve's rows are the
 	// distinct resources, whatever the number of lines.
-	var out *domain.ABCReport
-	err := s.store.View(ctx, func(tx Tx) error {
-		b, walk, err := s.budgetStream(tx, p, id)
-		if err != nil {
-			return err
-		}
-		out, err = budgetPricer(tx, p).ABCWalk(b, walk, limits)
-		return err
-	})
-	return out, err
+	whole := func(bp *domain.BudgetPricer, b *domain.Budget) (*domain.ABCReport, error) { return bp.ABC(b, limits) }
+	return streamedReport(ctx, s, p, id,
+		func(ctx context.Context, p domain.Principal, id string) (*domain.ABCReport, error) {
+			return report(ctx, s, p, id, whole)
+		},
+		func(bp *domain.BudgetPricer, b *domain.Budget, walk domain.NodeWalk) (*domain.ABCReport, error) {
+			return bp.ABCWalk(b, walk, limits)
+		}, whole)
 }
 
 // budgetsUsing names the company's budgets with a line of the own base of

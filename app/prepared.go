@@ -36,13 +36,7 @@ type CompositionStamper interface {
 // compositionStamper returns the store's stamper under the Service's own
 // wrappers (generation.go, bankmemo.go), if it has one.
 func compositionStamper(tx Tx) (CompositionStamper, bool) {
-	switch w := tx.(type) {
-	case *genTx:
-		tx = w.Tx
-	case *memoTx:
-		tx = w.Tx
-	}
-	st, ok := tx.(CompositionStamper)
+	st, ok := storeTx(tx).(CompositionStamper)
 	return st, ok
 }
 

@@ -6,18 +6,27 @@ import (
 	"github.com/costdb/costdb/domain"
 )
 
+// storeTx is the store's own transaction under the Service's wrappers
+// (generation.go, bankmemo.go), for the optional parts of the port
+// (VersionTx, CompositionStamper, BudgetStreamer).
+func storeTx(tx Tx) Tx {
+	switch w := tx.(type) {
+	case *genTx:
+		return w.Tx
+	case *memoTx:
+		return w.Tx
+	}
+	return tx
+}
+
 // versionTx returns the store's version operations.
 func versionTx(tx Tx) (VersionTx, error) {
-	switch w := tx.(type) { // the Service's own wrappers (generation.go, bankmemo.go)
-	case *genTx:
+	if w, ok := tx.(*genTx); ok {
 		if v, ok := w.Tx.(VersionTx); ok {
-			return genVersionTx{VersionTx: v, t: w}, nil
+			return genVersionTx{VersionTx: v, t: w}, nil // a version written bumps its company
 		}
-		tx = w.Tx
-	case *memoTx:
-		tx = w.Tx
 	}
-	v, ok := tx.(VersionTx)
+	v, ok := storeTx(tx).(VersionTx)
 	if !ok {
 		return nil, domain.Errorf(domain.EINTERNAL, "this store keeps no budget versions")
 	}
