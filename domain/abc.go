@@ -186,6 +186,21 @@ func (r *ABCReport) Classes() []ABCClassTotal {
 	return out
 }
 
+// FiguresOut reports whether a figure of the curve (its limits, total,
+// summary and rows; not the budget's own) is out of bounds (FigureOut).
+func (r *ABCReport) FiguresOut() bool {
+	if figuresOut(r.Limits.A, r.Limits.B, r.Total) || r.Summary.FiguresOut() {
+		return true
+	}
+	for i := range r.Rows {
+		x := &r.Rows[i]
+		if figuresOut(x.Quantity, x.UnitPrice, x.Total, x.Percent, x.CumulativePercent) {
+			return true
+		}
+	}
+	return false
+}
+
 // ABC computes the ABC curve of the budget's resources: Explode, then
 // RankABC. Zero limits take the defaults (50, 80); others must be valid.
 func (bp *BudgetPricer) ABC(b *Budget, limits ABCLimits) (*ABCReport, error) {

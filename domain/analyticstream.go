@@ -1,7 +1,5 @@
 package domain
 
-import "github.com/shopspring/decimal"
-
 // AnalyticStream computes the analytic report of the budget b (its fields,
 // Items not needed) whose tree walk walks, as SyntheticStream does the
 // synthetic one: the first pass (here, one walk) prices every line, opens
@@ -81,7 +79,7 @@ func (a *analyticStream) line(n *BudgetNode, li *lineInfo) (*analyticLine, error
 		return nil, err
 	}
 	al.missing = itemsMissing(al.items)
-	if itemsOut(al.items, map[*AnalyticItem]bool{}) || summaryOut(al.summary) {
+	if itemsOut(al.items, map[*AnalyticItem]bool{}) || al.summary.FiguresOut() {
 		a.out = true
 	}
 	a.opened[li] = al
@@ -113,15 +111,6 @@ func itemsOut(its []AnalyticItem, seen map[*AnalyticItem]bool) bool {
 	return false
 }
 
-func summaryOut(s CostSummary) bool {
-	for _, d := range []decimal.Decimal{s.Labor, s.Material, s.Equipment, s.Services, s.Total()} {
-		if FigureOut(d) {
-			return true
-		}
-	}
-	return false
-}
-
 // Len is the number of rows of the report.
 func (r *AnalyticReport) Len() int {
 	if r.stream != nil {
@@ -130,24 +119,21 @@ func (r *AnalyticReport) Len() int {
 	return len(r.Rows)
 }
 
-// FiguresOut reports whether some figure of the rows (their synthetic
-// figures, items at any depth and unit summaries) is out of bounds
-// (FigureOut): as the first pass of a streamed report found, or looking at
-// every row of one computed whole. The footer and Summary are the
-// caller's to check.
+// FiguresOut reports whether some figure of the report (its rows' figures,
+// items at any depth and unit summaries, its footer and summary; not the
+// budget's own) is out of bounds (FigureOut): for a streamed report as its
+// pass found, for one computed whole by looking at every row.
 func (r *AnalyticReport) FiguresOut() bool {
+	if r.BudgetTotals.FiguresOut() || r.Summary.FiguresOut() {
+		return true
+	}
 	if r.stream != nil {
 		return r.stream.syn.out || r.stream.out
 	}
 	seen := map[*AnalyticItem]bool{}
 	for i := range r.Rows {
 		x := &r.Rows[i]
-		for _, d := range []decimal.Decimal{x.Quantity, x.UnitPrice, x.UnitPriceWithBDI, x.Total, x.TotalWithBDI, x.Weight} {
-			if FigureOut(d) {
-				return true
-			}
-		}
-		if summaryOut(x.UnitSummary) || itemsOut(x.Items, seen) {
+		if x.SyntheticRow.figuresOut() || x.UnitSummary.FiguresOut() || itemsOut(x.Items, seen) {
 			return true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+	"strings"
 
 	"github.com/shopspring/decimal"
 )
@@ -173,6 +174,20 @@ func Cents(d decimal.Decimal) (int64, bool) {
 	return 0, false
 }
 
+// AppendFixed2 appends d as d.StringFixed(2) writes it (rounded half away
+// from zero to 2 places, "-1234.50"), with sep for the decimal point;
+// without big.Int arithmetic when d is whole centavos (Cents).
+func AppendFixed2(dst []byte, d decimal.Decimal, sep byte) []byte {
+	if c, ok := Cents(d); ok {
+		return AppendCents(dst, c, sep)
+	}
+	s := d.StringFixed(2)
+	if i := strings.IndexByte(s, '.'); i >= 0 && sep != '.' {
+		return append(append(append(dst, s[:i]...), sep), s[i+1:]...)
+	}
+	return append(dst, s...)
+}
+
 // AppendCents appends c centavos as decimal.StringFixed(2) writes the same
 // amount ("-1234.50"), with sep for the decimal point.
 func AppendCents(b []byte, c int64, sep byte) []byte {
@@ -184,4 +199,27 @@ func AppendCents(b []byte, c int64, sep byte) []byte {
 	b = strconv.AppendUint(b, u/100, 10)
 	f := u % 100
 	return append(b, sep, byte('0'+f/10), byte('0'+f%10))
+}
+
+// figuresOut reports whether some of ds is out of bounds (FigureOut).
+func figuresOut(ds ...decimal.Decimal) bool {
+	for _, d := range ds {
+		if FigureOut(d) {
+			return true
+		}
+	}
+	return false
+}
+
+// FiguresOut reports whether a figure of the footer is out of bounds.
+func (t BudgetTotals) FiguresOut() bool { return figuresOut(t.Total, t.BDIValue, t.TotalWithBDI) }
+
+// FiguresOut reports whether an amount of the summary, or its total, is
+// out of bounds.
+func (s CostSummary) FiguresOut() bool {
+	return figuresOut(s.Labor, s.Material, s.Equipment, s.Services, s.Total())
+}
+
+func (r *SyntheticRow) figuresOut() bool {
+	return figuresOut(r.Quantity, r.UnitPrice, r.UnitPriceWithBDI, r.Total, r.TotalWithBDI, r.Weight)
 }

@@ -1,10 +1,6 @@
 package domain
 
-import (
-	"strings"
-
-	"github.com/shopspring/decimal"
-)
+import "github.com/shopspring/decimal"
 
 // Exploding a budget: every line is taken down to the leaves of its
 // composition tree, and the leaves are added up.
@@ -369,7 +365,7 @@ type lineTargets struct {
 }
 
 type lineTarget struct {
-	n   BudgetNode // its strings the target's own
+	n   BudgetNode // without its children
 	qty decimal.Decimal
 }
 
@@ -381,9 +377,8 @@ func (t *lineTargets) add(n *BudgetNode) {
 	if t.index == nil {
 		t.index = map[streamLineKey]int{}
 	}
-	c := BudgetNode{ID: strings.Clone(n.ID), Kind: n.Kind, Bank: strings.Clone(n.Bank), Code: strings.Clone(n.Code), Quantity: n.Quantity}
-	t.index[streamLineKey{c.Kind, c.Bank, c.Code}] = len(t.targets)
-	t.targets = append(t.targets, lineTarget{c, n.Quantity})
+	t.index[streamLineKey{n.Kind, n.Bank, n.Code}] = len(t.targets)
+	t.targets = append(t.targets, lineTarget{BudgetNode{ID: n.ID, Kind: n.Kind, Bank: n.Bank, Code: n.Code, Quantity: n.Quantity}, n.Quantity})
 }
 
 // explodeTargets explodes the lines added up in t, in the order first met.

@@ -40,7 +40,6 @@ func (t *nodeTape) str(s string) {
 			t.idx = map[string]uint64{}
 		}
 		i = uint64(len(t.strs))
-		s = string([]byte(s)) // the tape's own copy
 		t.strs = append(t.strs, s)
 		t.idx[s] = i
 	}

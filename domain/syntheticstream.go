@@ -3,7 +3,6 @@ package domain
 import (
 	"errors"
 	"strconv"
-	"strings"
 
 	"github.com/shopspring/decimal"
 )
@@ -201,7 +200,7 @@ func (s *syntheticStream) line(n *BudgetNode) (lineCents, *lineInfo, error) {
 		if li, err = s.bp.line(s.b, n); err != nil {
 			return lineCents{}, nil, err
 		}
-		s.lines[streamLineKey{n.Kind, strings.Clone(n.Bank), strings.Clone(n.Code)}] = li
+		s.lines[k] = li
 	}
 	f := lineCents{unitPrice: li.price.In(s.reg), supply: s.isSupply(n.ID)}
 	p, ok1 := toFixed(f.unitPrice)
@@ -262,19 +261,20 @@ func (r *SyntheticReport) Len() int {
 	return len(r.Rows)
 }
 
-// FiguresOut reports whether some figure of a streamed report's rows is out
-// of bounds (FigureOut), as its first pass found; for a report computed
-// whole, whether one of its Rows is.
+// FiguresOut reports whether some figure of the report (its rows and its
+// footer; not the budget's own, its BDI) is out of bounds (FigureOut): for a
+// streamed report as its first pass found, for one computed whole by
+// looking at every row. An answer showing such a figure is refused (409).
 func (r *SyntheticReport) FiguresOut() bool {
+	if r.BudgetTotals.FiguresOut() {
+		return true
+	}
 	if r.stream != nil {
 		return r.stream.out
 	}
 	for i := range r.Rows {
-		x := &r.Rows[i]
-		for _, d := range []decimal.Decimal{x.Quantity, x.UnitPrice, x.UnitPriceWithBDI, x.Total, x.TotalWithBDI, x.Weight} {
-			if FigureOut(d) {
-				return true
-			}
+		if r.Rows[i].figuresOut() {
+			return true
 		}
 	}
 	return false

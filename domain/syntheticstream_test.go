@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/costdb/costdb/domain"
@@ -175,7 +176,8 @@ func TestSyntheticStreamBounds(t *testing.T) {
 
 // TestCentsFormatting: AppendCents of Cents writes what StringFixed(2)
 // writes, for every decimal with at most 2 places (trailing zeros aside),
-// and Cents refuses every other.
+// and Cents refuses every other; AppendFixed2 writes what StringFixed(2)
+// writes for every decimal (a comma for the point).
 func TestCentsFormatting(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 9))
 	refused := 0
@@ -185,6 +187,9 @@ func TestCentsFormatting(t *testing.T) {
 			m = -m
 		}
 		d := decimal.New(m, int32(r.IntN(24)-20))
+		if got, want := string(domain.AppendFixed2(nil, d, ',')), strings.Replace(d.StringFixed(2), ".", ",", 1); got != want {
+			t.Fatalf("%s: AppendFixed2 %q, StringFixed(2) %q", d, got, want)
+		}
 		c, ok := domain.Cents(d)
 		twoPlaces := d.Equal(d.Truncate(2))
 		if !ok {

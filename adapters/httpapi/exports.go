@@ -107,12 +107,17 @@ func WriteExport(w http.ResponseWriter, mediaType, disposition, filename string,
 // (2620 → 2620.00, 102.8 → 102.80), and every digit it has beyond them (a
 // SICRO-model unit price may carry four).
 func Money(d decimal.Decimal) json.Number {
-	if c, ok := domain.Cents(d); ok { // the same text, without big.Int
-		var buf [24]byte
-		return json.Number(domain.AppendCents(buf[:0], c, '.'))
+	var buf [24]byte
+	return json.Number(AppendMoney(buf[:0], d))
+}
+
+// AppendMoney appends d as Money writes it.
+func AppendMoney(dst []byte, d decimal.Decimal) []byte {
+	if c, ok := domain.Cents(d); ok { // whole centavos: StringFixed(2)'s text, without big.Int
+		return domain.AppendCents(dst, c, '.')
 	}
 	if d.Equal(d.Truncate(2)) {
-		return json.Number(d.StringFixed(2))
+		return append(dst, d.StringFixed(2)...)
 	}
-	return Num(d)
+	return AppendNum(dst, d)
 }

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/costdb/costdb/domain"
 	"github.com/shopspring/decimal"
 )
 
@@ -57,18 +56,12 @@ func (j *JSONWriter) Int(i int) {
 	}
 }
 
-// Money writes an amount as Money does, without building the string when
-// it is whole centavos.
+// Money writes an amount as Money does, without building a string.
 func (j *JSONWriter) Money(d decimal.Decimal) {
-	if j.err != nil {
-		return
-	}
-	if c, ok := domain.Cents(d); ok {
-		j.scratch = domain.AppendCents(j.scratch[:0], c, '.')
+	if j.err == nil {
+		j.scratch = AppendMoney(j.scratch[:0], d)
 		_, j.err = j.w.Write(j.scratch)
-		return
 	}
-	j.Number(Money(d))
 }
 
 // Bool writes true or false.
@@ -99,15 +92,6 @@ func (j *JSONWriter) StringOrNull(s *string) {
 		return
 	}
 	j.String(*s)
-}
-
-// NumberOrNull writes n, or null for nil.
-func (j *JSONWriter) NumberOrNull(n *json.Number) {
-	if n == nil {
-		j.Null()
-		return
-	}
-	j.Number(*n)
 }
 
 // Value writes v as encoding/json does (without HTML escaping and without

@@ -11,20 +11,6 @@ import (
 // rendered body (AnswerNumbersProblem) or by reflection (FiguresProblem,
 // which walks the budget's whole tree too). The problem is FiguresProblem's.
 
-// figureOut reports whether d has more integer digits than a figure may
-// have, as it is (FiguresProblem) or as Num writes it (rounded to
-// MaxDecimalPlaces, AnswerNumbersProblem).
-func figureOut(d decimal.Decimal) bool { return domain.FigureOut(d) }
-
-func figuresOut(ds ...decimal.Decimal) bool {
-	for _, d := range ds {
-		if figureOut(d) {
-			return true
-		}
-	}
-	return false
-}
-
 // figuresProblem is FiguresProblem's answer when out is true.
 func figuresProblem(out bool) string {
 	if out {
@@ -44,36 +30,19 @@ func budgetOut(b *domain.Budget) bool {
 	return FiguresProblem(&top) != ""
 }
 
-func syntheticRowOut(r *domain.SyntheticRow) bool {
-	return figuresOut(r.Quantity, r.UnitPrice, r.UnitPriceWithBDI, r.Total, r.TotalWithBDI, r.Weight)
-}
-
-func totalsOut(t domain.BudgetTotals) bool { return figuresOut(t.Total, t.BDIValue, t.TotalWithBDI) }
-
-func summaryOut(s domain.CostSummary) bool {
-	return figuresOut(s.Labor, s.Material, s.Equipment, s.Services, s.Total())
-}
-
-// SyntheticFiguresProblem is FiguresProblem(rep) without reflection.
+// SyntheticFiguresProblem is FiguresProblem(rep) without reflection: the
+// budget's own figures here, the report's by the domain (checked on the
+// rows, or by the first pass of a streamed report).
 func SyntheticFiguresProblem(rep *domain.SyntheticReport) string {
-	// The rows' figures: checked on the rows, or by the first pass of a
-	// streamed report (domain.SyntheticStream).
-	return figuresProblem(budgetOut(rep.Budget) || totalsOut(rep.BudgetTotals) || rep.FiguresOut())
+	return figuresProblem(budgetOut(rep.Budget) || rep.FiguresOut())
 }
 
 // AnalyticFiguresProblem is FiguresProblem(rep) without reflection.
 func AnalyticFiguresProblem(rep *domain.AnalyticReport) string {
-	// The rows' figures, items and unit summaries: checked on the rows, or
-	// by the pass of a streamed report (domain.AnalyticStream).
-	return figuresProblem(budgetOut(rep.Budget) || totalsOut(rep.BudgetTotals) || summaryOut(rep.Summary) || rep.FiguresOut())
+	return figuresProblem(budgetOut(rep.Budget) || rep.FiguresOut())
 }
 
 // ABCFiguresProblem is FiguresProblem(rep) without reflection.
 func ABCFiguresProblem(rep *domain.ABCReport) string {
-	out := budgetOut(rep.Budget) || figuresOut(rep.Limits.A, rep.Limits.B, rep.Total) || summaryOut(rep.Summary)
-	for i := range rep.Rows {
-		r := &rep.Rows[i]
-		out = out || figuresOut(r.Quantity, r.UnitPrice, r.Total, r.Percent, r.CumulativePercent)
-	}
-	return figuresProblem(out)
+	return figuresProblem(budgetOut(rep.Budget) || rep.FiguresOut())
 }

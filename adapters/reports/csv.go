@@ -94,11 +94,8 @@ func (t *table) flush() error {
 
 // Money writes an amount with 2 places and a decimal comma ("1234,50").
 func Money(d decimal.Decimal) string {
-	if c, ok := domain.Cents(d); ok { // the same text, without big.Int
-		var buf [24]byte
-		return string(domain.AppendCents(buf[:0], c, ','))
-	}
-	return strings.Replace(d.StringFixed(2), ".", ",", 1)
+	var buf [24]byte
+	return string(domain.AppendFixed2(buf[:0], d, ','))
 }
 
 // Price writes a unit price with at least 2 places (a SICRO-model

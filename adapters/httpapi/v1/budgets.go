@@ -65,11 +65,8 @@ type budgetList struct {
 
 // money writes an amount as a decimal string with two places.
 func money(d decimal.Decimal) string {
-	if c, ok := domain.Cents(d); ok { // the same text, without big.Int
-		var buf [24]byte
-		return string(domain.AppendCents(buf[:0], c, '.'))
-	}
-	return d.StringFixed(2)
+	var buf [24]byte
+	return string(domain.AppendFixed2(buf[:0], d, '.'))
 }
 
 // price writes a unit price as a decimal string with at least two places
