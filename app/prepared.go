@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"context"
 
 	"github.com/costdb/costdb/domain"
@@ -28,9 +27,13 @@ import (
 // CompositionStamper is an optional part of a Tx (boltstore's): the stored
 // form of a composition, to tell whether it changed between transactions.
 type CompositionStamper interface {
-	// CompositionStamp returns a copy of the composition's stored bytes, or
-	// nil when there is none. Equal stamps are the same stored record.
+	// CompositionStamp returns the composition's stored bytes, or nil when
+	// there is none. They stay as they are after the transaction: nothing
+	// changes them. Equal stamps are the same stored record.
 	CompositionStamp(id string) ([]byte, error)
+	// CompositionStamped reports whether the composition's stored bytes
+	// are stamp (false when there is none), without a copy.
+	CompositionStamped(id string, stamp []byte) (bool, error)
 }
 
 // compositionStamper returns the store's stamper under the Service's own
@@ -111,11 +114,7 @@ func (pc *preparedChange) current(tx Tx) (bool, error) {
 	if err != nil || global != pc.global {
 		return false, err
 	}
-	stamp, err := st.CompositionStamp(pc.c.ID)
-	if err != nil {
-		return false, err
-	}
-	return stamp != nil && bytes.Equal(stamp, pc.stamp), nil
+	return st.CompositionStamped(pc.c.ID, pc.stamp)
 }
 
 func hasOwnItem(c *domain.Composition) bool {

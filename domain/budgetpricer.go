@@ -92,7 +92,6 @@ func (bp *BudgetPricer) resolveLine(li *lineInfo, state string, n *BudgetNode) e
 		li.missing, li.reason = true, "bank "+n.Bank+" is not one of the budget's banks"
 		return nil
 	}
-	reason = string(n.Kind) + " " + n.Code + " does not exist in " + li.ref.Label()
 	switch {
 	case li.ref.Name == BankMyBase && n.Kind == NodeResource:
 		reason = "own resource " + n.Code + " no longer exists"
@@ -122,19 +121,21 @@ func (bp *BudgetPricer) resolveLine(li *lineInfo, state string, n *BudgetNode) e
 	case n.Kind == NodeResource:
 		r, err := bp.src.BankResource(li.ref, n.Code)
 		if err != nil {
+			reason = notInBank(Item{Kind: KindResource, Code: n.Code}, li.ref)
 			return missing(err)
 		}
 		li.description, li.unit, li.resourceType = r.Description, r.Unit, r.Type
 		li.price = UnitPrice{PND: r.Prices.PND, PD: r.Prices.PD}
-		li.lacks, li.lackReason = lacking(r.Priced, "resource "+n.Code, li.ref)
+		li.lacks, li.lackReason = lacking(r.Priced, "resource", n.Code, li.ref)
 	default:
 		c, err := bp.src.BankComposition(li.ref, n.Code)
 		if err != nil {
+			reason = notInBank(Item{Kind: ItemKind(n.Kind), Code: n.Code}, li.ref)
 			return missing(err)
 		}
 		li.description, li.unit, li.bank = c.Description, c.Unit, c
 		li.price = c.Cost
-		li.lacks, li.lackReason = lacking(c.Priced, "composition "+n.Code, li.ref)
+		li.lacks, li.lackReason = lacking(c.Priced, "composition", n.Code, li.ref)
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package domain
 
 import (
-	"regexp"
 	"sort"
 	"strconv"
 )
@@ -23,10 +22,21 @@ func ValidState(s string) bool {
 	return ok
 }
 
-var monthPattern = regexp.MustCompile(`^(0[1-9]|1[0-2])/(19|20|21)[0-9]{2}$`)
-
 // ValidMonth reports whether s is a reference month in the shape MM/YYYY.
-func ValidMonth(s string) bool { return monthPattern.MatchString(s) }
+func ValidMonth(s string) bool {
+	// MM/YYYY: a month 01 to 12, a year 1900 to 2199.
+	if len(s) != 7 || s[2] != '/' {
+		return false
+	}
+	for _, i := range []int{0, 1, 5, 6} {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	mm := (s[0]-'0')*10 + s[1] - '0'
+	century := s[3:5]
+	return mm >= 1 && mm <= 12 && (century == "19" || century == "20" || century == "21")
+}
 
 // Resource types of the origin system.
 const (

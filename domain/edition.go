@@ -54,11 +54,23 @@ func (e *Edition) AddRegime(r Regime) {
 // EditionKey builds the key of an edition. Months are turned into YYYY-MM so
 // that keys of one bank and state sort chronologically.
 func EditionKey(bank, state, month, region string) string {
-	m := month
+	bank, region = NormalizeBank(bank), strings.ToUpper(region)
+	var b strings.Builder
+	b.Grow(len(bank) + len(state) + len(month) + len(region) + 3)
+	b.WriteString(bank)
+	b.WriteByte('/')
+	b.WriteString(state)
+	b.WriteByte('/')
 	if ValidMonth(month) {
-		m = month[3:] + "-" + month[:2]
+		b.WriteString(month[3:])
+		b.WriteByte('-')
+		b.WriteString(month[:2])
+	} else {
+		b.WriteString(month)
 	}
-	return strings.Join([]string{NormalizeBank(bank), state, m, strings.ToUpper(region)}, "/")
+	b.WriteByte('/')
+	b.WriteString(region)
+	return b.String()
 }
 
 // BankResource is a resource as a reference bank publishes it in one

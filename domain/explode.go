@@ -142,7 +142,7 @@ func (bp *BudgetPricer) bankResourceLeaf(ref BankRef, code string, idle bool) (*
 		} else {
 			l.price = UnitPrice{PND: r.Prices.PND, PD: r.Prices.PD}
 		}
-		l.lacks, l.lackReason = lacking(r.Priced, "resource "+code, ref)
+		l.lacks, l.lackReason = lacking(r.Priced, "resource", code, ref)
 		return l
 	}), nil
 }
@@ -160,7 +160,7 @@ func (bp *BudgetPricer) compositionLeaf(ref BankRef, editionKey, code string, c 
 			return l
 		}
 		l.description, l.unit, l.price = c.Description, c.Unit, c.Cost
-		l.lacks, l.lackReason = lacking(c.Priced, "composition "+code, ref)
+		l.lacks, l.lackReason = lacking(c.Priced, "composition", code, ref)
 		return l
 	})
 }

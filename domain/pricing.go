@@ -54,7 +54,9 @@ func (pi *PricedItem) Priced(r Regime) bool { return !pi.Unpriced[r] }
 
 // lacking returns which regimes a bank record lacks, and a reason naming
 // them ("" when it has both).
-func lacking(priced func(Regime) bool, what string, ref BankRef) ([2]bool, string) {
+// what and code name the record ("resource", "88316"); the reason is
+// built only when something lacks.
+func lacking(priced func(Regime) bool, what, code string, ref BankRef) ([2]bool, string) {
 	var lacks [2]bool
 	var names []string
 	for _, g := range []Regime{NaoDesonerado, Desonerado} {
@@ -66,7 +68,7 @@ func lacking(priced func(Regime) bool, what string, ref BankRef) ([2]bool, strin
 	if names == nil {
 		return lacks, ""
 	}
-	return lacks, what + " has no " + strings.Join(names, " and ") + " price in " + ref.Label()
+	return lacks, what + " " + code + " has no " + strings.Join(names, " and ") + " price in " + ref.Label()
 }
 
 // regimeLabel names a regime for a message.
@@ -226,29 +228,36 @@ func (p *Pricer) resolve(c *Composition, it Item) (PricedItem, error) {
 		pi.Missing, pi.Reason = true, "bank "+it.Bank+" is not attached to the composition"
 		return pi, nil
 	}
-	reason = string(it.Kind) + " " + it.Code + " does not exist in " + ref.Label()
 	switch it.Kind {
 	case KindResource:
 		r, err := p.src.BankResource(ref, it.Code)
 		if err != nil {
+			reason = notInBank(it, ref)
 			return missing(err)
 		}
 		pi.Description, pi.Unit, pi.ResourceType = r.Description, r.Unit, r.Type
 		pi.Type = strconv.Itoa(r.Type)
 		pi.UnitPrice = UnitPrice{PND: r.Prices.PND, PD: r.Prices.PD}
 		pi.IdlePrice = UnitPrice{PND: r.Prices.PNDI, PD: r.Prices.PDI}
-		pi.Unpriced, pi.Reason = lacking(r.Priced, "resource "+it.Code, ref)
+		pi.Unpriced, pi.Reason = lacking(r.Priced, "resource", it.Code, ref)
 	default:
 		bc, err := p.src.BankComposition(ref, it.Code)
 		if err != nil {
+			reason = notInBank(it, ref)
 			return missing(err)
 		}
 		pi.Description, pi.Unit, pi.Type = bc.Description, bc.Unit, bc.Class
 		pi.UnitPrice = bc.Cost
-		pi.Unpriced, pi.Reason = lacking(bc.Priced, "composition "+it.Code, ref)
+		pi.Unpriced, pi.Reason = lacking(bc.Priced, "composition", it.Code, ref)
 	}
 	pi.Missing = pi.Reason != ""
 	return pi, nil
+}
+
+// notInBank is the reason of a bank item whose record is not in the
+// edition.
+func notInBank(it Item, ref BankRef) string {
+	return string(it.Kind) + " " + it.Code + " does not exist in " + ref.Label()
 }
 
 func fillOwnResource(pi *PricedItem, r *Resource, state string) {

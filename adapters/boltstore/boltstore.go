@@ -60,7 +60,7 @@ type Store struct {
 	db    *bolt.DB
 	path  string
 	queue commitQueue
-	// commits counts the write transactions committed (for tests).
+	// commits counts the write transactions committed (Commits).
 	commits atomic.Int64
 }
 
@@ -280,6 +280,11 @@ func (s *Store) update(fns []*call) (failed int, err error) {
 	s.commits.Add(1)
 	return -1, nil
 }
+
+// Commits returns how many write transactions the store has committed:
+// with the Updates answered, how many writes one commit (one fsync)
+// carried.
+func (s *Store) Commits() int64 { return s.commits.Load() }
 
 // Ping reports whether the store answers by running an empty read
 // transaction.

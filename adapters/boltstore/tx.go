@@ -23,6 +23,13 @@ type tx struct {
 	// structs holds the shared structures put and released, written in
 	// key order when the Update's function returns (see structureWrites).
 	structs *structureWrites
+	// putComp is the composition record this transaction put last (its
+	// id and bytes, which bbolt keeps and nothing changes): its stamp,
+	// without reading it back.
+	putComp struct {
+		id   string
+		data []byte
+	}
 }
 
 // structures returns the transaction's pending structure writes.
@@ -548,13 +555,28 @@ func (t *tx) Compositions(companyID string, q app.Query) ([]*domain.Composition,
 	return page(t, compositionKind, companyID, q, t.Composition)
 }
 
-// CompositionStamp is app.CompositionStamper: a copy of the composition's
-// stored bytes, or nil.
+// CompositionStamp is app.CompositionStamper: the composition's stored
+// bytes, or nil. They are a copy, unless they are what this transaction put
+// (then they are the bytes it encoded, which nothing changes).
 func (t *tx) CompositionStamp(id string) ([]byte, error) {
 	if err := t.readable(); err != nil {
 		return nil, err
 	}
-	return bytes.Clone(t.bucket(bucketCompositions).Get([]byte(id))), nil
+	data := t.bucket(bucketCompositions).Get([]byte(id))
+	if t.putComp.data != nil && t.putComp.id == id && bytes.Equal(data, t.putComp.data) {
+		return t.putComp.data, nil
+	}
+	return bytes.Clone(data), nil
+}
+
+// CompositionStamped is app.CompositionStamper: whether the composition's
+// stored bytes are stamp, compared where they lie.
+func (t *tx) CompositionStamped(id string, stamp []byte) (bool, error) {
+	if err := t.readable(); err != nil {
+		return false, err
+	}
+	data := t.bucket(bucketCompositions).Get([]byte(id))
+	return data != nil && bytes.Equal(data, stamp), nil
 }
 
 func (t *tx) PutComposition(c *domain.Composition) error {
@@ -591,7 +613,12 @@ func (t *tx) PutComposition(c *domain.Composition) error {
 	if err := t.reindexList(compositionKind, c.ID, found, old.CompanyID, c.CompanyID, compositionRow(c)); err != nil {
 		return err
 	}
-	return t.put(bucketCompositions, []byte(c.ID), toCompositionRecord(c))
+	data := appendCompositionRecord(make([]byte, 0, 512+96*len(c.Items)+96*len(c.Banks)), c)
+	if err := t.bucket(bucketCompositions).Put([]byte(c.ID), data); err != nil {
+		return err
+	}
+	t.putComp.id, t.putComp.data = c.ID, data
+	return nil
 }
 
 func (t *tx) DeleteComposition(id string) error {
@@ -611,6 +638,9 @@ func (t *tx) DeleteComposition(id string) error {
 	}
 	if err := t.reindexList(compositionKind, id, true, old.CompanyID, "", nil); err != nil {
 		return err
+	}
+	if t.putComp.id == id {
+		t.putComp.id, t.putComp.data = "", nil
 	}
 	return t.bucket(bucketCompositions).Delete([]byte(id))
 }

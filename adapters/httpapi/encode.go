@@ -151,8 +151,7 @@ func WriteAnswer(w http.ResponseWriter, mediaType string, status int, e *Encoder
 		return
 	}
 	w.Header().Set("Content-Type", mediaType)
-	w.WriteHeader(status)
-	_, _ = w.Write(e.buf)
+	WriteBody(w, status, e.buf)
 }
 
 // AppendNum appends d as Num writes it (decimal's String after rounding to

@@ -98,8 +98,15 @@ func quality(accept []string, offer string) (float64, int) {
 func WriteExport(w http.ResponseWriter, mediaType, disposition, filename string, body []byte) {
 	w.Header().Set("Content-Type", mediaType)
 	w.Header().Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": filename}))
+	WriteBody(w, http.StatusOK, body)
+}
+
+// WriteBody answers status with a whole body, its Content-Length set (the
+// other headers are the caller's): the answer goes out in one piece, not
+// chunked, and the client knows its length.
+func WriteBody(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(http.StatusOK)
+	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
 

@@ -160,8 +160,7 @@ func WriteJSON(w http.ResponseWriter, mediaType string, status int, v any) {
 		_ = enc.Encode(map[string]any{"message": p, "errors": map[string][]string{"base": {p}}})
 	}
 	w.Header().Set("Content-Type", mediaType)
-	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
+	WriteBody(w, status, buf.Bytes())
 }
 
 // DecodeJSON reads the request body into v. A body over the cap is

@@ -170,6 +170,9 @@ func load(url string, hdr []string, c int, d time.Duration) float64 {
 func median(xs []float64) float64 {
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
+	if len(s) == 0 {
+		return 0
+	}
 	if len(s)%2 == 1 {
 		return s[len(s)/2]
 	}
@@ -308,20 +311,28 @@ func addItemsLoad(f *benchfix.Fixture, d time.Duration) float64 {
 
 func r2(f *benchfix.Fixture) {
 	fmt.Printf("\nR2 writes: %d concurrent durable add_items (one composition each) against the serial one-fsync-per-commit ceiling of the same disk, alternately\n", len(f.Comps))
-	var cs, ws, rs, cpus []float64
+	commits, _ := f.Store.(interface{ Commits() int64 })
+	var cs, ws, rs, cpus, batches []float64
 	for i := 0; i < *rounds; i++ {
 		c := fsyncCeiling(f.Dir, *roundD)
 		cpu0, t0 := cpuTime(), time.Now()
+		var n0 int64
+		if commits != nil {
+			n0 = commits.Commits()
+		}
 		w := addItemsLoad(f, *roundD)
 		ops := w * time.Since(t0).Seconds()
 		cs, ws, rs = append(cs, c), append(ws, w), append(rs, w/c)
 		// CPU of the whole process (server and load generator) per write:
 		// the disk's noise does not change it.
 		cpus = append(cpus, (cpuTime()-cpu0).Seconds()*1e6/ops)
+		if commits != nil {
+			batches = append(batches, ops/float64(commits.Commits()-n0))
+		}
 	}
-	fmt.Printf("%-36s %12s %12s %8s %14s\n", "target", "add_items/s", "ceiling/s", "ratio", "CPU µs/write")
-	fmt.Printf("%-36s %12.0f %12.0f %8.3f %14.0f\n", "R2 64 concurrent add_items", median(ws), median(cs), median(rs), median(cpus))
-	fmt.Printf("    rounds: add_items %s; ceiling %s; ratio %s; CPU µs/write %s\n", list(ws, "%.0f"), list(cs, "%.0f"), list(rs, "%.3f"), list(cpus, "%.0f"))
+	fmt.Printf("%-36s %12s %12s %8s %14s %14s\n", "target", "add_items/s", "ceiling/s", "ratio", "CPU µs/write", "writes/commit")
+	fmt.Printf("%-36s %12.0f %12.0f %8.3f %14.0f %14.1f\n", "R2 64 concurrent add_items", median(ws), median(cs), median(rs), median(cpus), median(batches))
+	fmt.Printf("    rounds: add_items %s; ceiling %s; ratio %s; CPU µs/write %s; writes/commit %s\n", list(ws, "%.0f"), list(cs, "%.0f"), list(rs, "%.3f"), list(cpus, "%.0f"), list(batches, "%.1f"))
 }
 
 // cpuTime is the user and system CPU time the process has used.

@@ -309,3 +309,41 @@ func TestFreezingChangesTheTag(t *testing.T) {
 			after.Status, after.Header.Get("ETag"), tag, string(after.Body) != string(before.Body))
 	}
 }
+
+// TestWholeAnswersCarryTheirLength: an answer computed whole (a record, a
+// list, an error, a write's answer, in both generations, rendered or from
+// the cache) goes out with its Content-Length, not chunked, over 2 KB too.
+func TestWholeAnswersCarryTheirLength(t *testing.T) {
+	f := newConditionalFixture(t)
+	h := f.h
+	var items []string
+	for _, code := range []string{"7153", "12868", "34556", "34564", "34565", "34586", "34588", "34649", "34655", "34781"} {
+		items = append(items, `{"bank":"SINAPI","code":"`+code+`","quantity":1.5,"resource":true}`)
+	}
+	mustStatus(t, h.Do("POST", v2Base+"/my_database/compositions/"+f.comp+"/add_banks", f.u.Token, `{"banks":[{"name":"SINAPI","location":"MG","version":"08/2026"}]}`), 200)
+	added := h.Do("POST", v2Base+"/my_database/compositions/"+f.comp+"/add_items", f.u.Token, `{"items":[`+strings.Join(items, ",")+`]}`)
+	mustStatus(t, added, 200)
+	answers := map[string]*apitest.Response{
+		"v2 add_items":         added,
+		"v2 composition":       h.Do("GET", v2Base+"/my_database/compositions/"+f.comp, f.u.Token, ""),
+		"v2 composition again": h.Do("GET", v2Base+"/my_database/compositions/"+f.comp, f.u.Token, ""),
+		"v2 list":              h.Do("GET", v2Base+"/my_database/compositions", f.u.Token, ""),
+		"v2 not found":         h.Do("GET", v2Base+"/my_database/compositions/nope", f.u.Token, ""),
+		"v2 unauthenticated":   h.Do("GET", v2Base+"/my_database/compositions", "", ""),
+		"v1 composition":       h.Do("GET", v1Base+"/base/mybase/compositions/"+f.comp, f.u.Token, ""),
+		"v1 resources":         h.Do("GET", v1Base+"/base/mybase/resources", f.u.Token, ""),
+		"v1 not found":         h.Do("GET", v1Base+"/base/mybase/compositions/nope", f.u.Token, ""),
+	}
+	large := 0
+	for name, r := range answers {
+		if got, want := r.Header.Get("Content-Length"), fmt.Sprint(len(r.Body)); got != want {
+			t.Errorf("%s (status %d): Content-Length %q, want %s", name, r.Status, got, want)
+		}
+		if len(r.Body) > 2048 {
+			large++
+		}
+	}
+	if large < 2 {
+		t.Fatalf("only %d answers over 2 KB: the test does not reach past net/http's buffer", large)
+	}
+}

@@ -131,8 +131,7 @@ func writeChecked(w http.ResponseWriter, st int, body []byte, p string) {
 		return
 	}
 	w.Header().Set("Content-Type", mediaType)
-	w.WriteHeader(st)
-	_, _ = w.Write(body)
+	httpapi.WriteBody(w, st, body)
 }
 
 // noContent answers 204.

@@ -191,6 +191,5 @@ func writeErrors(w http.ResponseWriter, objs []errorObject) {
 	if st == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="costdb"`)
 	}
-	w.WriteHeader(st)
-	_, _ = w.Write(buf.Bytes())
+	httpapi.WriteBody(w, st, buf.Bytes())
 }
