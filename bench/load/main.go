@@ -19,6 +19,13 @@
 //	go run ./bench/load -engine postgres -only r1
 //	go run ./bench/load -engine postgres -db postgres://u@127.0.0.1:5432/empty -only r1
 //
+// Two load generators run in turn in every round of R1 and R2 (-client):
+// raw, a lean HTTP/1.1 client on kept-alive connections in the manner of
+// wrk, and go, net/http's client. The generator shares the machine's cores
+// with the service; net/http's client takes about a third of a write's CPU,
+// raw much less, so raw reads closer to what the service does with clients
+// on other machines, and go is kept beside it for the earlier figures.
+//
 // Figures are medians of the rounds. It is not part of go test ./...
 package main
 
@@ -59,11 +66,21 @@ var (
 	lines   = flag.Int("lines", 50000, "lines of the R4 budget")
 	engine  = flag.String("engine", "bolt", "storage engine: bolt or postgres")
 	dbURL   = flag.String("db", "", "with -engine postgres: URL of an empty database (default: a throwaway cluster)")
+	client  = flag.String("client", "raw,go", "load generators of R1 and R2, each in turn in every round: raw (a lean HTTP/1.1 client, as wrk), go (net/http's client), or both")
 )
+
+// generators are the load generators (-client), in the order they run.
+var generators []string
 
 func main() {
 	flag.Parse()
 	log.SetFlags(0)
+	for _, c := range strings.Split(*client, ",") {
+		if c != "raw" && c != "go" {
+			log.Fatalf("-client %q: want raw, go or raw,go", *client)
+		}
+		generators = append(generators, c)
+	}
 	defer startProfile()()
 	var f *benchfix.Fixture
 	switch *engine {
@@ -88,7 +105,7 @@ func main() {
 		log.Fatalf("-engine %q: want bolt or postgres", *engine)
 	}
 	defer f.Close()
-	fmt.Printf("costdb load script: engine %s, %d rounds of %v, %s, GOMAXPROCS=%d\n", *engine, *rounds, *roundD, runtime.Version(), runtime.GOMAXPROCS(0))
+	fmt.Printf("costdb load script: engine %s, client %s, %d rounds of %v, %s, GOMAXPROCS=%d\n", *engine, *client, *rounds, *roundD, runtime.Version(), runtime.GOMAXPROCS(0))
 	if *only == "" || *only == "r1" {
 		r1(f)
 	}
@@ -126,8 +143,12 @@ func bare(status int, hdr http.Header, body []byte) http.Handler {
 	})
 }
 
-// load runs c clients against url for d and returns requests per second.
-func load(url string, hdr []string, c int, d time.Duration) float64 {
+// load runs c clients of the generator gen (raw or go) against url for d
+// and returns requests per second.
+func load(gen, url string, hdr []string, c int, d time.Duration) float64 {
+	if gen == "raw" {
+		return loadRaw(url, hdr, c, d)
+	}
 	tr := &http.Transport{MaxIdleConnsPerHost: c, MaxConnsPerHost: c}
 	defer tr.CloseIdleConnections()
 	cl := &http.Client{Transport: tr}
@@ -215,7 +236,7 @@ func r1(f *benchfix.Fixture) {
 		{"R1 v2 list page of 100 resources", "/api/public/v2/my_database/resources?page[size]=100", v2h},
 	}
 	fmt.Printf("\nR1 reads: %d clients, keep-alive, loopback; costdb and a bare net/http handler with the same bytes and headers, alternately\n", *clients)
-	fmt.Printf("%-46s %12s %12s %8s %14s\n", "target", "costdb req/s", "bare req/s", "ratio", "alloc B/req")
+	fmt.Printf("%-52s %12s %12s %8s %14s\n", "target", "costdb req/s", "bare req/s", "ratio", "alloc B/req")
 	for _, srv := range []struct {
 		name, url string
 		h         http.Handler
@@ -224,16 +245,20 @@ func r1(f *benchfix.Fixture) {
 			st, hdr, body := benchfix.Do(srv.url+t.path, "GET", "", "", t.hdr...)
 			benchfix.Expect(st, 200, body, t.name)
 			b := httptest.NewServer(bare(st, hdr, body))
-			var cs, bs, rs []float64
+			cs, bs, rs := map[string][]float64{}, map[string][]float64{}, map[string][]float64{}
 			for i := 0; i < *rounds; i++ {
-				c := load(srv.url+t.path, t.hdr, *clients, *roundD)
-				bb := load(b.URL+t.path, t.hdr, *clients, *roundD)
-				cs, bs, rs = append(cs, c), append(bs, bb), append(rs, c/bb)
+				for _, g := range generators {
+					c := load(g, srv.url+t.path, t.hdr, *clients, *roundD)
+					bb := load(g, b.URL+t.path, t.hdr, *clients, *roundD)
+					cs[g], bs[g], rs[g] = append(cs[g], c), append(bs[g], bb), append(rs[g], c/bb)
+				}
 			}
 			b.Close()
 			alloc := allocPerRequest(srv.h, t.path, t.hdr, 300)
-			fmt.Printf("%-46s %12.0f %12.0f %8.3f %14.0f\n", t.name+srv.name, median(cs), median(bs), median(rs), alloc)
-			fmt.Printf("    rounds: costdb %s; bare %s; ratio %s\n", list(cs, "%.0f"), list(bs, "%.0f"), list(rs, "%.3f"))
+			for _, g := range generators {
+				fmt.Printf("%-52s %12.0f %12.0f %8.3f %14.0f\n", t.name+srv.name+" ["+g+"]", median(cs[g]), median(bs[g]), median(rs[g]), alloc)
+				fmt.Printf("    rounds: costdb %s; bare %s; ratio %s\n", list(cs[g], "%.0f"), list(bs[g], "%.0f"), list(rs[g], "%.3f"))
+			}
 		}
 	}
 }
@@ -266,9 +291,12 @@ func fsyncCeiling(dir string, d time.Duration) float64 {
 	return float64(n) / time.Since(start).Seconds()
 }
 
-// addItemsLoad runs one writer per composition, each sending add_items (one
+// addItemsLoad runs one writer per composition of the generator gen, each sending add_items (one
 // item, a new quantity each time) as fast as answers come, for d.
-func addItemsLoad(f *benchfix.Fixture, d time.Duration) float64 {
+func addItemsLoad(gen string, f *benchfix.Fixture, d time.Duration) float64 {
+	if gen == "raw" {
+		return addItemsRaw(f, d)
+	}
 	tr := &http.Transport{MaxIdleConnsPerHost: len(f.Comps), MaxConnsPerHost: len(f.Comps)}
 	defer tr.CloseIdleConnections()
 	cl := &http.Client{Transport: tr}
@@ -312,27 +340,37 @@ func addItemsLoad(f *benchfix.Fixture, d time.Duration) float64 {
 func r2(f *benchfix.Fixture) {
 	fmt.Printf("\nR2 writes: %d concurrent durable add_items (one composition each) against the serial one-fsync-per-commit ceiling of the same disk, alternately\n", len(f.Comps))
 	commits, _ := f.Store.(interface{ Commits() int64 })
-	var cs, ws, rs, cpus, batches []float64
+	type series struct{ cs, ws, rs, cpus, batches []float64 }
+	by := map[string]*series{}
+	for _, g := range generators {
+		by[g] = &series{}
+	}
 	for i := 0; i < *rounds; i++ {
-		c := fsyncCeiling(f.Dir, *roundD)
-		cpu0, t0 := cpuTime(), time.Now()
-		var n0 int64
-		if commits != nil {
-			n0 = commits.Commits()
-		}
-		w := addItemsLoad(f, *roundD)
-		ops := w * time.Since(t0).Seconds()
-		cs, ws, rs = append(cs, c), append(ws, w), append(rs, w/c)
-		// CPU of the whole process (server and load generator) per write:
-		// the disk's noise does not change it.
-		cpus = append(cpus, (cpuTime()-cpu0).Seconds()*1e6/ops)
-		if commits != nil {
-			batches = append(batches, ops/float64(commits.Commits()-n0))
+		for _, g := range generators {
+			s := by[g]
+			c := fsyncCeiling(f.Dir, *roundD)
+			cpu0, t0 := cpuTime(), time.Now()
+			var n0 int64
+			if commits != nil {
+				n0 = commits.Commits()
+			}
+			w := addItemsLoad(g, f, *roundD)
+			ops := w * time.Since(t0).Seconds()
+			s.cs, s.ws, s.rs = append(s.cs, c), append(s.ws, w), append(s.rs, w/c)
+			// CPU of the whole process (server and load generator) per
+			// write: the disk's noise does not change it.
+			s.cpus = append(s.cpus, (cpuTime()-cpu0).Seconds()*1e6/ops)
+			if commits != nil {
+				s.batches = append(s.batches, ops/float64(commits.Commits()-n0))
+			}
 		}
 	}
-	fmt.Printf("%-36s %12s %12s %8s %14s %14s\n", "target", "add_items/s", "ceiling/s", "ratio", "CPU µs/write", "writes/commit")
-	fmt.Printf("%-36s %12.0f %12.0f %8.3f %14.0f %14.1f\n", "R2 64 concurrent add_items", median(ws), median(cs), median(rs), median(cpus), median(batches))
-	fmt.Printf("    rounds: add_items %s; ceiling %s; ratio %s; CPU µs/write %s; writes/commit %s\n", list(ws, "%.0f"), list(cs, "%.0f"), list(rs, "%.3f"), list(cpus, "%.0f"), list(batches, "%.1f"))
+	fmt.Printf("%-40s %12s %12s %8s %14s %14s\n", "target", "add_items/s", "ceiling/s", "ratio", "CPU µs/write", "writes/commit")
+	for _, g := range generators {
+		s := by[g]
+		fmt.Printf("%-40s %12.0f %12.0f %8.3f %14.0f %14.1f\n", "R2 64 concurrent add_items ["+g+"]", median(s.ws), median(s.cs), median(s.rs), median(s.cpus), median(s.batches))
+		fmt.Printf("    rounds: add_items %s; ceiling %s; ratio %s; CPU µs/write %s; writes/commit %s\n", list(s.ws, "%.0f"), list(s.cs, "%.0f"), list(s.rs, "%.3f"), list(s.cpus, "%.0f"), list(s.batches, "%.1f"))
+	}
 }
 
 // cpuTime is the user and system CPU time the process has used.
