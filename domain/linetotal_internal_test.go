@@ -1,0 +1,103 @@
+package domain
+
+import (
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/shopspring/decimal"
+)
+
+// TestLineTotalInt64IsTheDecimalPath: the 64-bit line total is the decimal
+// one, value and exponent (so the same text), for every rounding method,
+// on random factors from zero to past 18 digits, negative ones, with and
+// without places, and when the product overflows 64 bits.
+func TestLineTotalInt64IsTheDecimalPath(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	factor := func() decimal.Decimal {
+		var v int64
+		switch rng.IntN(5) {
+		case 0:
+			v = rng.Int64N(10)
+		case 1:
+			v = rng.Int64N(1_000_000)
+		case 2:
+			v = rng.Int64N(1_000_000_000_000_000_000) // 18 digits
+		case 3: // past 18 digits: the decimal path
+			b := new(big.Int).Mul(big.NewInt(rng.Int64N(1_000_000_000)+1), big.NewInt(1_000_000_000_000))
+			return decimal.NewFromBigInt(b, -int32(rng.IntN(12)))
+		default:
+			v = rng.Int64()
+		}
+		if rng.IntN(4) == 0 {
+			v = -v
+		}
+		return decimal.New(v, int32(rng.IntN(24))-20)
+	}
+	fast := 0
+	for n := range 400000 {
+		a, b := factor(), factor()
+		m := RoundingMethod(rng.IntN(6)) // the four, and two Apply leaves alone
+		want := m.Apply(a.Mul(b))
+		got, ok := lineTotalInt64(m, a, b)
+		if !ok {
+			continue
+		}
+		fast++
+		if got.Cmp(want) != 0 || got.Exponent() != want.Exponent() || got.String() != want.String() {
+			t.Fatalf("%d: method %d, %s × %s: got %s (exp %d), want %s (exp %d)", n, m, a, b, got, got.Exponent(), want, want.Exponent())
+		}
+		if LineTotal(m, a, b).String() != want.String() {
+			t.Fatalf("LineTotal differs")
+		}
+	}
+	if fast < 50000 {
+		t.Fatalf("only %d of the cases took the 64-bit path", fast)
+	}
+	// Halves, both signs, at every method.
+	for _, c := range [][2]string{{"1.005", "1"}, {"-1.005", "1"}, {"0.125", "0.1"}, {"-0.125", "0.1"}, {"2.5", "0.001"}, {"1", "0.00499"}, {"1.5", "3"}, {"10", "10"}} {
+		a, b := decimal.RequireFromString(c[0]), decimal.RequireFromString(c[1])
+		for _, m := range RoundingMethods {
+			got, ok := lineTotalInt64(m, a, b)
+			if want := m.Apply(a.Mul(b)); !ok || got.String() != want.String() {
+				t.Errorf("method %d, %s × %s: got %s (%v), want %s", m, a, b, got, ok, want)
+			}
+		}
+	}
+}
+
+// TestSum64IsDecimalAdd: sum64 adds as Decimal.Add from zero does, value
+// and exponent, or says it overflowed.
+func TestSum64IsDecimalAdd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 1))
+	fast := 0
+	for n := range 50000 {
+		var s sum64
+		var want decimal.Decimal
+		for range rng.IntN(30) {
+			v := rng.Int64N(1_000_000_000)
+			switch rng.IntN(8) {
+			case 0:
+				v = rng.Int64()
+			case 1:
+				v = 0
+			}
+			if rng.IntN(3) == 0 {
+				v = -v
+			}
+			d := decimal.New(v, int32(rng.IntN(12))-8)
+			s.add(d)
+			want = want.Add(d)
+		}
+		if !s.ok() {
+			continue
+		}
+		fast++
+		if got := s.decimal(); got.String() != want.String() || got.Exponent() != want.Exponent() {
+			t.Fatalf("%d: got %s (exp %d), want %s (exp %d)", n, got, got.Exponent(), want, want.Exponent())
+		}
+	}
+	if fast < 10000 {
+		t.Fatalf("only %d sums fit", fast)
+	}
+}
