@@ -46,7 +46,6 @@ import (
 	"runtime/metrics"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -141,51 +140,6 @@ func bare(status int, hdr http.Header, body []byte) http.Handler {
 		w.WriteHeader(status)
 		_, _ = w.Write(body)
 	})
-}
-
-// load runs c clients of the generator gen (raw or go) against url for d
-// and returns requests per second.
-func load(gen, url string, hdr []string, c int, d time.Duration) float64 {
-	if gen == "raw" {
-		return loadRaw(url, hdr, c, d)
-	}
-	tr := &http.Transport{MaxIdleConnsPerHost: c, MaxConnsPerHost: c}
-	defer tr.CloseIdleConnections()
-	cl := &http.Client{Transport: tr}
-	var n atomic.Int64
-	var failed atomic.Value
-	stop := time.Now().Add(d)
-	var wg sync.WaitGroup
-	start := time.Now()
-	for i := 0; i < c; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			req, _ := http.NewRequest("GET", url, nil)
-			for i := 0; i+1 < len(hdr); i += 2 {
-				req.Header.Set(hdr[i], hdr[i+1])
-			}
-			for time.Now().Before(stop) {
-				resp, err := cl.Do(req)
-				if err != nil {
-					failed.Store(err.Error())
-					return
-				}
-				_, _ = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != 200 {
-					failed.Store(fmt.Sprintf("status %d", resp.StatusCode))
-					return
-				}
-				n.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
-	if v := failed.Load(); v != nil {
-		log.Fatalf("load on %s: %v", url, v)
-	}
-	return float64(n.Load()) / time.Since(start).Seconds()
 }
 
 func median(xs []float64) float64 {
@@ -289,52 +243,6 @@ func fsyncCeiling(dir string, d time.Duration) float64 {
 		n++
 	}
 	return float64(n) / time.Since(start).Seconds()
-}
-
-// addItemsLoad runs one writer per composition of the generator gen, each sending add_items (one
-// item, a new quantity each time) as fast as answers come, for d.
-func addItemsLoad(gen string, f *benchfix.Fixture, d time.Duration) float64 {
-	if gen == "raw" {
-		return addItemsRaw(f, d)
-	}
-	tr := &http.Transport{MaxIdleConnsPerHost: len(f.Comps), MaxConnsPerHost: len(f.Comps)}
-	defer tr.CloseIdleConnections()
-	cl := &http.Client{Transport: tr}
-	var n atomic.Int64
-	var failed atomic.Value
-	stop := time.Now().Add(d)
-	start := time.Now()
-	var wg sync.WaitGroup
-	for w, id := range f.Comps {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			url := f.URL + "/api/public/v2/my_database/compositions/" + id + "/add_items"
-			for i := 0; time.Now().Before(stop); i++ {
-				body := fmt.Sprintf(`{"items":[{"bank":"SINAPI","code":"%s","quantity":%d.5,"resource":true}]}`, benchfix.ItemCodes[(w+i)%14].Code, i%1000+1)
-				req, _ := http.NewRequest("POST", url, strings.NewReader(body))
-				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set("Authorization", "Bearer "+f.Token)
-				resp, err := cl.Do(req)
-				if err != nil {
-					failed.Store(err.Error())
-					return
-				}
-				b, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != 200 {
-					failed.Store(fmt.Sprintf("status %d: %s", resp.StatusCode, b))
-					return
-				}
-				n.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
-	if v := failed.Load(); v != nil {
-		log.Fatalf("add_items load: %v", v)
-	}
-	return float64(n.Load()) / time.Since(start).Seconds()
 }
 
 func r2(f *benchfix.Fixture) {

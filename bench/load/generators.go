@@ -8,6 +8,7 @@ import (
 	"io"
 	"log"
 	"net"
+	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -25,11 +26,12 @@ import (
 // generator, which shares the machine's cores with the server, takes less
 // of them (-client raw, the default).
 type rawConn struct {
-	addr string
-	host string
-	c    net.Conn
-	r    *bufio.Reader
-	req  []byte
+	addr   string
+	host   string
+	c      net.Conn
+	r      *bufio.Reader
+	req    []byte
+	answer []byte // the last answer's body, its buffer reused
 }
 
 func dialRaw(base string) (*rawConn, error) {
@@ -57,7 +59,7 @@ func (rc *rawConn) Close() error { return rc.c.Close() }
 
 // do sends one request (hdr: name, value pairs) and reads its answer
 // whole, returning its status and body (valid until the next do).
-func (rc *rawConn) do(method, path string, hdr []string, body []byte, scratch []byte) (int, []byte, error) {
+func (rc *rawConn) do(method, path string, hdr []string, body []byte) (int, []byte, error) {
 	b := rc.req[:0]
 	b = append(b, method...)
 	b = append(b, ' ')
@@ -82,7 +84,9 @@ func (rc *rawConn) do(method, path string, hdr []string, body []byte, scratch []
 	if _, err := rc.c.Write(b); err != nil {
 		return 0, nil, err
 	}
-	return rc.read(scratch)
+	st, answer, err := rc.read(rc.answer)
+	rc.answer = answer
+	return st, answer, err
 }
 
 // read reads one answer: its status line, its headers (Content-Length,
@@ -189,38 +193,89 @@ func readN(r *bufio.Reader, dst []byte, n int) ([]byte, error) {
 	return dst, err
 }
 
-// loadRaw is load with rawConn clients.
-func loadRaw(base string, hdr []string, c int, d time.Duration) float64 {
-	u, err := url.Parse(base)
-	benchfix.Must(err)
-	path := u.RequestURI()
+// loadClient sends requests for one worker of a load and reads their answers
+// whole: do returns the answer's status and body.
+type loadClient interface {
+	do(method, path string, hdr []string, body []byte) (int, []byte, error)
+	Close() error
+}
+
+// newClient opens a client of the generator gen (raw or go) to base; the
+// go clients of a load share the transport tr.
+func newClient(gen, base string, tr *http.Transport) (loadClient, error) {
+	if gen == "raw" {
+		return dialRaw(base)
+	}
+	return &goClient{base: base, cl: &http.Client{Transport: tr}}, nil
+}
+
+// goClient is net/http's client, on the load's shared transport (a
+// kept-alive connection a worker).
+type goClient struct {
+	base string
+	cl   *http.Client
+	buf  bytes.Buffer // the answers' body, its buffer reused
+}
+
+func (g *goClient) do(method, path string, hdr []string, body []byte) (int, []byte, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequest(method, g.base+path, rd)
+	if err != nil {
+		return 0, nil, err
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := g.cl.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	g.buf.Reset()
+	_, err = g.buf.ReadFrom(resp.Body)
+	return resp.StatusCode, g.buf.Bytes(), err
+}
+
+func (g *goClient) Close() error { return nil }
+
+// drive runs workers clients of the generator gen against base for d, each
+// sending the request next gives it (its worker number and its count so
+// far) as fast as answers come, and returns the 200 answers per second. Any
+// other answer ends the load.
+func drive(gen, base string, workers int, d time.Duration, next func(w, i int, body []byte) (method, path string, hdr []string, out []byte)) float64 {
 	var n atomic.Int64
 	var failed atomic.Value
 	stop := time.Now().Add(d)
 	start := time.Now()
+	tr := &http.Transport{MaxIdleConnsPerHost: workers, MaxConnsPerHost: workers}
+	defer tr.CloseIdleConnections()
 	var wg sync.WaitGroup
-	for range c {
+	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rc, err := dialRaw(base)
+			c, err := newClient(gen, base, tr)
 			if err != nil {
 				failed.Store(err.Error())
 				return
 			}
-			defer rc.Close()
-			var scratch []byte
-			for time.Now().Before(stop) {
-				st, body, err := rc.do("GET", path, hdr, nil, scratch)
+			defer c.Close()
+			var body []byte
+			for i := 0; time.Now().Before(stop); i++ {
+				method, path, hdr, b := next(w, i, body[:0])
+				body = b
+				st, answer, err := c.do(method, path, hdr, b)
 				if err != nil {
 					failed.Store(err.Error())
 					return
 				}
-				if st != 200 {
-					failed.Store(fmt.Sprintf("status %d: %s", st, body))
+				if st != http.StatusOK {
+					failed.Store(fmt.Sprintf("%s %s: status %d: %s", method, path, st, answer))
 					return
 				}
-				scratch = body
 				n.Add(1)
 			}
 		}()
@@ -232,49 +287,28 @@ func loadRaw(base string, hdr []string, c int, d time.Duration) float64 {
 	return float64(n.Load()) / time.Since(start).Seconds()
 }
 
-// addItemsRaw is addItemsLoad with rawConn clients: the same requests.
-func addItemsRaw(f *benchfix.Fixture, d time.Duration) float64 {
+// load runs c clients of the generator gen (raw or go) sending GET url for
+// d and returns requests per second.
+func load(gen, rawURL string, hdr []string, c int, d time.Duration) float64 {
+	u, err := url.Parse(rawURL)
+	benchfix.Must(err)
+	base, path := u.Scheme+"://"+u.Host, u.RequestURI()
+	return drive(gen, base, c, d, func(int, int, []byte) (string, string, []string, []byte) {
+		return "GET", path, hdr, nil
+	})
+}
+
+// addItemsLoad runs one writer per composition of the fixture with the
+// generator gen, each sending add_items (one item, a new quantity each
+// time) as fast as answers come, for d.
+func addItemsLoad(gen string, f *benchfix.Fixture, d time.Duration) float64 {
 	hdr := []string{"Content-Type", "application/json", "Authorization", "Bearer " + f.Token}
-	var n atomic.Int64
-	var failed atomic.Value
-	stop := time.Now().Add(d)
-	start := time.Now()
-	var wg sync.WaitGroup
-	for w, id := range f.Comps {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rc, err := dialRaw(f.URL)
-			if err != nil {
-				failed.Store(err.Error())
-				return
-			}
-			defer rc.Close()
-			path := "/api/public/v2/my_database/compositions/" + id + "/add_items"
-			var body, scratch []byte
-			for i := 0; time.Now().Before(stop); i++ {
-				body = append(body[:0], `{"items":[{"bank":"SINAPI","code":"`...)
-				body = append(body, benchfix.ItemCodes[(w+i)%14].Code...)
-				body = append(body, `","quantity":`...)
-				body = strconv.AppendInt(body, int64(i%1000+1), 10)
-				body = append(body, `.5,"resource":true}]}`...)
-				st, b, err := rc.do("POST", path, hdr, body, scratch)
-				if err != nil {
-					failed.Store(err.Error())
-					return
-				}
-				if st != 200 {
-					failed.Store(fmt.Sprintf("status %d: %s", st, b))
-					return
-				}
-				scratch = b
-				n.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
-	if v := failed.Load(); v != nil {
-		log.Fatalf("add_items load: %v", v)
-	}
-	return float64(n.Load()) / time.Since(start).Seconds()
+	return drive(gen, f.URL, len(f.Comps), d, func(w, i int, body []byte) (string, string, []string, []byte) {
+		body = append(body, `{"items":[{"bank":"SINAPI","code":"`...)
+		body = append(body, benchfix.ItemCodes[(w+i)%14].Code...)
+		body = append(body, `","quantity":`...)
+		body = strconv.AppendInt(body, int64(i%1000+1), 10)
+		body = append(body, `.5,"resource":true}]}`...)
+		return "POST", "/api/public/v2/my_database/compositions/" + f.Comps[w] + "/add_items", hdr, body
+	})
 }
