@@ -36,24 +36,21 @@ type fixed struct {
 // toFixed returns d as a fixed; ok is false when d is negative, or its
 // coefficient has more than 18 digits, or it has more than 36 places.
 func toFixed(d decimal.Decimal) (fixed, bool) {
-	if d.Sign() < 0 || d.NumDigits() > 18 {
+	c, ok := coefficient64(d)
+	if !ok || c < 0 {
 		return fixed{}, false
 	}
-	m, e := uint64(d.CoefficientInt64()), d.Exponent()
+	e := d.Exponent()
 	switch {
 	case e > 0:
-		if e > 18 {
+		if c, ok = mulPow10(c, e); !ok {
 			return fixed{}, false
 		}
-		hi, lo := bits.Mul64(m, pow10u[e])
-		if hi != 0 || lo > math.MaxInt64 {
-			return fixed{}, false
-		}
-		return fixed{m: lo}, true
+		return fixed{m: uint64(c)}, true
 	case e < -36:
 		return fixed{}, false
 	}
-	return fixed{m: m, s: -e}, true
+	return fixed{m: uint64(c), s: -e}, true
 }
 
 // mulCents returns a × b cut to centavos (truncated, or rounded half up when
@@ -89,8 +86,9 @@ func mulCents(a, b fixed, round bool) (int64, bool) {
 	return int64(q), true
 }
 
-// addCents adds b to *a; false when the sum overflows.
-func addCents(a *int64, b int64) bool {
+// addInt64 adds b to *a (centavos, or any coefficients of one exponent);
+// false when the sum overflows.
+func addInt64(a *int64, b int64) bool {
 	s := *a + b
 	if (b > 0 && s < *a) || (b < 0 && s > *a) {
 		return false
@@ -149,21 +147,13 @@ func FigureOut(d decimal.Decimal) bool {
 // places (trailing zeros aside) and that number fits in 64 bits, reading
 // the coefficient without big.Int arithmetic.
 func Cents(d decimal.Decimal) (int64, bool) {
-	if d.NumDigits() > 18 {
+	m, ok := coefficient64(d)
+	if !ok {
 		return 0, false
 	}
-	m, e := d.CoefficientInt64(), d.Exponent()
-	switch {
+	switch e := d.Exponent(); {
 	case e >= -2:
-		if e+2 > 16 {
-			return 0, false
-		}
-		p := int64(pow10u[e+2])
-		c := m * p
-		if m != 0 && c/p != m {
-			return 0, false
-		}
-		return c, true
+		return mulPow10(m, e+2)
 	case -e-2 < int32(len(pow10u)):
 		p := pow10u[-e-2]
 		if p > math.MaxInt64 || m%int64(p) != 0 {
@@ -190,15 +180,37 @@ func AppendFixed2(dst []byte, d decimal.Decimal, sep byte) []byte {
 
 // AppendCents appends c centavos as decimal.StringFixed(2) writes the same
 // amount ("-1234.50"), with sep for the decimal point.
-func AppendCents(b []byte, c int64, sep byte) []byte {
-	u := uint64(c)
-	if c < 0 {
-		b = append(b, '-')
+func AppendCents(b []byte, c int64, sep byte) []byte { return AppendScaled(b, c, 2, sep) }
+
+// AppendScaled appends v / 10^places with exactly places decimals, as
+// decimal.New(v, -places).StringFixed(places) writes it ("-0.050" for -50
+// and 3; v itself for 0 places), with sep for the decimal point.
+func AppendScaled(dst []byte, v int64, places int, sep byte) []byte {
+	u := uint64(v)
+	if v < 0 {
+		dst = append(dst, '-')
 		u = -u
 	}
-	b = strconv.AppendUint(b, u/100, 10)
-	f := u % 100
-	return append(b, sep, byte('0'+f/10), byte('0'+f%10))
+	switch {
+	case places <= 0:
+		return strconv.AppendUint(dst, u, 10)
+	case places == 2: // centavos, most of what the reports write
+		dst = strconv.AppendUint(dst, u/100, 10)
+		f := u % 100
+		return append(dst, sep, byte('0'+f/10), byte('0'+f%10))
+	}
+	var tmp [20]byte
+	digits := strconv.AppendUint(tmp[:0], u, 10)
+	if len(digits) <= places {
+		dst = append(dst, '0', sep)
+		for range places - len(digits) {
+			dst = append(dst, '0')
+		}
+		return append(dst, digits...)
+	}
+	dst = append(dst, digits[:len(digits)-places]...)
+	dst = append(dst, sep)
+	return append(dst, digits[len(digits)-places:]...)
 }
 
 // figuresOut reports whether some of ds is out of bounds (FigureOut).

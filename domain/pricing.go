@@ -370,11 +370,9 @@ func (s *sum64) add(d decimal.Decimal) {
 		s.overflow = true
 		return
 	}
-	if (c > 0 && s.v > math.MaxInt64-c) || (c < 0 && s.v < math.MinInt64-c) {
+	if !addInt64(&s.v, c) {
 		s.overflow = true
-		return
 	}
-	s.v += c
 }
 
 func (s *sum64) ok() bool { return !s.overflow }

@@ -96,12 +96,12 @@ func (bp *BudgetPricer) syntheticStream(b *Budget, walk NodeWalk, onLine func(n 
 		if FigureOut(n.Quantity) || FigureOut(f.unitPrice) || centsOut(f.unitWithBDI) || centsOut(f.total) || centsOut(f.withBDI) {
 			s.out = true
 		}
-		ok := addCents(&total, f.total) && addCents(&withBDI, f.withBDI)
+		ok := addInt64(&total, f.total) && addInt64(&withBDI, f.withBDI)
 		if f.supply {
-			ok = ok && addCents(&supply, f.total)
+			ok = ok && addInt64(&supply, f.total)
 		}
 		for _, st := range open {
-			ok = ok && addCents(&s.stageTotal[st], f.total) && addCents(&s.stageWithBDI[st], f.withBDI)
+			ok = ok && addInt64(&s.stageTotal[st], f.total) && addInt64(&s.stageWithBDI[st], f.withBDI)
 		}
 		if !ok {
 			return ErrNotStreamable

@@ -211,6 +211,22 @@ func TestCentsFormatting(t *testing.T) {
 	}
 }
 
+// TestAppendScaled: AppendScaled writes what StringFixed(places) writes of
+// the coefficient at that exponent, for 0 to 20 places and both signs.
+func TestAppendScaled(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 3))
+	for range 100_000 {
+		v := r.Int64N(1 << uint(r.IntN(63)))
+		if r.IntN(3) == 0 {
+			v = -v
+		}
+		places := r.IntN(21)
+		if got, want := string(domain.AppendScaled(nil, v, places, '.')), decimal.New(v, -int32(places)).StringFixed(int32(places)); got != want {
+			t.Fatalf("%d at %d places: %q, StringFixed %q", v, places, got, want)
+		}
+	}
+}
+
 // TestAnalyticAndABCStreams: on random budgets, the streamed analytic
 // report has the rows (items and unit summaries included), footer,
 // summary, missing list and bounds verdict of the report computed whole,

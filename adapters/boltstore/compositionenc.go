@@ -12,7 +12,7 @@ import (
 )
 
 // appendCompositionRecord appends the stored record of c: byte for byte
-// what json.Marshal(toCompositionRecord(c)) writes (a test holds it to
+// what encoding/json writes of the compositionRecord of c (a test holds it to
 // that), without the record, the reflection and the intermediate strings.
 // Every add_items and remove_items writes one (issue 11, R2).
 func appendCompositionRecord(dst []byte, c *domain.Composition) []byte {
@@ -152,33 +152,9 @@ func appendJSONString(dst []byte, s string) []byte {
 func appendDecString(dst []byte, d decimal.Decimal) []byte {
 	dst = append(dst, '"')
 	if e := d.Exponent(); e <= 0 && e > -19 && d.NumDigits() <= 18 {
-		dst = appendScaled(dst, d.CoefficientInt64(), int(-e))
+		dst = domain.AppendScaled(dst, d.CoefficientInt64(), int(-e), '.')
 	} else {
 		dst = append(dst, encDec(d)...)
 	}
 	return append(dst, '"')
-}
-
-// appendScaled appends v / 10^places with exactly places decimals (none:
-// v), as decimal.StringFixed(places) writes it.
-func appendScaled(dst []byte, v int64, places int) []byte {
-	var buf [24]byte
-	digits := strconv.AppendInt(buf[:0], v, 10)
-	if v < 0 {
-		dst = append(dst, '-')
-		digits = digits[1:]
-	}
-	if places == 0 {
-		return append(dst, digits...)
-	}
-	if len(digits) <= places {
-		dst = append(dst, '0', '.')
-		for range places - len(digits) {
-			dst = append(dst, '0')
-		}
-		return append(dst, digits...)
-	}
-	dst = append(dst, digits[:len(digits)-places]...)
-	dst = append(dst, '.')
-	return append(dst, digits[len(digits)-places:]...)
 }

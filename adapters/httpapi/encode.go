@@ -166,17 +166,8 @@ func AppendNum(dst []byte, d decimal.Decimal) []byte {
 		return append(dst, d.String()...)
 	}
 	c := d.CoefficientInt64()
-	if c < 0 {
-		dst = append(dst, '-')
-		c = -c
-	}
-	var tmp [20]byte
-	digits := strconv.AppendInt(tmp[:0], c, 10)
-	switch {
-	case exp == 0:
-		return append(dst, digits...)
-	case exp > 0:
-		dst = append(dst, digits...)
+	if exp >= 0 {
+		dst = strconv.AppendInt(dst, c, 10)
 		if c != 0 {
 			for range exp {
 				dst = append(dst, '0')
@@ -185,25 +176,11 @@ func AppendNum(dst []byte, d decimal.Decimal) []byte {
 		return dst
 	}
 	places := -exp
-	var intPart, frac []byte
-	leading := 0
-	if len(digits) > places {
-		intPart, frac = digits[:len(digits)-places], digits[len(digits)-places:]
-	} else {
-		intPart, leading, frac = []byte{'0'}, places-len(digits), digits
+	for places > 0 && c%10 == 0 { // String drops trailing zeros
+		c /= 10
+		places--
 	}
-	for len(frac) > 0 && frac[len(frac)-1] == '0' {
-		frac = frac[:len(frac)-1]
-	}
-	dst = append(dst, intPart...)
-	if len(frac) == 0 {
-		return dst
-	}
-	dst = append(dst, '.')
-	for range leading {
-		dst = append(dst, '0')
-	}
-	return append(dst, frac...)
+	return domain.AppendScaled(dst, c, places, '.')
 }
 
 // AppendString appends s as a JSON string, as encoding/json writes it with
