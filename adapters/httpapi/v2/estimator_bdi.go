@@ -137,14 +137,9 @@ func newBDIDoc(bb *app.BudgetBDI) *bdiDoc {
 	d := &bdiDoc{ID: b.ID, WorkType: strOrNil(b.WorkType), Desonerado: b.Desonerado, BDI: httpapi.Num(b.BDI),
 		BDIComponents: partsDoc(b.BDIParts), Check: checkDoc(bb.Reference, bb.Check),
 		SupplyBDI: httpapi.Num(b.SupplyBDI), SupplyBDIComponents: partsDoc(b.SupplyBDIParts),
-		SupplyCheck: checkDoc(bb.Reference, bb.SupplyCheck), SupplyLines: []string{},
+		SupplyCheck: checkDoc(bb.Reference, bb.SupplyCheck), SupplyLines: b.SupplyLines(),
 		Total: httpapi.Money(bb.Budget.Totals.Total), BDIValue: httpapi.Money(bb.Budget.Totals.BDIValue),
 		TotalWithBDI: httpapi.Money(bb.Budget.Totals.TotalWithBDI)}
-	for _, id := range b.SupplyNodes {
-		if _, ok := b.Node(id); ok {
-			d.SupplyLines = append(d.SupplyLines, id)
-		}
-	}
 	return d
 }
 
