@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -256,6 +257,49 @@ func allNames[S named](list []S) string {
 		out = append(out, x.aliases()...)
 	}
 	return strings.Join(out, ", ")
+}
+
+// view returns what get reads in one read transaction of st.
+func view[T any](ctx context.Context, st Store, get func(Tx) (T, error)) (T, error) {
+	var out T
+	err := st.View(ctx, func(tx Tx) error {
+		var err error
+		out, err = get(tx)
+		return err
+	})
+	return out, err
+}
+
+// ofCompany reads the record id of a kind (get) and returns it when it is
+// the caller's company's (companyOf), ENOTFOUND otherwise (inCompany).
+func ofCompany[T any](p domain.Principal, kind, id string, get func(id string) (T, error), companyOf func(T) string) (T, error) {
+	var zero T
+	x, err := get(id)
+	if err != nil {
+		return zero, err
+	}
+	if err := inCompany(p, companyOf(x), kind, id); err != nil {
+		return zero, err
+	}
+	return x, nil
+}
+
+// listOf answers q, checked against spec, with a page of the caller's
+// company's records of one kind (list: Tx.Groups, Tx.Resources) and the
+// number that match.
+func listOf[T any](ctx context.Context, st Store, p domain.Principal, spec querySpec, q ListQuery, list func(Tx, string, Query) ([]T, int, error)) ([]T, int, error) {
+	sq, err := compileQuery(spec, q)
+	if err != nil {
+		return nil, 0, err
+	}
+	var out []T
+	var total int
+	err = st.View(ctx, func(tx Tx) error {
+		var err error
+		out, total, err = list(tx, p.CompanyID, sq)
+		return err
+	})
+	return out, total, err
 }
 
 // The filters and sort fields of the three lists. What more than one list
