@@ -345,13 +345,17 @@ func (s *Service) composition(tx Tx, p domain.Principal, id string) (*domain.Com
 // ItemInput is one item to add to a composition. An empty Kind (a v1 item
 // without a hint) is resolved from the code: where the code exists both as a
 // composition and as a resource, the composition wins (docs/decisions.md).
-// An empty Bank with a Kind means the company's own base.
+// An empty Bank with a Kind means the company's own base, unless
+// BankRequired: a v1 item always names its bank, and its kind is only a
+// hint of what the code is, so an item without a bank is EINVALID on
+// `/items/N/bank` whatever its kind (docs/decisions.md, "v1 leniency").
 type ItemInput struct {
-	Bank        string
-	Code        string
-	Kind        domain.ItemKind
-	Quantity    decimal.Decimal
-	Utilization decimal.NullDecimal
+	Bank         string
+	Code         string
+	Kind         domain.ItemKind
+	Quantity     decimal.Decimal
+	Utilization  decimal.NullDecimal
+	BankRequired bool
 }
 
 // AddItems adds items to a composition, or sets the quantity of those
@@ -397,7 +401,7 @@ func resolveItem(src source, c *domain.Composition, in ItemInput, ptr string) (d
 		Quantity:    in.Quantity,
 		Utilization: in.Utilization,
 	}
-	if it.Bank == "" && it.Kind != "" {
+	if it.Bank == "" && it.Kind != "" && !in.BankRequired {
 		it.Bank = domain.BankMyBase
 	}
 	if it.Bank == "" {

@@ -73,24 +73,11 @@ func checkGroup(tx Tx, g *domain.Group) error {
 
 // Group returns one group of the caller's company.
 func (s *Service) Group(ctx context.Context, p domain.Principal, id string) (*domain.Group, error) {
-	var out *domain.Group
-	err := s.store.View(ctx, func(tx Tx) error {
-		var err error
-		out, err = s.group(tx, p, id)
-		return err
-	})
-	return out, err
+	return view(ctx, s.store, func(tx Tx) (*domain.Group, error) { return s.group(tx, p, id) })
 }
 
 func (s *Service) group(tx Tx, p domain.Principal, id string) (*domain.Group, error) {
-	g, err := tx.Group(id)
-	if err != nil {
-		return nil, err
-	}
-	if err := inCompany(p, g.CompanyID, "group", id); err != nil {
-		return nil, err
-	}
-	return g, nil
+	return ofCompany(p, "group", id, tx.Group, func(g *domain.Group) string { return g.CompanyID })
 }
 
 // Groups lists the groups of the caller's company that match q, in q's
@@ -98,18 +85,7 @@ func (s *Service) group(tx Tx, p domain.Principal, id string) (*domain.Group, er
 // description, created_after, created_before; sort fields: description,
 // created_at. Returns EBADREQUEST for a bad query (see ListQuery).
 func (s *Service) Groups(ctx context.Context, p domain.Principal, q ListQuery) ([]*domain.Group, int, error) {
-	sq, err := compileQuery(groupList, q)
-	if err != nil {
-		return nil, 0, err
-	}
-	var out []*domain.Group
-	var total int
-	err = s.store.View(ctx, func(tx Tx) error {
-		var err error
-		out, total, err = tx.Groups(p.CompanyID, sq)
-		return err
-	})
-	return out, total, err
+	return listOf(ctx, s.store, p, groupList, q, Tx.Groups)
 }
 
 // DeleteGroup deletes a group. Returns ECONFLICT, naming the members, while

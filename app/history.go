@@ -14,11 +14,11 @@ type HistoryQuery struct {
 	Regime            domain.Regime
 }
 
-// PriceHistory returns a bank item's prices in a state and regime across
-// every imported edition of the bank in that state that has the item,
-// oldest first (domain.PriceHistory). EINVALID for a bad bank, state or
-// kind; ENOTFOUND when no edition has the item.
-func (s *Service) PriceHistory(ctx context.Context, q HistoryQuery) (*domain.PriceHistory, error) {
+// Check returns the query normalized (bank and state in upper case, code
+// without surrounding spaces) and checked: EINVALID naming /bank (none, or
+// MYBASE: only a reference bank has editions), /location (not a state) and
+// /kind (neither composition nor resource).
+func (q HistoryQuery) Check() (HistoryQuery, error) {
 	q.Bank, q.State, q.Code = domain.NormalizeBank(q.Bank), strings.ToUpper(strings.TrimSpace(q.State)), strings.TrimSpace(q.Code)
 	var v domain.Validation
 	if q.Bank == "" || q.Bank == domain.BankMyBase {
@@ -30,11 +30,20 @@ func (s *Service) PriceHistory(ctx context.Context, q HistoryQuery) (*domain.Pri
 	if q.Kind != "" && q.Kind != domain.KindComposition && q.Kind != domain.KindResource {
 		v.Add("/kind", "must be composition or resource")
 	}
-	if err := v.Err(); err != nil {
+	return q, v.Err()
+}
+
+// PriceHistory returns a bank item's prices in a state and regime across
+// every imported edition of the bank in that state that has the item,
+// oldest first (domain.PriceHistory). EINVALID for a bad bank, state or
+// kind; ENOTFOUND when no edition has the item.
+func (s *Service) PriceHistory(ctx context.Context, q HistoryQuery) (*domain.PriceHistory, error) {
+	q, err := q.Check()
+	if err != nil {
 		return nil, err
 	}
 	var out *domain.PriceHistory
-	err := s.store.View(ctx, func(tx Tx) error {
+	err = s.store.View(ctx, func(tx Tx) error {
 		eds, err := tx.Editions()
 		if err != nil {
 			return err

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -258,66 +259,106 @@ func allNames[S named](list []S) string {
 	return strings.Join(out, ", ")
 }
 
-// The filters and sort fields of the three lists.
+// view returns what get reads in one read transaction of st.
+func view[T any](ctx context.Context, st Store, get func(Tx) (T, error)) (T, error) {
+	var out T
+	err := st.View(ctx, func(tx Tx) error {
+		var err error
+		out, err = get(tx)
+		return err
+	})
+	return out, err
+}
+
+// ofCompany reads the record id of a kind (get) and returns it when it is
+// the caller's company's (companyOf), ENOTFOUND otherwise (inCompany).
+func ofCompany[T any](p domain.Principal, kind, id string, get func(id string) (T, error), companyOf func(T) string) (T, error) {
+	var zero T
+	x, err := get(id)
+	if err != nil {
+		return zero, err
+	}
+	if err := inCompany(p, companyOf(x), kind, id); err != nil {
+		return zero, err
+	}
+	return x, nil
+}
+
+// listOf answers q, checked against spec, with a page of the caller's
+// company's records of one kind (list: Tx.Groups, Tx.Resources) and the
+// number that match.
+func listOf[T any](ctx context.Context, st Store, p domain.Principal, spec querySpec, q ListQuery, list func(Tx, string, Query) ([]T, int, error)) ([]T, int, error) {
+	sq, err := compileQuery(spec, q)
+	if err != nil {
+		return nil, 0, err
+	}
+	var out []T
+	var total int
+	err = st.View(ctx, func(tx Tx) error {
+		var err error
+		out, total, err = list(tx, p.CompanyID, sq)
+		return err
+	})
+	return out, total, err
+}
+
+// The filters and sort fields of the three lists. What more than one list
+// takes is declared once, with its names.
+
+var (
+	codeFilter        = queryFilter{names: []string{"code"}, parse: containsIn(FieldCode)}
+	descriptionFilter = queryFilter{names: []string{"description"}, parse: containsIn(FieldDescription)}
+	searchFilter      = queryFilter{names: []string{"search"}, parse: containsIn(FieldCode, FieldDescription)}
+	unitFilter        = queryFilter{names: []string{"unit"}, parse: equalFoldCond(FieldUnit, nil)}
+	groupFilter       = queryFilter{names: []string{"group"}, parse: sameIDCond(FieldGroup)}
+	isSicroFilter     = queryFilter{names: []string{"is_sicro"}, parse: boolCond(FieldIsSicro)}
+	createdAfter      = queryFilter{names: []string{"created_after"}, parse: timeCond(AtOrAfter, FieldCreatedAt)}
+	createdBefore     = queryFilter{names: []string{"created_before"}, parse: timeCond(Before, FieldCreatedAt)}
+
+	codeSort        = querySort{names: []string{"code"}, field: FieldCode}
+	descriptionSort = querySort{names: []string{"description"}, field: FieldDescription}
+	unitSort        = querySort{names: []string{"unit"}, field: FieldUnit}
+	isSicroSort     = querySort{names: []string{"is_sicro"}, field: FieldIsSicro}
+	createdSort     = querySort{names: []string{"created_at"}, field: FieldCreatedAt}
+)
 
 var groupList = querySpec{
-	filters: []queryFilter{
-		{names: []string{"description"}, parse: containsIn(FieldDescription)},
-		{names: []string{"created_after"}, parse: timeCond(AtOrAfter, FieldCreatedAt)},
-		{names: []string{"created_before"}, parse: timeCond(Before, FieldCreatedAt)},
-	},
-	sorts: []querySort{
-		{names: []string{"description"}, field: FieldDescription},
-		{names: []string{"created_at"}, field: FieldCreatedAt},
-	},
+	filters: []queryFilter{descriptionFilter, createdAfter, createdBefore},
+	sorts:   []querySort{descriptionSort, createdSort},
 }
 
 var resourceList = querySpec{
 	filters: []queryFilter{
-		{names: []string{"code"}, parse: containsIn(FieldCode)},
-		{names: []string{"description"}, parse: containsIn(FieldDescription)},
-		{names: []string{"search"}, parse: containsIn(FieldCode, FieldDescription)},
+		codeFilter, descriptionFilter, searchFilter,
 		{names: []string{"resource_type", "type"}, parse: resourceTypeCond},
-		{names: []string{"unit"}, parse: equalFoldCond(FieldUnit, nil)},
-		{names: []string{"group"}, parse: sameIDCond(FieldGroup)},
+		unitFilter, groupFilter,
 		{names: []string{"state"}, parse: pricedInCond},
 		{names: []string{"status"}, parse: boolCond(FieldStatus)},
-		{names: []string{"is_sicro"}, parse: boolCond(FieldIsSicro)},
-		{names: []string{"created_after"}, parse: timeCond(AtOrAfter, FieldCreatedAt)},
-		{names: []string{"created_before"}, parse: timeCond(Before, FieldCreatedAt)},
+		isSicroFilter, createdAfter, createdBefore,
 	},
 	sorts: []querySort{
-		{names: []string{"code"}, field: FieldCode},
-		{names: []string{"description"}, field: FieldDescription},
+		codeSort, descriptionSort,
 		{names: []string{"resource_type", "type"}, field: FieldType},
-		{names: []string{"unit"}, field: FieldUnit},
+		unitSort,
 		{names: []string{"status"}, field: FieldStatus},
-		{names: []string{"is_sicro"}, field: FieldIsSicro},
-		{names: []string{"created_at"}, field: FieldCreatedAt},
+		isSicroSort, createdSort,
 	},
 }
 
 var compositionList = querySpec{
 	filters: []queryFilter{
-		{names: []string{"code"}, parse: containsIn(FieldCode)},
-		{names: []string{"description"}, parse: containsIn(FieldDescription)},
-		{names: []string{"search"}, parse: containsIn(FieldCode, FieldDescription)},
+		codeFilter, descriptionFilter, searchFilter,
 		{names: []string{"composition_type", "type"}, parse: equalFoldCond(FieldType, compositionClassCode)},
-		{names: []string{"unit"}, parse: equalFoldCond(FieldUnit, nil)},
+		unitFilter,
 		{names: []string{"location", "state"}, parse: equalFoldCond(FieldState, stateCode)},
-		{names: []string{"group"}, parse: sameIDCond(FieldGroup)},
-		{names: []string{"is_sicro"}, parse: boolCond(FieldIsSicro)},
-		{names: []string{"created_after"}, parse: timeCond(AtOrAfter, FieldCreatedAt)},
-		{names: []string{"created_before"}, parse: timeCond(Before, FieldCreatedAt)},
+		groupFilter, isSicroFilter, createdAfter, createdBefore,
 	},
 	sorts: []querySort{
-		{names: []string{"code"}, field: FieldCode},
-		{names: []string{"description"}, field: FieldDescription},
+		codeSort, descriptionSort,
 		{names: []string{"composition_type", "type"}, field: FieldType},
-		{names: []string{"unit"}, field: FieldUnit},
+		unitSort,
 		{names: []string{"location", "state"}, field: FieldState},
-		{names: []string{"is_sicro"}, field: FieldIsSicro},
-		{names: []string{"created_at"}, field: FieldCreatedAt},
+		isSicroSort, createdSort,
 	},
 }
 

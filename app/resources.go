@@ -154,35 +154,16 @@ func checkResource(tx Tx, p domain.Principal, r *domain.Resource) error {
 
 // Resource returns one resource of the caller's company.
 func (s *Service) Resource(ctx context.Context, p domain.Principal, id string) (*domain.Resource, error) {
-	var out *domain.Resource
-	err := s.store.View(ctx, func(tx Tx) error {
-		var err error
-		out, err = s.resource(tx, p, id)
-		return err
-	})
-	return out, err
+	return view(ctx, s.store, func(tx Tx) (*domain.Resource, error) { return s.resource(tx, p, id) })
 }
 
 // ResourceByCode returns the resource of the caller's company with the code.
 func (s *Service) ResourceByCode(ctx context.Context, p domain.Principal, code string) (*domain.Resource, error) {
-	var out *domain.Resource
-	err := s.store.View(ctx, func(tx Tx) error {
-		var err error
-		out, err = tx.ResourceByCode(p.CompanyID, code)
-		return err
-	})
-	return out, err
+	return view(ctx, s.store, func(tx Tx) (*domain.Resource, error) { return tx.ResourceByCode(p.CompanyID, code) })
 }
 
 func (s *Service) resource(tx Tx, p domain.Principal, id string) (*domain.Resource, error) {
-	r, err := tx.Resource(id)
-	if err != nil {
-		return nil, err
-	}
-	if err := inCompany(p, r.CompanyID, "resource", id); err != nil {
-		return nil, err
-	}
-	return r, nil
+	return ofCompany(p, "resource", id, tx.Resource, func(r *domain.Resource) string { return r.CompanyID })
 }
 
 // Resources lists the resources of the caller's company that match q, in
@@ -193,18 +174,7 @@ func (s *Service) resource(tx Tx, p domain.Principal, id string) (*domain.Resour
 // resource_type (type), unit, status, is_sicro, created_at. Returns
 // EBADREQUEST for a bad query (see ListQuery).
 func (s *Service) Resources(ctx context.Context, p domain.Principal, q ListQuery) ([]*domain.Resource, int, error) {
-	sq, err := compileQuery(resourceList, q)
-	if err != nil {
-		return nil, 0, err
-	}
-	var out []*domain.Resource
-	var total int
-	err = s.store.View(ctx, func(tx Tx) error {
-		var err error
-		out, total, err = tx.Resources(p.CompanyID, sq)
-		return err
-	})
-	return out, total, err
+	return listOf(ctx, s.store, p, resourceList, q, Tx.Resources)
 }
 
 // DeleteResource deletes a resource. Returns ECONFLICT, naming the

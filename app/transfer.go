@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"strconv"
 	"time"
@@ -34,49 +35,99 @@ func (s *Service) ExportCompany(ctx context.Context, p domain.Principal) (*Compa
 	out := &CompanyExport{Format: CompanyExportFormat, Version: CompanyExportVersion, ExportedAt: s.now(),
 		Groups: []*domain.Group{}, Resources: []*domain.Resource{}, Compositions: []*domain.Composition{}, Budgets: []*domain.Budget{}}
 	err := s.store.View(ctx, func(tx Tx) error {
-		gs, _, err := tx.Groups(p.CompanyID, Query{})
-		if err != nil {
+		all := Query{}
+		gs, _, errG := tx.Groups(p.CompanyID, all)
+		rs, _, errR := tx.Resources(p.CompanyID, all)
+		cs, _, errC := tx.Compositions(p.CompanyID, all)
+		hs, _, errB := tx.Budgets(p.CompanyID, all)
+		if err := cmp.Or(errG, errR, errC, errB); err != nil {
 			return err
 		}
-		for _, g := range gs {
-			c := *g
-			c.CompanyID, c.UserID, c.DepartmentID = "", "", ""
-			out.Groups = append(out.Groups, &c)
-		}
-		rs, _, err := tx.Resources(p.CompanyID, Query{})
-		if err != nil {
-			return err
-		}
-		for _, r := range rs {
-			c := *r
-			c.CompanyID, c.UserID, c.DepartmentID = "", "", ""
-			out.Resources = append(out.Resources, &c)
-		}
-		cs, _, err := tx.Compositions(p.CompanyID, Query{})
-		if err != nil {
-			return err
-		}
-		for _, x := range cs {
-			c := *x
-			c.CompanyID, c.UserID, c.DepartmentID = "", "", ""
-			out.Compositions = append(out.Compositions, &c)
-		}
-		hs, _, err := tx.Budgets(p.CompanyID, Query{})
-		if err != nil {
-			return err
-		}
-		for _, h := range hs {
+		out.Groups = exported(gs, shallow, groupOwned)
+		out.Resources = exported(rs, shallow, resourceOwned)
+		out.Compositions = exported(cs, shallow, compositionOwned)
+		bs := make([]*domain.Budget, len(hs))
+		for i, h := range hs {
 			b, err := tx.Budget(h.ID)
 			if err != nil {
 				return err
 			}
-			b = b.Clone()
-			b.CompanyID, b.UserID, b.DepartmentID = "", "", ""
-			out.Budgets = append(out.Budgets, b)
+			bs[i] = b
 		}
+		out.Budgets = exported(bs, (*domain.Budget).Clone, budgetOwned)
 		return nil
 	})
 	return out, err
+}
+
+// owned are the fields that make a record its company's: its id, company,
+// user and department. An export clears the last three; an import gives
+// them (and a new id) to the caller.
+type owned struct{ id, company, user, department *string }
+
+func groupOwned(x *domain.Group) owned {
+	return owned{&x.ID, &x.CompanyID, &x.UserID, &x.DepartmentID}
+}
+
+func resourceOwned(x *domain.Resource) owned {
+	return owned{&x.ID, &x.CompanyID, &x.UserID, &x.DepartmentID}
+}
+
+func compositionOwned(x *domain.Composition) owned {
+	return owned{&x.ID, &x.CompanyID, &x.UserID, &x.DepartmentID}
+}
+
+func budgetOwned(x *domain.Budget) owned {
+	return owned{&x.ID, &x.CompanyID, &x.UserID, &x.DepartmentID}
+}
+
+// shallow is a copy of *x.
+func shallow[T any](x *T) *T {
+	c := *x
+	return &c
+}
+
+// exported is a copy (copyOf) of each record without company, user and
+// department.
+func exported[T any](list []*T, copyOf func(*T) *T, fields func(*T) owned) []*T {
+	out := make([]*T, len(list))
+	for i, x := range list {
+		out[i] = copyOf(x)
+		o := fields(out[i])
+		*o.company, *o.user, *o.department = "", "", ""
+	}
+	return out
+}
+
+// importEach takes one kind of record of an export through an import: a
+// nil one is EINVALID at its pointer (prefix and index); any other is
+// copied (copyOf), given to the caller with a new id, checked (check names
+// its problems in v, from the record's pointer; a returned error ends the
+// import), and put when it has no problem; done then sees its old id.
+func importEach[T any](v *domain.Validation, prefix, what string, list []*T, copyOf func(*T) *T, fields func(*T) owned,
+	p domain.Principal, now time.Time, check func(ptr string, x *T) error, put func(*T) error, done func(old string, x *T)) error {
+	for i, in := range list {
+		ptr := prefix + strconv.Itoa(i)
+		if in == nil {
+			v.Add(ptr, "must be %s", what)
+			continue
+		}
+		x, before := copyOf(in), len(v.Fields)
+		o := fields(x)
+		old := *o.id
+		*o.id, *o.company, *o.user, *o.department = NewID(now), p.CompanyID, p.UserID, p.DepartmentID
+		if err := check(ptr, x); err != nil {
+			return err
+		}
+		if len(v.Fields) > before {
+			continue // named; nothing of a bad record is written
+		}
+		if err := put(x); err != nil {
+			return err
+		}
+		done(old, x)
+	}
+	return nil
 }
 
 // ImportSummaryItem maps one imported record's id in the export to its new
@@ -111,30 +162,15 @@ func (s *Service) ImportCompany(ctx context.Context, p domain.Principal, in *Com
 	err := s.store.Update(ctx, func(tx Tx) error {
 		now := s.now()
 		var v domain.Validation
-		own := func(id *string, companyID, userID, departmentID *string) string {
-			old := *id
-			*id, *companyID, *userID, *departmentID = NewID(now), p.CompanyID, p.UserID, p.DepartmentID
-			return old
-		}
 		groups := map[string]string{}
-		for i, x := range in.Groups {
-			if x == nil {
-				v.Add("/Groups/"+strconv.Itoa(i), "must be a group")
-				continue
-			}
-			g, before := *x, len(v.Fields)
-			old := own(&g.ID, &g.CompanyID, &g.UserID, &g.DepartmentID)
-			if err := v.Merge("/Groups/"+strconv.Itoa(i), checkGroup(tx, &g)); err != nil {
-				return err
-			}
-			if len(v.Fields) > before {
-				continue // named; nothing of a bad record is written
-			}
-			if err := tx.PutGroup(&g); err != nil {
-				return err
-			}
-			groups[old] = g.ID
-			out.Groups = append(out.Groups, ImportSummaryItem{OldID: old, NewID: g.ID, Code: g.Description})
+		err := importEach(&v, "/Groups/", "a group", in.Groups, shallow, groupOwned, p, now,
+			func(ptr string, g *domain.Group) error { return v.Merge(ptr, checkGroup(tx, g)) },
+			tx.PutGroup, func(old string, g *domain.Group) {
+				groups[old] = g.ID
+				out.Groups = append(out.Groups, ImportSummaryItem{OldID: old, NewID: g.ID, Code: g.Description})
+			})
+		if err != nil {
+			return err
 		}
 		group := func(ptr, id string) string {
 			if id == "" {
@@ -146,71 +182,45 @@ func (s *Service) ImportCompany(ctx context.Context, p domain.Principal, in *Com
 			}
 			return n
 		}
-		for i, x := range in.Resources {
-			ptr := "/Resources/" + strconv.Itoa(i)
-			if x == nil {
-				v.Add(ptr, "must be a resource")
-				continue
-			}
-			r, before := *x, len(v.Fields)
-			old := own(&r.ID, &r.CompanyID, &r.UserID, &r.DepartmentID)
-			r.GroupID = group(ptr, r.GroupID)
-			if err := v.Merge(ptr, checkResource(tx, p, &r)); err != nil {
-				return err
-			}
-			if len(v.Fields) > before {
-				continue // named; nothing of a bad record is written
-			}
-			if err := tx.PutResource(&r); err != nil {
-				return err
-			}
-			out.Resources = append(out.Resources, ImportSummaryItem{OldID: old, NewID: r.ID, Code: r.Code})
+		err = importEach(&v, "/Resources/", "a resource", in.Resources, shallow, resourceOwned, p, now,
+			func(ptr string, r *domain.Resource) error {
+				r.GroupID = group(ptr, r.GroupID)
+				return v.Merge(ptr, checkResource(tx, p, r))
+			},
+			tx.PutResource, func(old string, r *domain.Resource) {
+				out.Resources = append(out.Resources, ImportSummaryItem{OldID: old, NewID: r.ID, Code: r.Code})
+			})
+		if err != nil {
+			return err
 		}
-		for i, x := range in.Compositions {
-			ptr := "/Compositions/" + strconv.Itoa(i)
-			if x == nil {
-				v.Add(ptr, "must be a composition")
-				continue
-			}
-			c, before := *x, len(v.Fields)
-			old := own(&c.ID, &c.CompanyID, &c.UserID, &c.DepartmentID)
-			c.GroupID = group(ptr, c.GroupID)
-			if err := v.Merge(ptr, checkComposition(tx, p, &c)); err != nil {
-				return err
-			}
-			for j, ref := range c.Banks {
-				if _, err := tx.Edition(ref.EditionKey()); isNotFound(err) {
-					v.Add(ptr+"/Banks/"+strconv.Itoa(j), "edition %s is not imported on this server", ref.Label())
-				} else if err != nil {
+		err = importEach(&v, "/Compositions/", "a composition", in.Compositions, shallow, compositionOwned, p, now,
+			func(ptr string, c *domain.Composition) error {
+				c.GroupID = group(ptr, c.GroupID)
+				if err := v.Merge(ptr, checkComposition(tx, p, c)); err != nil {
 					return err
 				}
-			}
-			if len(v.Fields) > before {
-				continue // named; nothing of a bad record is written
-			}
-			if err := tx.PutComposition(&c); err != nil {
-				return err
-			}
-			out.Compositions = append(out.Compositions, ImportSummaryItem{OldID: old, NewID: c.ID, Code: c.Code})
+				for j, ref := range c.Banks {
+					if _, err := tx.Edition(ref.EditionKey()); isNotFound(err) {
+						v.Add(ptr+"/Banks/"+strconv.Itoa(j), "edition %s is not imported on this server", ref.Label())
+					} else if err != nil {
+						return err
+					}
+				}
+				return nil
+			},
+			tx.PutComposition, func(old string, c *domain.Composition) {
+				out.Compositions = append(out.Compositions, ImportSummaryItem{OldID: old, NewID: c.ID, Code: c.Code})
+			})
+		if err != nil {
+			return err
 		}
-		for i, x := range in.Budgets {
-			ptr := "/Budgets/" + strconv.Itoa(i)
-			if x == nil {
-				v.Add(ptr, "must be a budget")
-				continue
-			}
-			b, before := x.Clone(), len(v.Fields)
-			old := own(&b.ID, &b.CompanyID, &b.UserID, &b.DepartmentID)
-			if err := v.Merge(ptr, s.checkTree(tx, p, b, true, true)); err != nil {
-				return err
-			}
-			if len(v.Fields) > before {
-				continue // named; nothing of a bad record is written
-			}
-			if err := tx.PutBudget(b); err != nil {
-				return err
-			}
-			out.Budgets = append(out.Budgets, ImportSummaryItem{OldID: old, NewID: b.ID, Code: b.Code})
+		err = importEach(&v, "/Budgets/", "a budget", in.Budgets, (*domain.Budget).Clone, budgetOwned, p, now,
+			func(ptr string, b *domain.Budget) error { return v.Merge(ptr, s.checkTree(tx, p, b, true, true)) },
+			tx.PutBudget, func(old string, b *domain.Budget) {
+				out.Budgets = append(out.Budgets, ImportSummaryItem{OldID: old, NewID: b.ID, Code: b.Code})
+			})
+		if err != nil {
+			return err
 		}
 		if err := v.Err(); err != nil {
 			return err

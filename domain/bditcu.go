@@ -3,6 +3,7 @@ package domain
 import (
 	_ "embed"
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 
@@ -37,12 +38,12 @@ const bdiRatePlaces = 20
 func (p BDIParts) Validate(ptr string) error {
 	var v Validation
 	for _, f := range p.fields() {
-		switch {
-		case f.v.IsNegative():
+		switch d := *f.v; {
+		case d.IsNegative():
 			v.Add(ptr+"/"+f.name, "must not be negative")
-		case f.v.GreaterThanOrEqual(hundred):
+		case d.GreaterThanOrEqual(hundred):
 			v.Add(ptr+"/"+f.name, "must be less than 100 (percent)")
-		case !f.v.Truncate(4).Equal(f.v):
+		case !d.Truncate(4).Equal(d):
 			v.Add(ptr+"/"+f.name, "has more than 4 decimal places")
 		}
 	}
@@ -53,12 +54,48 @@ func (p BDIParts) Validate(ptr string) error {
 }
 
 type bdiField struct {
-	name string
-	v    decimal.Decimal
+	name     string
+	v        *decimal.Decimal
+	required bool
 }
 
-func (p BDIParts) fields() []bdiField {
-	return []bdiField{{"ac", p.AC}, {"s", p.S}, {"r", p.R}, {"g", p.G}, {"df", p.DF}, {"l", p.L}, {"taxes", p.Taxes}, {"cprb", p.CPRB}}
+// fields are the parts by name: AC, DF, L and taxes are required of a
+// request; S, R, G and CPRB default to 0 (S+G may be given as one figure in
+// S).
+func (p *BDIParts) fields() []bdiField {
+	return []bdiField{{"ac", &p.AC, true}, {"s", &p.S, false}, {"r", &p.R, false}, {"g", &p.G, false},
+		{"df", &p.DF, true}, {"l", &p.L, true}, {"taxes", &p.Taxes, true}, {"cprb", &p.CPRB, false}}
+}
+
+// BDIPartNames returns the names of the parts ("ac", "taxes"…), in the
+// order of the struct.
+func BDIPartNames() []string {
+	fs := (&BDIParts{}).fields()
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.name
+	}
+	return out
+}
+
+// IsBDIPart reports whether name is the name of a part.
+func IsBDIPart(name string) bool { return slices.Contains(BDIPartNames(), name) }
+
+// BDIPartsOf builds the parts a request gives by name (given reports each
+// one, ok false when left out): each required part left out is added to v,
+// named from ptr ("/bdi_components/ac"), and the others default to 0.
+func BDIPartsOf(ptr string, given func(name string) (d decimal.Decimal, ok bool), v *Validation) *BDIParts {
+	out := &BDIParts{}
+	for _, f := range out.fields() {
+		d, ok := given(f.name)
+		switch {
+		case ok:
+			*f.v = d
+		case f.required:
+			v.Add(ptr+"/"+f.name, "is required")
+		}
+	}
+	return out
 }
 
 // Exact returns the BDI of the parts as a fraction (0.2222… for 22.22%),

@@ -156,6 +156,19 @@ func (b *Budget) IsSupply(id string) bool {
 	return false
 }
 
+// SupplyLines returns the ids of the lines that take the differentiated
+// (supply) BDI, in the order they were given, leaving out those no longer
+// in the tree; never nil, so that an answer shows an empty list.
+func (b *Budget) SupplyLines() []string {
+	out := []string{}
+	for _, id := range b.SupplyNodes {
+		if _, ok := b.Node(id); ok {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
 // Validate checks the budget's own fields and the shape of its tree (not
 // whether what the lines name exists, which needs the store). Fields are
 // named by JSON pointers into the budget as a client sends it:

@@ -513,7 +513,8 @@ func (t *tx) pageByOrder(k *listKind, companyID string, o app.Order, offset, lim
 	}
 	// The last entry of the prefix: seek past it, step back.
 	end := append(bytes.Clone(prefix[:len(prefix)-1]), 1)
-	kk, v := c.Seek(end)
+	kk, _ := c.Seek(end)
+	var v []byte
 	if kk == nil {
 		kk, v = c.Last()
 	} else {

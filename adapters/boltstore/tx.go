@@ -155,6 +155,94 @@ func notFound(format string, args ...any) error {
 	return domain.Errorf(domain.ENOTFOUND, format, args...)
 }
 
+// readRecord reads the record k of bucket as an R and converts it with conv;
+// ENOTFOUND (format, args) when there is none.
+func readRecord[R, T any](t *tx, bucket, k []byte, conv func(*R, *decoder) T, format string, args ...any) (T, error) {
+	var zero T
+	if err := t.readable(); err != nil {
+		return zero, err
+	}
+	var r R
+	ok, err := t.get(bucket, k, &r)
+	if err != nil {
+		return zero, err
+	}
+	if !ok {
+		return zero, notFound(format, args...)
+	}
+	var d decoder
+	return decoded(&d, conv(&r, &d), bucket, string(k))
+}
+
+// byKey reads, with read, the record a unique index maps k to; ENOTFOUND
+// (format, args) when it maps k (or a nil k) to none.
+func byKey[T any](t *tx, index, k []byte, read func(id string) (T, error), format string, args ...any) (T, error) {
+	var zero T
+	if err := t.readable(); err != nil {
+		return zero, err
+	}
+	if id := t.lookup(index, k); id != "" {
+		return read(id)
+	}
+	return zero, notFound(format, args...)
+}
+
+// checkPut checks a put of v: a writable transaction, a record ("nil
+// <kind>" otherwise) and its key fields (checkParts of the pairs parts
+// gives).
+func checkPut[T any](t *tx, kind string, v *T, parts func(*T) []string) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	if v == nil {
+		return errors.New("boltstore: nil " + kind)
+	}
+	return checkParts(kind, parts(v)...)
+}
+
+// stored reads into old the record id of bucket that a delete removes:
+// ENOTFOUND naming the kind when there is none.
+func (t *tx) stored(bucket []byte, kind, id string, old any) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	found, err := t.get(bucket, []byte(id), old)
+	if err != nil {
+		return err
+	}
+	if !found {
+		return notFound("%s %s not found", kind, id)
+	}
+	return nil
+}
+
+// putUnique puts rec under id in bucket and keeps the unique index that maps
+// a key of the record (a name, an e-mail) to id: oldKey gives the stored
+// record's key, newKey is the new one's (nil: no entry).
+func putUnique[R any](t *tx, bucket []byte, id string, index []byte, what string, oldKey func(*R) []byte, newKey []byte, rec any) error {
+	var old R
+	found, err := t.get(bucket, []byte(id), &old)
+	if err != nil {
+		return err
+	}
+	var prev []byte
+	if found {
+		prev = oldKey(&old)
+	}
+	if err := t.reindex(index, what, id, prev, newKey); err != nil {
+		return err
+	}
+	return t.put(bucket, []byte(id), rec)
+}
+
+// keyIf is key(parts...) when ok, nil (no index entry) otherwise.
+func keyIf(ok bool, parts ...string) []byte {
+	if !ok {
+		return nil
+	}
+	return key(parts...)
+}
+
 // Settings.
 
 func (t *tx) Setting(k string) ([]byte, error) {
@@ -184,171 +272,55 @@ func (t *tx) PutSetting(k string, value []byte) error {
 // Companies.
 
 func (t *tx) Company(id string) (*domain.Company, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	var r companyRecord
-	ok, err := t.get(bucketCompanies, []byte(id), &r)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, notFound("company %s not found", id)
-	}
-	var d decoder
-	return decoded(&d, r.domain(&d), bucketCompanies, id)
+	return readRecord(t, bucketCompanies, []byte(id), (*companyRecord).domain, "company %s not found", id)
 }
 
 func (t *tx) CompanyByName(name string) (*domain.Company, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	if id := t.lookup(bucketCompanyByName, []byte(name)); id != "" {
-		return t.Company(id)
-	}
-	return nil, notFound("company %q not found", name)
+	return byKey(t, bucketCompanyByName, []byte(name), t.Company, "company %q not found", name)
 }
 
 func (t *tx) PutCompany(c *domain.Company) error {
-	if err := t.canWrite(); err != nil {
+	if err := checkPut(t, "company", c, func(c *domain.Company) []string { return []string{"id", c.ID} }); err != nil {
 		return err
 	}
-	if c == nil {
-		return errors.New("boltstore: nil company")
-	}
-	if err := checkParts("company", "id", c.ID); err != nil {
-		return err
-	}
-	var old companyRecord
-	found, err := t.get(bucketCompanies, []byte(c.ID), &old)
-	if err != nil {
-		return err
-	}
-	var oldKey, newKey []byte
-	if found && old.Name != "" {
-		oldKey = []byte(old.Name)
-	}
-	if c.Name != "" {
-		newKey = []byte(c.Name)
-	}
-	if err := t.reindex(bucketCompanyByName, fmt.Sprintf("company name %q", c.Name), c.ID, oldKey, newKey); err != nil {
-		return err
-	}
-	return t.put(bucketCompanies, []byte(c.ID), toCompanyRecord(c))
+	return putUnique(t, bucketCompanies, c.ID, bucketCompanyByName, fmt.Sprintf("company name %q", c.Name),
+		func(old *companyRecord) []byte { return keyIf(old.Name != "", old.Name) }, keyIf(c.Name != "", c.Name), toCompanyRecord(c))
 }
 
 // Departments.
 
 func (t *tx) Department(id string) (*domain.Department, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	var r departmentRecord
-	ok, err := t.get(bucketDepartments, []byte(id), &r)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, notFound("department %s not found", id)
-	}
-	var d decoder
-	return decoded(&d, r.domain(&d), bucketDepartments, id)
+	return readRecord(t, bucketDepartments, []byte(id), (*departmentRecord).domain, "department %s not found", id)
 }
 
 func (t *tx) DepartmentByName(companyID, name string) (*domain.Department, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	if name != "" {
-		if id := t.lookup(bucketDepartmentByName, key(companyID, name)); id != "" {
-			return t.Department(id)
-		}
-	}
-	return nil, notFound("department %q not found", name)
+	return byKey(t, bucketDepartmentByName, keyIf(name != "", companyID, name), t.Department, "department %q not found", name)
 }
 
 func (t *tx) PutDepartment(v *domain.Department) error {
-	if err := t.canWrite(); err != nil {
+	if err := checkPut(t, "department", v, func(v *domain.Department) []string { return []string{"id", v.ID, "company id", v.CompanyID} }); err != nil {
 		return err
 	}
-	if v == nil {
-		return errors.New("boltstore: nil department")
-	}
-	if err := checkParts("department", "id", v.ID, "company id", v.CompanyID); err != nil {
-		return err
-	}
-	var old departmentRecord
-	found, err := t.get(bucketDepartments, []byte(v.ID), &old)
-	if err != nil {
-		return err
-	}
-	var oldKey, newKey []byte
-	if found && old.Name != "" {
-		oldKey = key(old.CompanyID, old.Name)
-	}
-	if v.Name != "" {
-		newKey = key(v.CompanyID, v.Name)
-	}
-	if err := t.reindex(bucketDepartmentByName, fmt.Sprintf("department name %q", v.Name), v.ID, oldKey, newKey); err != nil {
-		return err
-	}
-	return t.put(bucketDepartments, []byte(v.ID), toDepartmentRecord(v))
+	return putUnique(t, bucketDepartments, v.ID, bucketDepartmentByName, fmt.Sprintf("department name %q", v.Name),
+		func(old *departmentRecord) []byte { return keyIf(old.Name != "", old.CompanyID, old.Name) }, keyIf(v.Name != "", v.CompanyID, v.Name), toDepartmentRecord(v))
 }
 
 // Users.
 
 func (t *tx) User(id string) (*domain.User, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	var r userRecord
-	ok, err := t.get(bucketUsers, []byte(id), &r)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, notFound("user %s not found", id)
-	}
-	var d decoder
-	return decoded(&d, r.domain(&d), bucketUsers, id)
+	return readRecord(t, bucketUsers, []byte(id), (*userRecord).domain, "user %s not found", id)
 }
 
 func (t *tx) UserByEmail(email string) (*domain.User, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	if id := t.lookup(bucketUserByEmail, []byte(email)); id != "" {
-		return t.User(id)
-	}
-	return nil, notFound("user %q not found", email)
+	return byKey(t, bucketUserByEmail, []byte(email), t.User, "user %q not found", email)
 }
 
 func (t *tx) PutUser(u *domain.User) error {
-	if err := t.canWrite(); err != nil {
+	if err := checkPut(t, "user", u, func(u *domain.User) []string { return []string{"id", u.ID} }); err != nil {
 		return err
 	}
-	if u == nil {
-		return errors.New("boltstore: nil user")
-	}
-	if err := checkParts("user", "id", u.ID); err != nil {
-		return err
-	}
-	var old userRecord
-	found, err := t.get(bucketUsers, []byte(u.ID), &old)
-	if err != nil {
-		return err
-	}
-	var oldKey, newKey []byte
-	if found && old.Email != "" {
-		oldKey = []byte(old.Email)
-	}
-	if u.Email != "" {
-		newKey = []byte(u.Email)
-	}
-	if err := t.reindex(bucketUserByEmail, fmt.Sprintf("e-mail %q", u.Email), u.ID, oldKey, newKey); err != nil {
-		return err
-	}
-	return t.put(bucketUsers, []byte(u.ID), toUserRecord(u))
+	return putUnique(t, bucketUsers, u.ID, bucketUserByEmail, fmt.Sprintf("e-mail %q", u.Email),
+		func(old *userRecord) []byte { return keyIf(old.Email != "", old.Email) }, keyIf(u.Email != "", u.Email), toUserRecord(u))
 }
 
 func (t *tx) CountUsers() (int, error) {
@@ -384,19 +356,7 @@ func (t *tx) Users(companyID string) ([]*domain.User, error) {
 // Groups.
 
 func (t *tx) Group(id string) (*domain.Group, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	var r groupRecord
-	ok, err := t.get(bucketGroups, []byte(id), &r)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, notFound("group %s not found", id)
-	}
-	var d decoder
-	return decoded(&d, r.domain(&d), bucketGroups, id)
+	return readRecord(t, bucketGroups, []byte(id), (*groupRecord).domain, "group %s not found", id)
 }
 
 func (t *tx) Groups(companyID string, q app.Query) ([]*domain.Group, int, error) {
@@ -404,13 +364,7 @@ func (t *tx) Groups(companyID string, q app.Query) ([]*domain.Group, int, error)
 }
 
 func (t *tx) PutGroup(g *domain.Group) error {
-	if err := t.canWrite(); err != nil {
-		return err
-	}
-	if g == nil {
-		return errors.New("boltstore: nil group")
-	}
-	if err := checkParts("group", "id", g.ID, "company id", g.CompanyID); err != nil {
+	if err := checkPut(t, "group", g, func(g *domain.Group) []string { return []string{"id", g.ID, "company id", g.CompanyID} }); err != nil {
 		return err
 	}
 	var old groupRecord
@@ -425,16 +379,9 @@ func (t *tx) PutGroup(g *domain.Group) error {
 }
 
 func (t *tx) DeleteGroup(id string) error {
-	if err := t.canWrite(); err != nil {
-		return err
-	}
 	var old groupRecord
-	found, err := t.get(bucketGroups, []byte(id), &old)
-	if err != nil {
+	if err := t.stored(bucketGroups, "group", id, &old); err != nil {
 		return err
-	}
-	if !found {
-		return notFound("group %s not found", id)
 	}
 	if err := t.reindexList(groupKind, id, true, old.CompanyID, "", nil); err != nil {
 		return err
@@ -445,29 +392,11 @@ func (t *tx) DeleteGroup(id string) error {
 // Resources.
 
 func (t *tx) Resource(id string) (*domain.Resource, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	var r resourceRecord
-	ok, err := t.get(bucketResources, []byte(id), &r)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, notFound("resource %s not found", id)
-	}
-	var d decoder
-	return decoded(&d, r.domain(&d), bucketResources, id)
+	return readRecord(t, bucketResources, []byte(id), (*resourceRecord).domain, "resource %s not found", id)
 }
 
 func (t *tx) ResourceByCode(companyID, code string) (*domain.Resource, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	if id := t.lookup(bucketResourceByCode, key(companyID, code)); id != "" {
-		return t.Resource(id)
-	}
-	return nil, notFound("resource %s not found", code)
+	return byKey(t, bucketResourceByCode, key(companyID, code), t.Resource, "resource %s not found", code)
 }
 
 func (t *tx) Resources(companyID string, q app.Query) ([]*domain.Resource, int, error) {
@@ -475,13 +404,9 @@ func (t *tx) Resources(companyID string, q app.Query) ([]*domain.Resource, int, 
 }
 
 func (t *tx) PutResource(v *domain.Resource) error {
-	if err := t.canWrite(); err != nil {
-		return err
-	}
-	if v == nil {
-		return errors.New("boltstore: nil resource")
-	}
-	if err := checkParts("resource", "id", v.ID, "company id", v.CompanyID, "code", v.Code); err != nil {
+	if err := checkPut(t, "resource", v, func(v *domain.Resource) []string {
+		return []string{"id", v.ID, "company id", v.CompanyID, "code", v.Code}
+	}); err != nil {
 		return err
 	}
 	var old resourceRecord
@@ -489,11 +414,7 @@ func (t *tx) PutResource(v *domain.Resource) error {
 	if err != nil {
 		return err
 	}
-	var oldKey []byte
-	if found {
-		oldKey = key(old.CompanyID, old.Code)
-	}
-	if err := t.reindex(bucketResourceByCode, "resource code "+v.Code, v.ID, oldKey, key(v.CompanyID, v.Code)); err != nil {
+	if err := t.reindex(bucketResourceByCode, "resource code "+v.Code, v.ID, keyIf(found, old.CompanyID, old.Code), key(v.CompanyID, v.Code)); err != nil {
 		return err
 	}
 	if err := t.reindexList(resourceKind, v.ID, found, old.CompanyID, v.CompanyID, resourceRow(v)); err != nil {
@@ -503,16 +424,9 @@ func (t *tx) PutResource(v *domain.Resource) error {
 }
 
 func (t *tx) DeleteResource(id string) error {
-	if err := t.canWrite(); err != nil {
-		return err
-	}
 	var old resourceRecord
-	found, err := t.get(bucketResources, []byte(id), &old)
-	if err != nil {
+	if err := t.stored(bucketResources, "resource", id, &old); err != nil {
 		return err
-	}
-	if !found {
-		return notFound("resource %s not found", id)
 	}
 	if err := t.bucket(bucketResourceByCode).Delete(key(old.CompanyID, old.Code)); err != nil {
 		return err
@@ -526,29 +440,11 @@ func (t *tx) DeleteResource(id string) error {
 // Compositions.
 
 func (t *tx) Composition(id string) (*domain.Composition, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	var r compositionRecord
-	ok, err := t.get(bucketCompositions, []byte(id), &r)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, notFound("composition %s not found", id)
-	}
-	var d decoder
-	return decoded(&d, r.domain(&d), bucketCompositions, id)
+	return readRecord(t, bucketCompositions, []byte(id), (*compositionRecord).domain, "composition %s not found", id)
 }
 
 func (t *tx) CompositionByCode(companyID, code, state string) (*domain.Composition, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	if id := t.lookup(bucketCompositionByCode, key(companyID, code, state)); id != "" {
-		return t.Composition(id)
-	}
-	return nil, notFound("composition %s (%s) not found", code, state)
+	return byKey(t, bucketCompositionByCode, key(companyID, code, state), t.Composition, "composition %s (%s) not found", code, state)
 }
 
 func (t *tx) Compositions(companyID string, q app.Query) ([]*domain.Composition, int, error) {
@@ -580,13 +476,9 @@ func (t *tx) CompositionStamped(id string, stamp []byte) (bool, error) {
 }
 
 func (t *tx) PutComposition(c *domain.Composition) error {
-	if err := t.canWrite(); err != nil {
-		return err
-	}
-	if c == nil {
-		return errors.New("boltstore: nil composition")
-	}
-	if err := checkParts("composition", "id", c.ID, "company id", c.CompanyID, "code", c.Code, "state", c.State); err != nil {
+	if err := checkPut(t, "composition", c, func(c *domain.Composition) []string {
+		return []string{"id", c.ID, "company id", c.CompanyID, "code", c.Code, "state", c.State}
+	}); err != nil {
 		return err
 	}
 	// What the indexes need of the stored record: whether there is one, and
@@ -602,12 +494,8 @@ func (t *tx) PutComposition(c *domain.Composition) error {
 			return err
 		}
 	}
-	var oldKey []byte
-	if found {
-		oldKey = key(old.CompanyID, old.Code, old.State)
-	}
 	what := fmt.Sprintf("composition code %s (%s)", c.Code, c.State)
-	if err := t.reindex(bucketCompositionByCode, what, c.ID, oldKey, key(c.CompanyID, c.Code, c.State)); err != nil {
+	if err := t.reindex(bucketCompositionByCode, what, c.ID, keyIf(found, old.CompanyID, old.Code, old.State), key(c.CompanyID, c.Code, c.State)); err != nil {
 		return err
 	}
 	if err := t.reindexList(compositionKind, c.ID, found, old.CompanyID, c.CompanyID, compositionRow(c)); err != nil {
@@ -622,16 +510,9 @@ func (t *tx) PutComposition(c *domain.Composition) error {
 }
 
 func (t *tx) DeleteComposition(id string) error {
-	if err := t.canWrite(); err != nil {
-		return err
-	}
 	var old compositionRecord
-	found, err := t.get(bucketCompositions, []byte(id), &old)
-	if err != nil {
+	if err := t.stored(bucketCompositions, "composition", id, &old); err != nil {
 		return err
-	}
-	if !found {
-		return notFound("composition %s not found", id)
 	}
 	if err := t.bucket(bucketCompositionByCode).Delete(key(old.CompanyID, old.Code, old.State)); err != nil {
 		return err
@@ -648,19 +529,7 @@ func (t *tx) DeleteComposition(id string) error {
 // Editions and bank records.
 
 func (t *tx) Edition(k string) (*domain.Edition, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	var r editionRecord
-	ok, err := t.get(bucketEditions, []byte(k), &r)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, notFound("edition %s not found", k)
-	}
-	var d decoder
-	return decoded(&d, r.domain(&d), bucketEditions, k)
+	return readRecord(t, bucketEditions, []byte(k), (*editionRecord).domain, "edition %s not found", k)
 }
 
 func (t *tx) Editions() ([]*domain.Edition, error) {
@@ -699,30 +568,12 @@ func (t *tx) PutEdition(e *domain.Edition) error {
 }
 
 func (t *tx) BankResource(editionKey, code string) (*domain.BankResource, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	k := key(editionKey, code)
-	var r bankResourceRecord
-	ok, err := t.get(bucketBankResources, k, &r)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, notFound("resource %s not found in edition %s", code, editionKey)
-	}
-	var d decoder
-	return decoded(&d, r.domain(&d), bucketBankResources, string(k))
+	return readRecord(t, bucketBankResources, key(editionKey, code), (*bankResourceRecord).domain,
+		"resource %s not found in edition %s", code, editionKey)
 }
 
 func (t *tx) PutBankResource(editionKey string, v *domain.BankResource) error {
-	if err := t.canWrite(); err != nil {
-		return err
-	}
-	if v == nil {
-		return errors.New("boltstore: nil bank resource")
-	}
-	if err := checkParts("bank resource", "edition key", editionKey, "code", v.Code); err != nil {
+	if err := checkPut(t, "bank resource", v, func(v *domain.BankResource) []string { return []string{"edition key", editionKey, "code", v.Code} }); err != nil {
 		return err
 	}
 	fillPages(t.bucket(bucketBankResources))
@@ -730,30 +581,17 @@ func (t *tx) PutBankResource(editionKey string, v *domain.BankResource) error {
 }
 
 func (t *tx) BankComposition(editionKey, code string) (*domain.BankComposition, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	k := key(editionKey, code)
-	var r bankCompositionRecord
-	ok, err := t.get(bucketBankCompositions, k, &r)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, notFound("composition %s not found in edition %s", code, editionKey)
-	}
-	var d decoder
-	return decoded(&d, joinStructure(t.btx, t.structs, &d, &r), bucketBankCompositions, string(k))
+	return readRecord(t, bucketBankCompositions, key(editionKey, code), t.joinStructure,
+		"composition %s not found in edition %s", code, editionKey)
+}
+
+// joinStructure is the bank composition r with its structure.
+func (t *tx) joinStructure(r *bankCompositionRecord, d *decoder) *domain.BankComposition {
+	return joinStructure(t.btx, t.structs, d, r)
 }
 
 func (t *tx) PutBankComposition(editionKey string, c *domain.BankComposition) error {
-	if err := t.canWrite(); err != nil {
-		return err
-	}
-	if c == nil {
-		return errors.New("boltstore: nil bank composition")
-	}
-	if err := checkParts("bank composition", "edition key", editionKey, "code", c.Code); err != nil {
+	if err := checkPut(t, "bank composition", c, func(c *domain.BankComposition) []string { return []string{"edition key", editionKey, "code", c.Code} }); err != nil {
 		return err
 	}
 	b := t.bucket(bucketBankCompositions)
@@ -781,13 +619,11 @@ func (t *tx) PutBankComposition(editionKey string, c *domain.BankComposition) er
 }
 
 func (t *tx) BankResources(editionKey string) ([]*domain.BankResource, error) {
-	return scanEdition(t, bucketBankResources, editionKey, func(d *decoder, r *bankResourceRecord) *domain.BankResource { return r.domain(d) })
+	return scanEdition(t, bucketBankResources, editionKey, (*bankResourceRecord).domain)
 }
 
 func (t *tx) BankCompositions(editionKey string) ([]*domain.BankComposition, error) {
-	return scanEdition(t, bucketBankCompositions, editionKey, func(d *decoder, r *bankCompositionRecord) *domain.BankComposition {
-		return joinStructure(t.btx, t.structs, d, r)
-	})
+	return scanEdition(t, bucketBankCompositions, editionKey, t.joinStructure)
 }
 
 // fillPages makes the pages of a bank bucket split full: imports write an
@@ -827,7 +663,7 @@ func (t *tx) DeleteBankRecords(editionKey string) error {
 
 // scanEdition decodes every record of bucket whose key is the edition's
 // ("<edition key>\x00<code>"), in key order, which is code order.
-func scanEdition[R any, V any](t *tx, bucket []byte, editionKey string, conv func(*decoder, *R) V) ([]V, error) {
+func scanEdition[R any, V any](t *tx, bucket []byte, editionKey string, conv func(*R, *decoder) V) ([]V, error) {
 	if err := t.readable(); err != nil {
 		return nil, err
 	}
@@ -843,7 +679,7 @@ func scanEdition[R any, V any](t *tx, bucket []byte, editionKey string, conv fun
 			return nil, fmt.Errorf("boltstore: corrupt record %q in bucket %s: %w", k, bucket, err)
 		}
 		var d decoder
-		rec, err := decoded(&d, conv(&d, &r), bucket, string(k))
+		rec, err := decoded(&d, conv(&r, &d), bucket, string(k))
 		if err != nil {
 			return nil, err
 		}
@@ -855,29 +691,11 @@ func scanEdition[R any, V any](t *tx, bucket []byte, editionKey string, conv fun
 // Budgets.
 
 func (t *tx) Budget(id string) (*domain.Budget, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	var r budgetRecord
-	ok, err := t.get(bucketBudgets, []byte(id), &r)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, notFound("budget %s not found", id)
-	}
-	var d decoder
-	return decoded(&d, r.domain(&d), bucketBudgets, id)
+	return readRecord(t, bucketBudgets, []byte(id), (*budgetRecord).domain, "budget %s not found", id)
 }
 
 func (t *tx) BudgetByCode(companyID, code string) (*domain.Budget, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	if id := t.lookup(bucketBudgetByCode, key(companyID, code)); id != "" {
-		return t.Budget(id)
-	}
-	return nil, notFound("budget %s not found", code)
+	return byKey(t, bucketBudgetByCode, key(companyID, code), t.Budget, "budget %s not found", code)
 }
 
 func (t *tx) Budgets(companyID string, q app.Query) ([]*domain.BudgetHeader, int, error) {
@@ -886,26 +704,13 @@ func (t *tx) Budgets(companyID string, q app.Query) ([]*domain.BudgetHeader, int
 
 // budgetHeader reads a budget without decoding its tree.
 func (t *tx) budgetHeader(id string) (*domain.BudgetHeader, error) {
-	var r budgetHeaderRecord
-	ok, err := t.get(bucketBudgets, []byte(id), &r)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, notFound("budget %s not found", id)
-	}
-	var d decoder
-	return decoded(&d, r.domain(&d), bucketBudgets, id)
+	return readRecord(t, bucketBudgets, []byte(id), (*budgetHeaderRecord).domain, "budget %s not found", id)
 }
 
 func (t *tx) PutBudget(b *domain.Budget) error {
-	if err := t.canWrite(); err != nil {
-		return err
-	}
-	if b == nil {
-		return errors.New("boltstore: nil budget")
-	}
-	if err := checkParts("budget", "id", b.ID, "company id", b.CompanyID, "code", b.Code); err != nil {
+	if err := checkPut(t, "budget", b, func(b *domain.Budget) []string {
+		return []string{"id", b.ID, "company id", b.CompanyID, "code", b.Code}
+	}); err != nil {
 		return err
 	}
 	// Only the keys of the old record are needed: decode just those.
@@ -918,11 +723,7 @@ func (t *tx) PutBudget(b *domain.Budget) error {
 	if err != nil {
 		return err
 	}
-	var oldKey []byte
-	if found {
-		oldKey = key(old.CompanyID, old.Code)
-	}
-	if err := t.reindex(bucketBudgetByCode, "budget code "+b.Code, b.ID, oldKey, key(b.CompanyID, b.Code)); err != nil {
+	if err := t.reindex(bucketBudgetByCode, "budget code "+b.Code, b.ID, keyIf(found, old.CompanyID, old.Code), key(b.CompanyID, b.Code)); err != nil {
 		return err
 	}
 	if err := t.reindexList(budgetKind, b.ID, found, old.CompanyID, b.CompanyID, budgetRow(b)); err != nil {
@@ -932,19 +733,12 @@ func (t *tx) PutBudget(b *domain.Budget) error {
 }
 
 func (t *tx) DeleteBudget(id string) error {
-	if err := t.canWrite(); err != nil {
-		return err
-	}
 	var old struct {
 		CompanyID string `json:"company_id"`
 		Code      string `json:"code"`
 	}
-	found, err := t.get(bucketBudgets, []byte(id), &old)
-	if err != nil {
+	if err := t.stored(bucketBudgets, "budget", id, &old); err != nil {
 		return err
-	}
-	if !found {
-		return notFound("budget %s not found", id)
 	}
 	if err := t.bucket(bucketBudgetByCode).Delete(key(old.CompanyID, old.Code)); err != nil {
 		return err

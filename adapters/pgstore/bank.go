@@ -1,7 +1,6 @@
 package pgstore
 
 import (
-	"errors"
 	"slices"
 
 	"github.com/jackc/pgx/v5"
@@ -151,13 +150,7 @@ func (t *tx) bankResources(where string, args ...any) ([]*domain.BankResource, e
 }
 
 func (t *tx) PutBankResource(editionKey string, v *domain.BankResource) error {
-	if err := t.canWrite(); err != nil {
-		return err
-	}
-	if v == nil {
-		return errors.New("pgstore: nil bank resource")
-	}
-	if err := checkParts("bank resource", "edition key", editionKey, "code", v.Code); err != nil {
+	if err := checkPut(t, "bank resource", v, func(v *domain.BankResource) []string { return []string{"edition key", editionKey, "code", v.Code} }); err != nil {
 		return err
 	}
 	b := t.bank
@@ -269,13 +262,7 @@ func (t *tx) bankCompositions(where string, args ...any) ([]*domain.BankComposit
 }
 
 func (t *tx) PutBankComposition(editionKey string, c *domain.BankComposition) error {
-	if err := t.canWrite(); err != nil {
-		return err
-	}
-	if c == nil {
-		return errors.New("pgstore: nil bank composition")
-	}
-	if err := checkParts("bank composition", "edition key", editionKey, "code", c.Code); err != nil {
+	if err := checkPut(t, "bank composition", c, func(c *domain.BankComposition) []string { return []string{"edition key", editionKey, "code", c.Code} }); err != nil {
 		return err
 	}
 	b := t.bank

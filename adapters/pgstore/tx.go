@@ -136,6 +136,52 @@ func checkParts(kind string, fields ...string) error {
 	return nil
 }
 
+// checkPut checks a put of v: a writable transaction, a record ("nil
+// <kind>" otherwise) and its key fields (checkParts of the pairs parts
+// gives).
+func checkPut[T any](t *tx, kind string, v *T, parts func(*T) []string) error {
+	if err := t.canWrite(); err != nil {
+		return err
+	}
+	if v == nil {
+		return errors.New("pgstore: nil " + kind)
+	}
+	return checkParts(kind, parts(v)...)
+}
+
+// first is the first record list reads where s selects, ENOTFOUND
+// (format, args) when there is none.
+func first[T any](t *tx, list func(sel) ([]T, error), s sel, format string, args ...any) (T, error) {
+	var zero T
+	if err := t.readable(); err != nil {
+		return zero, err
+	}
+	out, err := list(s)
+	if err != nil {
+		return zero, err
+	}
+	if len(out) == 0 {
+		return zero, notFound(format, args...)
+	}
+	return out[0], nil
+}
+
+// budgetTrees reads the budgets s selects with their trees.
+func (t *tx) budgetTrees(s sel) ([]*domain.Budget, error) { return t.budgets(true, s) }
+
+// free is ECONFLICT naming what when the query (SELECT id … AND id <> the
+// record's) finds another record holding a unique key.
+func (t *tx) free(what, sql string, args ...any) error {
+	h, err := t.holder(sql, args...)
+	if err != nil {
+		return err
+	}
+	if h != "" {
+		return conflict(what, h)
+	}
+	return nil
+}
+
 func notFound(format string, args ...any) error {
 	return domain.Errorf(domain.ENOTFOUND, format, args...)
 }
@@ -272,22 +318,12 @@ func (t *tx) CompanyByName(name string) (*domain.Company, error) {
 }
 
 func (t *tx) PutCompany(c *domain.Company) error {
-	if err := t.canWrite(); err != nil {
-		return err
-	}
-	if c == nil {
-		return errors.New("pgstore: nil company")
-	}
-	if err := checkParts("company", "id", c.ID); err != nil {
+	if err := checkPut(t, "company", c, func(c *domain.Company) []string { return []string{"id", c.ID} }); err != nil {
 		return err
 	}
 	if c.Name != "" {
-		h, err := t.holder(`SELECT id FROM companies WHERE name = $1 AND id <> $2`, c.Name, c.ID)
-		if err != nil {
+		if err := t.free(fmt.Sprintf("company name %q", c.Name), `SELECT id FROM companies WHERE name = $1 AND id <> $2`, c.Name, c.ID); err != nil {
 			return err
-		}
-		if h != "" {
-			return conflict(fmt.Sprintf("company name %q", c.Name), h)
 		}
 	}
 	at, ns := ts(c.CreatedAt)
@@ -330,22 +366,12 @@ func (t *tx) DepartmentByName(companyID, name string) (*domain.Department, error
 }
 
 func (t *tx) PutDepartment(v *domain.Department) error {
-	if err := t.canWrite(); err != nil {
-		return err
-	}
-	if v == nil {
-		return errors.New("pgstore: nil department")
-	}
-	if err := checkParts("department", "id", v.ID, "company id", v.CompanyID); err != nil {
+	if err := checkPut(t, "department", v, func(v *domain.Department) []string { return []string{"id", v.ID, "company id", v.CompanyID} }); err != nil {
 		return err
 	}
 	if v.Name != "" {
-		h, err := t.holder(`SELECT id FROM departments WHERE company_id = $1 AND name = $2 AND id <> $3`, v.CompanyID, v.Name, v.ID)
-		if err != nil {
+		if err := t.free(fmt.Sprintf("department name %q", v.Name), `SELECT id FROM departments WHERE company_id = $1 AND name = $2 AND id <> $3`, v.CompanyID, v.Name, v.ID); err != nil {
 			return err
-		}
-		if h != "" {
-			return conflict(fmt.Sprintf("department name %q", v.Name), h)
 		}
 	}
 	if err := t.exec(`DELETE FROM departments WHERE id = $1`, v.ID); err != nil {
@@ -414,22 +440,12 @@ func (t *tx) UserByEmail(email string) (*domain.User, error) {
 }
 
 func (t *tx) PutUser(u *domain.User) error {
-	if err := t.canWrite(); err != nil {
-		return err
-	}
-	if u == nil {
-		return errors.New("pgstore: nil user")
-	}
-	if err := checkParts("user", "id", u.ID); err != nil {
+	if err := checkPut(t, "user", u, func(u *domain.User) []string { return []string{"id", u.ID} }); err != nil {
 		return err
 	}
 	if u.Email != "" {
-		h, err := t.holder(`SELECT id FROM users WHERE email = $1 AND id <> $2`, u.Email, u.ID)
-		if err != nil {
+		if err := t.free(fmt.Sprintf("e-mail %q", u.Email), `SELECT id FROM users WHERE email = $1 AND id <> $2`, u.Email, u.ID); err != nil {
 			return err
-		}
-		if h != "" {
-			return conflict(fmt.Sprintf("e-mail %q", u.Email), h)
 		}
 	}
 	if err := t.exec(`DELETE FROM users WHERE id = $1`, u.ID); err != nil {
@@ -475,27 +491,11 @@ func (t *tx) groups(s sel) ([]*domain.Group, error) {
 }
 
 func (t *tx) Group(id string) (*domain.Group, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	gs, err := t.groups(byWhere(`r.id = $1`, id))
-	if err != nil {
-		return nil, err
-	}
-	if len(gs) == 0 {
-		return nil, notFound("group %s not found", id)
-	}
-	return gs[0], nil
+	return first(t, t.groups, byWhere(`r.id = $1`, id), "group %s not found", id)
 }
 
 func (t *tx) PutGroup(g *domain.Group) error {
-	if err := t.canWrite(); err != nil {
-		return err
-	}
-	if g == nil {
-		return errors.New("pgstore: nil group")
-	}
-	if err := checkParts("group", "id", g.ID, "company id", g.CompanyID); err != nil {
+	if err := checkPut(t, "group", g, func(g *domain.Group) []string { return []string{"id", g.ID, "company id", g.CompanyID} }); err != nil {
 		return err
 	}
 	at, ns := ts(g.CreatedAt)
@@ -650,41 +650,17 @@ func (t *tx) resources(s sel) ([]*domain.Resource, error) {
 }
 
 func (t *tx) Resource(id string) (*domain.Resource, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	rs, err := t.resources(byWhere(`r.id = $1`, id))
-	if err != nil {
-		return nil, err
-	}
-	if len(rs) == 0 {
-		return nil, notFound("resource %s not found", id)
-	}
-	return rs[0], nil
+	return first(t, t.resources, byWhere(`r.id = $1`, id), "resource %s not found", id)
 }
 
 func (t *tx) ResourceByCode(companyID, code string) (*domain.Resource, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	rs, err := t.resources(byWhere(`r.company_id = $1 AND r.code = $2`, companyID, code))
-	if err != nil {
-		return nil, err
-	}
-	if len(rs) == 0 {
-		return nil, notFound("resource %s not found", code)
-	}
-	return rs[0], nil
+	return first(t, t.resources, byWhere(`r.company_id = $1 AND r.code = $2`, companyID, code), "resource %s not found", code)
 }
 
 func (t *tx) PutResource(v *domain.Resource) error {
-	if err := t.canWrite(); err != nil {
-		return err
-	}
-	if v == nil {
-		return errors.New("pgstore: nil resource")
-	}
-	if err := checkParts("resource", "id", v.ID, "company id", v.CompanyID, "code", v.Code); err != nil {
+	if err := checkPut(t, "resource", v, func(v *domain.Resource) []string {
+		return []string{"id", v.ID, "company id", v.CompanyID, "code", v.Code}
+	}); err != nil {
 		return err
 	}
 	at, ns := ts(v.CreatedAt)
@@ -788,41 +764,17 @@ func (t *tx) compositions(s sel) ([]*domain.Composition, error) {
 }
 
 func (t *tx) Composition(id string) (*domain.Composition, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	cs, err := t.compositions(byWhere(`r.id = $1`, id))
-	if err != nil {
-		return nil, err
-	}
-	if len(cs) == 0 {
-		return nil, notFound("composition %s not found", id)
-	}
-	return cs[0], nil
+	return first(t, t.compositions, byWhere(`r.id = $1`, id), "composition %s not found", id)
 }
 
 func (t *tx) CompositionByCode(companyID, code, state string) (*domain.Composition, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	cs, err := t.compositions(byWhere(`r.company_id = $1 AND r.code = $2 AND r.state = $3`, companyID, code, state))
-	if err != nil {
-		return nil, err
-	}
-	if len(cs) == 0 {
-		return nil, notFound("composition %s (%s) not found", code, state)
-	}
-	return cs[0], nil
+	return first(t, t.compositions, byWhere(`r.company_id = $1 AND r.code = $2 AND r.state = $3`, companyID, code, state), "composition %s (%s) not found", code, state)
 }
 
 func (t *tx) PutComposition(c *domain.Composition) error {
-	if err := t.canWrite(); err != nil {
-		return err
-	}
-	if c == nil {
-		return errors.New("pgstore: nil composition")
-	}
-	if err := checkParts("composition", "id", c.ID, "company id", c.CompanyID, "code", c.Code, "state", c.State); err != nil {
+	if err := checkPut(t, "composition", c, func(c *domain.Composition) []string {
+		return []string{"id", c.ID, "company id", c.CompanyID, "code", c.Code, "state", c.State}
+	}); err != nil {
 		return err
 	}
 	at, ns := ts(c.CreatedAt)
@@ -1065,41 +1017,17 @@ func buildTree(rows []nodeRow) []domain.BudgetNode {
 }
 
 func (t *tx) Budget(id string) (*domain.Budget, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	bs, err := t.budgets(true, byWhere(`r.id = $1`, id))
-	if err != nil {
-		return nil, err
-	}
-	if len(bs) == 0 {
-		return nil, notFound("budget %s not found", id)
-	}
-	return bs[0], nil
+	return first(t, t.budgetTrees, byWhere(`r.id = $1`, id), "budget %s not found", id)
 }
 
 func (t *tx) BudgetByCode(companyID, code string) (*domain.Budget, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	bs, err := t.budgets(true, byWhere(`r.company_id = $1 AND r.code = $2`, companyID, code))
-	if err != nil {
-		return nil, err
-	}
-	if len(bs) == 0 {
-		return nil, notFound("budget %s not found", code)
-	}
-	return bs[0], nil
+	return first(t, t.budgetTrees, byWhere(`r.company_id = $1 AND r.code = $2`, companyID, code), "budget %s not found", code)
 }
 
 func (t *tx) PutBudget(v *domain.Budget) error {
-	if err := t.canWrite(); err != nil {
-		return err
-	}
-	if v == nil {
-		return errors.New("pgstore: nil budget")
-	}
-	if err := checkParts("budget", "id", v.ID, "company id", v.CompanyID, "code", v.Code); err != nil {
+	if err := checkPut(t, "budget", v, func(v *domain.Budget) []string {
+		return []string{"id", v.ID, "company id", v.CompanyID, "code", v.Code}
+	}); err != nil {
 		return err
 	}
 	at, ns := ts(v.CreatedAt)

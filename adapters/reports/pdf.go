@@ -256,7 +256,8 @@ func tablePDF(w io.Writer, b *domain.Budget, doc Document, title string, cols []
 			return err
 		}
 	}
-	return pdf.Write(w)
+	_, err := pdf.WriteTo(w)
+	return err
 }
 
 // brlRate writes a percent as "22,23".

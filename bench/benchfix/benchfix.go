@@ -183,10 +183,9 @@ func SetupStore(st Store, dir string, writers int) *Fixture {
 	}
 	f.CompID = newComp("BENCH-20", true)
 	for i := 0; i < 150; i++ {
-		st, _, b := Do(v2+"/my_database/resources", "POST", f.Token, fmt.Sprintf(`{"data":{"type":"resources","attributes":{"code":"R-%03d","description":"Areia média %d","unit":"M3","resource_type":4,"locals":{"MG":{"pnd":101.25,"pd":100}}}}}`, i, i))
-		if st != 201 {
+		if st, _, _ := Do(v2+"/my_database/resources", "POST", f.Token, fmt.Sprintf(`{"data":{"type":"resources","attributes":{"code":"R-%03d","description":"Areia média %d","unit":"M3","resource_type":4,"locals":{"MG":{"pnd":101.25,"pd":100}}}}}`, i, i)); st != 201 {
 			// the v1 shape, should the v2 body be refused
-			st, _, b = Do(f.URL+"/api/v1/base/mybase/resources", "POST", f.Token, fmt.Sprintf(`{"code":"R-%03d","description":"Areia média %d","type":4,"unit":"M3","local":"MG","pnd":101.25,"pd":100,"pndi":0,"pdi":0,"status":true,"note":""}`, i, i))
+			st, _, b := Do(f.URL+"/api/v1/base/mybase/resources", "POST", f.Token, fmt.Sprintf(`{"code":"R-%03d","description":"Areia média %d","type":4,"unit":"M3","local":"MG","pnd":101.25,"pd":100,"pndi":0,"pdi":0,"status":true,"note":""}`, i, i))
 			Expect(st, 201, b, "create resource")
 		}
 	}

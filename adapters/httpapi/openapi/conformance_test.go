@@ -540,9 +540,7 @@ func (f *fixtures) resolve(path string, body any, reuse bool) (target, id string
 		}
 		p = strings.Replace(p, "{node}", node, 1)
 	}
-	if strings.Contains(p, "{catalog}") {
-		p = strings.Replace(p, "{catalog}", "states", 1)
-	}
+	p = strings.Replace(p, "{catalog}", "states", 1)
 	if query != "" {
 		return p + "?" + query, id
 	}

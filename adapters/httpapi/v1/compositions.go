@@ -330,14 +330,11 @@ func (h *handler) addItems(w http.ResponseWriter, r *http.Request) {
 	var v domain.Validation
 	for i, it := range in.Items {
 		kind, err := it.kind("/items/" + strconv.Itoa(i))
-		if strings.TrimSpace(it.Bank) == "" {
-			kind = "" // v1 names the bank always: a hint does not make it the own base
-		}
 		if err := v.Merge("", err); err != nil {
 			h.fail(w, r, err)
 			return
 		}
-		items[i] = app.ItemInput{Bank: it.Bank, Code: it.Code, Kind: kind, Quantity: it.Qty.D}
+		items[i] = app.ItemInput{Bank: it.Bank, Code: it.Code, Kind: kind, Quantity: it.Qty.D, BankRequired: true}
 	}
 	if err := v.Err(); err != nil {
 		h.failAs(w, r, err, itemFields)

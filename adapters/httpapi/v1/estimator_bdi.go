@@ -84,14 +84,9 @@ func (h *handler) getBudgetBDI(w http.ResponseWriter, r *http.Request) {
 	b := bb.Budget.Budget
 	out := budgetBDIV1{Desonerado: b.Desonerado, BDI: b.BDI.String(), BDIComponents: partsV1(b.BDIParts), Check: checkV1(bb.Check),
 		SupplyBDI: b.SupplyBDI.String(), SupplyBDIComponents: partsV1(b.SupplyBDIParts), SupplyCheck: checkV1(bb.SupplyCheck),
-		SupplyLines: []string{}}
+		SupplyLines: b.SupplyLines()}
 	if b.WorkType != "" {
 		out.WorkType = &b.WorkType
-	}
-	for _, id := range b.SupplyNodes {
-		if _, ok := b.Node(id); ok {
-			out.SupplyLines = append(out.SupplyLines, id)
-		}
 	}
 	h.write(w, http.StatusOK, out)
 }

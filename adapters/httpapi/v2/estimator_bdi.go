@@ -37,38 +37,55 @@ func partsDoc(p *domain.BDIParts) *bdiPartsDoc {
 	return &bdiPartsDoc{AC: n(p.AC), S: n(p.S), R: n(p.R), G: n(p.G), DF: n(p.DF), L: n(p.L), Taxes: n(p.Taxes), CPRB: n(p.CPRB)}
 }
 
-// bdiPartsIn is a request's components: ac, df, l and taxes are required;
-// s, r, g and cprb default to 0 (S+G may be given as one figure in s).
+// bdiPartsIn is a request's components by name (domain.IsBDIPart; a null
+// one counts as left out). Other members are not read: readBDIPatch names
+// them.
 type bdiPartsIn struct {
-	AC    *number `json:"ac"`
-	S     *number `json:"s"`
-	R     *number `json:"r"`
-	G     *number `json:"g"`
-	DF    *number `json:"df"`
-	L     *number `json:"l"`
-	Taxes *number `json:"taxes"`
-	CPRB  *number `json:"cprb"`
+	given map[string]*number
 }
 
-// parts returns the components, naming from ptr the missing ones.
-func (p *bdiPartsIn) parts(ptr string, v *domain.Validation) *domain.BDIParts {
-	out := &domain.BDIParts{}
-	for _, f := range []struct {
-		name string
-		in   *number
-		out  *decimal.Decimal
-	}{{"ac", p.AC, &out.AC}, {"s", p.S, &out.S}, {"r", p.R, &out.R}, {"g", p.G, &out.G}, {"df", p.DF, &out.DF},
-		{"l", p.L, &out.L}, {"taxes", p.Taxes, &out.Taxes}, {"cprb", p.CPRB, &out.CPRB}} {
-		if f.in == nil {
-			switch f.name {
-			case "ac", "df", "l", "taxes":
-				v.Add(ptr+"/"+f.name, "is required")
-			}
-			continue // s, r, g and cprb default to 0
+// UnmarshalJSON implements json.Unmarshaler.
+func (p *bdiPartsIn) UnmarshalJSON(b []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	p.given = map[string]*number{}
+	for name, r := range raw {
+		if !domain.IsBDIPart(name) {
+			continue
 		}
-		*f.out = f.in.D
+		var n *number
+		if err := json.Unmarshal(r, &n); err != nil {
+			return err
+		}
+		p.given[name] = n
+	}
+	return nil
+}
+
+// NumberErrors implements httpapi.NumberErrorer: the bad figures, named by
+// their parts, in the parts' order.
+func (p *bdiPartsIn) NumberErrors(ptr string) []domain.FieldError {
+	var out []domain.FieldError
+	for _, name := range domain.BDIPartNames() {
+		if n := p.given[name]; n != nil {
+			out = append(out, httpapi.NumberErrors(*n, ptr+"/"+name)...)
+		}
 	}
 	return out
+}
+
+// parts returns the components (domain.BDIPartsOf), naming from ptr the
+// required ones left out.
+func (p *bdiPartsIn) parts(ptr string, v *domain.Validation) *domain.BDIParts {
+	return domain.BDIPartsOf(ptr, func(name string) (decimal.Decimal, bool) {
+		n := p.given[name]
+		if n == nil {
+			return decimal.Decimal{}, false
+		}
+		return n.D, true
+	}, v)
 }
 
 // bdiRangeDoc is a TCU reference range with the confidence of each figure.
@@ -137,14 +154,9 @@ func newBDIDoc(bb *app.BudgetBDI) *bdiDoc {
 	d := &bdiDoc{ID: b.ID, WorkType: strOrNil(b.WorkType), Desonerado: b.Desonerado, BDI: httpapi.Num(b.BDI),
 		BDIComponents: partsDoc(b.BDIParts), Check: checkDoc(bb.Reference, bb.Check),
 		SupplyBDI: httpapi.Num(b.SupplyBDI), SupplyBDIComponents: partsDoc(b.SupplyBDIParts),
-		SupplyCheck: checkDoc(bb.Reference, bb.SupplyCheck), SupplyLines: []string{},
+		SupplyCheck: checkDoc(bb.Reference, bb.SupplyCheck), SupplyLines: b.SupplyLines(),
 		Total: httpapi.Money(bb.Budget.Totals.Total), BDIValue: httpapi.Money(bb.Budget.Totals.BDIValue),
 		TotalWithBDI: httpapi.Money(bb.Budget.Totals.TotalWithBDI)}
-	for _, id := range b.SupplyNodes {
-		if _, ok := b.Node(id); ok {
-			d.SupplyLines = append(d.SupplyLines, id)
-		}
-	}
 	return d
 }
 
@@ -221,9 +233,7 @@ func readBDIPatch(b *attrBody, missing *domain.Validation) app.BDIPatch {
 		var m map[string]json.RawMessage
 		if json.Unmarshal(b.attrs[name], &m) == nil {
 			for _, k := range sortedKeys(m) {
-				switch k {
-				case "ac", "s", "r", "g", "df", "l", "taxes", "cprb":
-				default:
+				if !domain.IsBDIPart(k) {
 					b.wrong.Add(b.attrPointer(name)+"/"+k, "is not a BDI component: ac, s, r, g, df, l, taxes or cprb")
 				}
 			}

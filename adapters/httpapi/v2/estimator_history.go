@@ -50,15 +50,15 @@ func historyQuery(r *http.Request, extra ...string) (app.HistoryQuery, string, e
 		return app.HistoryQuery{}, "", err
 	}
 	hq := app.HistoryQuery{Bank: q.Get("bank"), State: q.Get("location"), Code: pathParam(r, "code"), Kind: domain.ItemKind(q.Get("kind"))}
+	// The use case's checks (app.HistoryQuery.Check), answered as the
+	// parameters' 400, with those of the parameters themselves.
 	var errs paramErrors
-	if strings.EqualFold(hq.Bank, domain.BankMyBase) {
-		errs = append(errs, &paramError{Param: "bank", Message: "must name a reference bank (SINAPI, SICRO3…)"})
+	_, err = hq.Check()
+	for _, f := range domain.ErrorFields(err) {
+		errs = append(errs, &paramError{Param: strings.TrimPrefix(f.Field, "/"), Message: f.Message})
 	}
-	if !domain.ValidState(strings.ToUpper(hq.State)) {
-		errs = append(errs, &paramError{Param: "location", Message: "is not a state code"})
-	}
-	if _, ok := q["kind"]; ok && hq.Kind != domain.KindComposition && hq.Kind != domain.KindResource {
-		errs = append(errs, &paramError{Param: "kind", Message: "must be composition or resource"})
+	if _, ok := q["kind"]; ok && hq.Kind == "" {
+		errs = append(errs, &paramError{Param: "kind", Message: "must be composition or resource"}) // given empty
 	}
 	if d, ok := q["desonerado"]; ok {
 		switch d[0] {
