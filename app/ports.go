@@ -157,3 +157,17 @@ type VersionTx interface {
 	// BudgetVersions lists the budget's versions by number.
 	BudgetVersions(budgetID string) ([]*domain.BudgetVersion, error)
 }
+
+// CompositionStamper is what a store's transaction may offer to tell
+// whether a composition changed between transactions (both stores offer
+// it): a stamp of the stored record, which every write of it changes.
+type CompositionStamper interface {
+	// CompositionStamp returns the composition's stamp (on bbolt its
+	// stored bytes, on PostgreSQL a number drawn for each write), or nil
+	// when there is none. It stays as it is after the transaction: nothing
+	// changes it. Equal stamps are the same stored record.
+	CompositionStamp(id string) ([]byte, error)
+	// CompositionStamped reports whether the composition's stamp is stamp
+	// (false when there is none), without a copy.
+	CompositionStamped(id string, stamp []byte) (bool, error)
+}

@@ -24,18 +24,6 @@ import (
 // Nothing else: a composition with an own item, or an item resolved from
 // the own base, reads the company's own records, and is not prepared.
 
-// CompositionStamper is an optional part of a Tx (boltstore's): the stored
-// form of a composition, to tell whether it changed between transactions.
-type CompositionStamper interface {
-	// CompositionStamp returns the composition's stored bytes, or nil when
-	// there is none. They stay as they are after the transaction: nothing
-	// changes them. Equal stamps are the same stored record.
-	CompositionStamp(id string) ([]byte, error)
-	// CompositionStamped reports whether the composition's stored bytes
-	// are stamp (false when there is none), without a copy.
-	CompositionStamped(id string, stamp []byte) (bool, error)
-}
-
 // compositionStamper returns the store's stamper under the Service's own
 // wrappers (generation.go, bankmemo.go), if it has one.
 func compositionStamper(tx Tx) (CompositionStamper, bool) {
