@@ -230,70 +230,46 @@ func (s *Service) Authenticate(ctx context.Context, email, secret string) (*Sess
 // Authorize turns an access token into the Principal it speaks for. Returns
 // EUNAUTHORIZED for a bad or expired token, and for a token of a user who is
 // disabled, deleted or moved to another company since it was issued. The
-// user is read as AuthorizeRead reads it: kept in memory while the users'
-// generation, read for this request, has not moved (genread.go).
+// user is read with every request, so a revocation is never seen late,
+// whatever caches the token's signature check (app/storecache keeps users
+// only while no user has been written since).
 func (s *Service) Authorize(ctx context.Context, token string) (domain.Principal, error) {
-	p, _, err := s.authorize(ctx, token)
-	return p, err
-}
-
-// AuthorizeRead is Authorize for a read that will be tagged with its
-// company's write generation (ETags, the response cache): it also returns
-// the generations the authorization read (with the user, when the user had
-// to be read), so a tagged read costs no store transaction of its own
-// before its handler.
-func (s *Service) AuthorizeRead(ctx context.Context, token string) (domain.Principal, Generation, error) {
-	return s.authorize(ctx, token)
-}
-
-func (s *Service) authorize(ctx context.Context, token string) (domain.Principal, Generation, error) {
-	claims, err := s.tokens.Verify(token)
+	claims, err := s.VerifyToken(token)
 	if err != nil {
-		return domain.Principal{}, Generation{}, err
-	}
-	// The cheap path (genread.go): the generations alone, read after the
-	// request arrived, and the user as kept under the users' generation
-	// when that is still the one read. A write takes it too: its own
-	// transaction comes after, and sees at least as much.
-	g, err := s.gens.read(ctx, claims.CompanyID)
-	if err != nil {
-		return domain.Principal{}, Generation{}, err
-	}
-	if u, ok := s.users.get(claims.UserID, claims.CompanyID, g.Users); ok {
-		if u.disabled {
-			return domain.Principal{}, Generation{}, domain.Errorf(domain.EUNAUTHORIZED, "the token's user is disabled")
-		}
-		if !u.revokedAt.IsZero() && !claims.IssuedAt.After(u.revokedAt) {
-			return domain.Principal{}, Generation{}, domain.Errorf(domain.EUNAUTHORIZED, "the access token has been revoked")
-		}
-		return domain.Principal{UserID: claims.UserID, CompanyID: u.companyID, DepartmentID: u.departmentID}, g, nil
+		return domain.Principal{}, err
 	}
 	var p domain.Principal
 	err = s.store.View(ctx, func(tx Tx) error {
 		u, err := tx.User(claims.UserID)
 		if isNotFound(err) {
-			return domain.Errorf(domain.EUNAUTHORIZED, "the token's user no longer exists")
+			u = nil
 		} else if err != nil {
 			return err
 		}
-		if u.CompanyID == claims.CompanyID {
-			if g, err = readGeneration(tx, u.CompanyID); err != nil {
-				return err
-			}
-			s.users.put(u, g.Users)
-		}
-		if u.Disabled || u.CompanyID != claims.CompanyID {
-			return domain.Errorf(domain.EUNAUTHORIZED, "the token's user is disabled")
-		}
-		// Read with the user on every request, so a revocation is never
-		// seen late, whatever caches the token's signature check.
-		if revoked(u, claims.IssuedAt) {
-			return domain.Errorf(domain.EUNAUTHORIZED, "the access token has been revoked")
-		}
-		p = domain.Principal{UserID: u.ID, CompanyID: u.CompanyID, DepartmentID: u.DepartmentID}
-		return nil
+		p, err = AuthorizeUser(claims, u)
+		return err
 	})
-	return p, g, err
+	return p, err
+}
+
+// VerifyToken checks an access token's signature and expiry and returns
+// its claims: EUNAUTHORIZED for a bad or expired token.
+func (s *Service) VerifyToken(token string) (Claims, error) { return s.tokens.Verify(token) }
+
+// AuthorizeUser is the rule of Authorize: the Principal that valid claims
+// speak for, given their user as stored (nil when there is none).
+// EUNAUTHORIZED for a user deleted, disabled or moved to another company,
+// or whose tokens were revoked when or after the token was issued.
+func AuthorizeUser(c Claims, u *domain.User) (domain.Principal, error) {
+	switch {
+	case u == nil:
+		return domain.Principal{}, domain.Errorf(domain.EUNAUTHORIZED, "the token's user no longer exists")
+	case u.Disabled || u.CompanyID != c.CompanyID:
+		return domain.Principal{}, domain.Errorf(domain.EUNAUTHORIZED, "the token's user is disabled")
+	case revoked(u, c.IssuedAt):
+		return domain.Principal{}, domain.Errorf(domain.EUNAUTHORIZED, "the access token has been revoked")
+	}
+	return domain.Principal{UserID: u.ID, CompanyID: u.CompanyID, DepartmentID: u.DepartmentID}, nil
 }
 
 // Demo user of `serve --demo`.

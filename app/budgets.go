@@ -770,7 +770,7 @@ func streamedReport[T any](ctx context.Context, s *Service, p domain.Principal, 
 // report: through the store's BudgetStreamer when it has one, else whole
 // (its walk then walks the tree in memory).
 func (s *Service) budgetStream(tx Tx, p domain.Principal, id string) (*domain.Budget, domain.NodeWalk, error) {
-	bs, ok := storeTx(tx).(BudgetStreamer)
+	bs, ok := Optional[BudgetStreamer](tx)
 	if !ok {
 		b, err := s.budget(tx, p, id)
 		if err != nil {

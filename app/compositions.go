@@ -185,6 +185,23 @@ func (s *Service) changeComposition(ctx context.Context, p domain.Principal, id 
 	return out, err
 }
 
+// changePrepared is changeComposition for a change that reads nothing but
+// the composition and bank records (AddItems, RemoveItems): the store may
+// prepare it outside its writer (PreparedUpdater).
+func (s *Service) changePrepared(ctx context.Context, p domain.Principal, id string, change func(Tx, *domain.Composition) error) (*domain.PricedComposition, error) {
+	update := s.store.Update
+	if pu, ok := s.store.(PreparedUpdater); ok {
+		update = pu.UpdatePrepared
+	}
+	var out *domain.PricedComposition
+	err := update(ctx, func(tx Tx) error {
+		var err error
+		out, err = s.changeIn(tx, p, id, change)
+		return err
+	})
+	return out, err
+}
+
 // changeIn is changeComposition's work in the write transaction tx.
 func (s *Service) changeIn(tx Tx, p domain.Principal, id string, change func(Tx, *domain.Composition) error) (*domain.PricedComposition, error) {
 	c, err := s.composition(tx, p, id)
@@ -711,4 +728,10 @@ func (s source) OwnComposition(code, state string) (*domain.Composition, error) 
 	return s.tx.CompositionByCode(s.companyID, code, state)
 }
 
-// BankResource and BankComposition are in bankmemo.go.
+func (s source) BankResource(ref domain.BankRef, code string) (*domain.BankResource, error) {
+	return s.tx.BankResource(ref.EditionKey(), code)
+}
+
+func (s source) BankComposition(ref domain.BankRef, code string) (*domain.BankComposition, error) {
+	return s.tx.BankComposition(ref.EditionKey(), code)
+}

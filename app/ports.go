@@ -17,7 +17,10 @@ import (
 // a read-only transaction that sees a consistent snapshot.
 //
 // Records handed to and returned by a Tx are copies: changing one changes
-// nothing in the store until it is Put.
+// nothing in the store until it is Put. Bank records (BankResource,
+// BankComposition) are the exception: they are read only, and a decorator
+// may hand the same one to several transactions (the bank memo of
+// app/storecache).
 //
 // A store may run fn more than once (PostgreSQL runs a transaction again
 // when the server aborts it with a serialization failure): fn must have no
@@ -36,6 +39,41 @@ type Store interface {
 	// Ping reports whether the store answers.
 	Ping(ctx context.Context) error
 	Close() error
+}
+
+// PreparedUpdater is what a store may offer for a write that reads little
+// (AddItems, RemoveItems: one composition and bank records). UpdatePrepared
+// has exactly the effect of Update; the store may first run fn on a
+// snapshot, outside its serialised writer, and then, in the write
+// transaction, only check that what fn read is unchanged and put what fn
+// wrote, running fn again there when something changed or fn read what it
+// cannot check. The speed layer (app/storecache) offers it.
+type PreparedUpdater interface {
+	UpdatePrepared(ctx context.Context, fn func(Tx) error) error
+}
+
+// TxDecorator is a Tx that decorates another (a cache, the write
+// generations of app/storecache): Unwrap returns the one it decorates, so
+// that the optional parts of the store's own transaction stay reachable
+// (Optional).
+type TxDecorator interface {
+	Unwrap() Tx
+}
+
+// Optional returns the optional part T (BudgetStreamer, VersionTx,
+// CompositionStamper) of tx, or of the transaction tx decorates.
+func Optional[T any](tx Tx) (T, bool) {
+	for {
+		if v, ok := tx.(T); ok {
+			return v, true
+		}
+		d, ok := tx.(TxDecorator)
+		if !ok {
+			var zero T
+			return zero, false
+		}
+		tx = d.Unwrap()
+	}
 }
 
 // Tx is one storage transaction. Methods that look a record up return an
@@ -156,4 +194,18 @@ type VersionTx interface {
 	BudgetVersion(budgetID string, n int) (*domain.BudgetVersion, error)
 	// BudgetVersions lists the budget's versions by number.
 	BudgetVersions(budgetID string) ([]*domain.BudgetVersion, error)
+}
+
+// CompositionStamper is what a store's transaction may offer to tell
+// whether a composition changed between transactions (both stores offer
+// it): a stamp of the stored record, which every write of it changes.
+type CompositionStamper interface {
+	// CompositionStamp returns the composition's stamp (on bbolt its
+	// stored bytes, on PostgreSQL a number drawn for each write), or nil
+	// when there is none. It stays as it is after the transaction: nothing
+	// changes it. Equal stamps are the same stored record.
+	CompositionStamp(id string) ([]byte, error)
+	// CompositionStamped reports whether the composition's stamp is stamp
+	// (false when there is none), without a copy.
+	CompositionStamped(id string, stamp []byte) (bool, error)
 }

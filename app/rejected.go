@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"strings"
-	"sync/atomic"
 
 	"github.com/costdb/costdb/domain"
 )
@@ -11,58 +10,42 @@ import (
 // An adapter may find, while decoding a request, field errors that the use
 // case cannot see (a number out of bounds or not a number: the use case gets
 // no value for it). So that one answer lists every bad field, the adapter
-// hands them over in the context (WithRejected); every write transaction of
-// the Service then ends in EINVALID listing them together with the use
-// case's own field errors, and is rolled back: with rejected input nothing
-// is ever written, whatever path the use case takes.
+// runs the use case on Rejecting(fields): every write transaction of that
+// Service ends in EINVALID listing them together with the use case's own
+// field errors, and is rolled back, so that with rejected input nothing is
+// ever written, whatever path the use case takes.
 
-type rejectedKey struct{}
-
-// WithRejected returns ctx carrying field errors found in the request
-// before the use case runs. Fields are JSON pointers named as the use case
-// names its own (the domain's names). No errors: ctx unchanged.
-func WithRejected(ctx context.Context, fields []domain.FieldError) context.Context {
+// Rejecting returns the Service to run one request whose decoding found
+// the field errors fields (JSON pointers named as the use case names its
+// own: the domain's names). No fields: s itself.
+func (s *Service) Rejecting(fields []domain.FieldError) *Service {
 	if len(fields) == 0 {
-		return ctx
+		return s
 	}
-	prev, _ := ctx.Value(rejectedKey{}).([]domain.FieldError)
-	all := append(append([]domain.FieldError(nil), prev...), fields...)
-	return context.WithValue(ctx, rejectedKey{}, all)
+	c := *s
+	if rs, ok := s.store.(rejectingStore); ok {
+		fields = append(append([]domain.FieldError(nil), rs.bad...), fields...)
+		c.store = rs.Store
+	}
+	c.store = rejectingStore{Store: c.store, bad: fields}
+	return &c
 }
 
-// rejected returns the field errors WithRejected put in ctx.
-func rejected(ctx context.Context) []domain.FieldError {
-	f, _ := ctx.Value(rejectedKey{}).([]domain.FieldError)
-	return f
-}
-
-// rejectingStore is the Service's store: Update with rejected input in the
-// context never commits.
+// rejectingStore is the store of a Rejecting Service: Update never
+// commits.
 type rejectingStore struct {
 	Store
-	memo *bankMemo // bankmemo.go
-	// noStamps is set once a transaction of the store showed it keeps no
-	// composition stamps (prepared.go): no read transaction is then spent
-	// preparing a change.
-	noStamps *atomic.Bool
+	bad []domain.FieldError
 }
 
-// Update runs fn; when ctx carries rejected fields it then fails with
-// EINVALID naming them (fn's own field errors added, but for the fields
-// rejected and what they hold: their value never reached fn), which rolls
-// the transaction back. A not-found or an unauthorized error of fn stays
-// as it is: the request names something that is not there.
+// Update runs fn, then fails with EINVALID naming the rejected fields (fn's
+// own field errors added, but for the fields rejected and what they hold:
+// their value never reached fn), which rolls the transaction back. A
+// not-found or an unauthorized error of fn stays as it is: the request
+// names something that is not there.
 func (s rejectingStore) Update(ctx context.Context, fn func(Tx) error) error {
-	bad := rejected(ctx)
-	err := s.Store.Update(ctx, func(stx Tx) error {
-		tx := newGenTx(stx, s.memo)
+	return s.Store.Update(ctx, func(tx Tx) error {
 		err := fn(tx)
-		if len(bad) == 0 {
-			if err == nil {
-				err = tx.bump() // generation.go
-			}
-			return err
-		}
 		switch domain.ErrorCode(err) {
 		case domain.ENOTFOUND, domain.EUNAUTHORIZED:
 			return err
@@ -72,9 +55,8 @@ func (s rejectingStore) Update(ctx context.Context, fn func(Tx) error) error {
 				return err // a fault of the store: not the client's
 			}
 		}
-		return mergeRejected(bad, domain.ErrorFields(err))
+		return mergeRejected(s.bad, domain.ErrorFields(err))
 	})
-	return err
 }
 
 // mergeRejected lists the rejected fields, then the others whose pointer is

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/costdb/costdb/domain"
@@ -29,14 +28,12 @@ type Config struct {
 }
 
 // Service runs the use cases over a Store. It is safe for concurrent use.
+// What makes them fast (write generations, caches, prepared writes) is a
+// decorator of the Store, app/storecache, that the program wires in.
 type Service struct {
 	store  Store
 	tokens Tokens
 	cfg    Config
-	// gens and users make an authorized GET cheap (genread.go).
-	gens  *genReader
-	users *userCache
-	comps *compositionCache // decoded compositions for prepared changes
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 }
@@ -59,11 +56,7 @@ func New(store Store, tokens Tokens, cfg Config) *Service {
 	if cfg.MaxItemsPerComposition <= 0 {
 		cfg.MaxItemsPerComposition = 2000
 	}
-	if rs, ok := store.(rejectingStore); ok {
-		store = rs.Store // WithConfig: the same store, not wrapped twice
-	}
-	rs := rejectingStore{Store: store, memo: newBankMemo(), noStamps: new(atomic.Bool)}
-	return &Service{store: rs, tokens: tokens, cfg: cfg, gens: newGenReader(rs), users: newUserCache(), comps: newCompositionCache(), Now: time.Now}
+	return &Service{store: store, tokens: tokens, cfg: cfg, Now: time.Now}
 }
 
 // Config returns the settings in force.

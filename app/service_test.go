@@ -9,6 +9,7 @@ import (
 
 	"github.com/costdb/costdb/adapters/jwtauth"
 	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/app/storecache"
 	"github.com/costdb/costdb/domain"
 	"github.com/google/go-cmp/cmp"
 	"github.com/shopspring/decimal"
@@ -22,11 +23,12 @@ func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 // editions: MG 08/2026 and MG 09/2026, where 09/2026 lacks resource 0002
 // and prices 0001 higher.
 type fixture struct {
-	t   *testing.T
-	st  app.Store
-	svc *app.Service
-	a   domain.Principal // company A
-	b   domain.Principal // company B
+	t     *testing.T
+	st    app.Store         // the store
+	speed *storecache.Store // the speed layer the service runs over
+	svc   *app.Service
+	a     domain.Principal // company A
+	b     domain.Principal // company B
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -36,7 +38,8 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := app.New(st, tokens, app.Config{MaxItemsPerRequest: 10})
+	speed := storecache.New(st)
+	svc := app.New(speed, tokens, app.Config{MaxItemsPerRequest: 10})
 	both := []domain.Regime{domain.NaoDesonerado, domain.Desonerado}
 	ed := func(month string, p1 string, with2 bool) app.EditionData {
 		d := app.EditionData{
@@ -58,7 +61,7 @@ func newFixture(t *testing.T) *fixture {
 	if _, err := svc.ImportEditions(ctx, []app.EditionData{ed("08/2026", "120.00", true), ed("09/2026", "130.00", false)}); err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{t: t, st: st, svc: svc}
+	f := &fixture{t: t, st: st, speed: speed, svc: svc}
 	f.a = f.principal("Alfa", "a@alfa.com")
 	f.b = f.principal("Beta", "b@beta.com")
 	return f
@@ -507,9 +510,9 @@ func TestLoginInTheMillisecondOfARevocation(t *testing.T) {
 	}
 }
 
-// TestAuthorizeReadsTheGeneration: AuthorizeRead gives the caller and its
-// company's write generation from one transaction, the same generation
-// Generation reads, and a write moves it.
+// TestAuthorizeReadsTheGeneration: the speed layer's Authorize gives the
+// caller and its company's write generation from one transaction, the same
+// generation Generation reads, and a write moves it.
 func TestAuthorizeReadsTheGeneration(t *testing.T) {
 	f := newFixture(t)
 	nu, err := f.svc.AddUser(ctx, app.NewUserInput{Company: "Alfa", Email: "g@alfa.com"})
@@ -520,17 +523,17 @@ func TestAuthorizeReadsTheGeneration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, g1, err := f.svc.AuthorizeRead(ctx, s.Token)
+	p, g1, err := f.speed.Authorize(ctx, f.svc, s.Token)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want, err := f.svc.Generation(ctx, p.CompanyID); err != nil || want != g1 {
+	if want, err := f.speed.Generation(ctx, p.CompanyID); err != nil || want != g1 {
 		t.Fatalf("AuthorizeRead generation %+v, Generation %+v (%v)", g1, want, err)
 	}
 	if _, err := f.svc.CreateGroup(ctx, p, app.GroupInput{Description: "Nova"}); err != nil {
 		t.Fatal(err)
 	}
-	_, g2, err := f.svc.AuthorizeRead(ctx, s.Token)
+	_, g2, err := f.speed.Authorize(ctx, f.svc, s.Token)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -554,7 +557,7 @@ func TestUserKeptAcrossCompanyWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := f.svc.Authorize(ctx, s.Token) // read and kept
+	p, _, err := f.speed.Authorize(ctx, f.svc, s.Token) // read and kept
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -574,16 +577,16 @@ func TestUserKeptAcrossCompanyWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.svc.Authorize(ctx, s.Token); err != nil {
+	if _, _, err := f.speed.Authorize(ctx, f.svc, s.Token); err != nil {
 		t.Fatalf("after a company write, the kept user: %v (read again)", err)
 	}
-	if _, _, err := f.svc.AuthorizeRead(ctx, s.Token); err != nil {
+	if _, _, err := f.speed.Authorize(ctx, f.svc, s.Token); err != nil {
 		t.Fatalf("a read after a company write, the kept user: %v (read again)", err)
 	}
 	if _, err := f.svc.AddUser(ctx, app.NewUserInput{Company: "Beta", Email: "other@beta.com"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.svc.Authorize(ctx, s.Token); domain.ErrorCode(err) != domain.EUNAUTHORIZED {
+	if _, _, err := f.speed.Authorize(ctx, f.svc, s.Token); domain.ErrorCode(err) != domain.EUNAUTHORIZED {
 		t.Fatalf("after a user write, the user read again (disabled): %v, want EUNAUTHORIZED", err)
 	}
 }

@@ -6,27 +6,9 @@ import (
 	"github.com/costdb/costdb/domain"
 )
 
-// storeTx is the store's own transaction under the Service's wrappers
-// (generation.go, bankmemo.go), for the optional parts of the port
-// (VersionTx, CompositionStamper, BudgetStreamer).
-func storeTx(tx Tx) Tx {
-	switch w := tx.(type) {
-	case *genTx:
-		return w.Tx
-	case *memoTx:
-		return w.Tx
-	}
-	return tx
-}
-
 // versionTx returns the store's version operations.
 func versionTx(tx Tx) (VersionTx, error) {
-	if w, ok := tx.(*genTx); ok {
-		if v, ok := w.Tx.(VersionTx); ok {
-			return genVersionTx{VersionTx: v, t: w}, nil // a version written bumps its company
-		}
-	}
-	v, ok := storeTx(tx).(VersionTx)
+	v, ok := Optional[VersionTx](tx)
 	if !ok {
 		return nil, domain.Errorf(domain.EINTERNAL, "this store keeps no budget versions")
 	}

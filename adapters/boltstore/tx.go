@@ -48,7 +48,10 @@ func (t *tx) flush() error {
 	return t.structs.flush()
 }
 
-var _ app.Tx = (*tx)(nil)
+var (
+	_ app.Tx                 = (*tx)(nil)
+	_ app.CompositionStamper = (*tx)(nil)
+)
 
 func (t *tx) readable() error {
 	if t.done {

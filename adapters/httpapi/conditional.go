@@ -3,7 +3,7 @@ package httpapi
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/app/storecache"
 	"net/http"
 	"slices"
 	"strconv"
@@ -17,8 +17,9 @@ import (
 // and served again while nothing they could show has changed.
 //
 // Exactness: the tag is made of the company's write generation
-// (app.Service.Generation), read from the store in a transaction of the
-// request before the handler reads anything, plus what else shapes the
+// (storecache.Store.Generation, read with the caller by Authenticate),
+// read from the store after the request arrived and before the handler
+// reads anything, plus what else shapes the
 // answer (the caller, the method, the path and query, Accept). Every write
 // bumps the generations of what it changes in its own transaction, so once
 // a write is acknowledged every later request, on any server sharing the
@@ -30,17 +31,17 @@ func (e *Env) Conditional() func(http.Handler) http.Handler {
 	cache := newResponseCache(maxCacheBytes)
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Method != http.MethodGet {
-				next.ServeHTTP(w, r)
+			if r.Method != http.MethodGet || e.Speed == nil {
+				next.ServeHTTP(w, r) // no generations (Env.Speed): no tags
 				return
 			}
 			p := PrincipalFrom(r.Context())
 			// Authenticate read the generation with the caller, in the
 			// same transaction; a route wired otherwise reads it here.
-			g, ok := r.Context().Value(generationKey).(app.Generation)
+			g, ok := r.Context().Value(generationKey).(storecache.Generation)
 			if !ok {
 				var err error
-				if g, err = e.App.Generation(r.Context(), p.CompanyID); err != nil {
+				if g, err = e.Speed.Generation(r.Context(), p.CompanyID); err != nil {
 					next.ServeHTTP(w, r) // no tag: the handler answers the store's fault
 					return
 				}

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/app/storecache"
 	"github.com/costdb/costdb/domain"
 	"github.com/go-chi/chi/v5"
 	"github.com/shopspring/decimal"
@@ -29,6 +30,12 @@ import (
 // Env is what every handler needs.
 type Env struct {
 	App *app.Service
+	// Speed is the speed layer App's store is wrapped in: Authenticate
+	// authorizes through its user cache and reads with it the write
+	// generation that Conditional tags answers with and keeps them under.
+	// nil: every request reads its user, and answers are neither tagged
+	// nor kept.
+	Speed *storecache.Store
 	// Location is the time zone created_at is written in.
 	Location *time.Location
 	// MaxBodyBytes caps request bodies; larger ones answer 413.
@@ -276,10 +283,10 @@ func (e *Env) Authenticate(allowBare bool, onError func(http.ResponseWriter, *ht
 			// A GET is tagged with its company's write generation
 			// (Conditional): read it with the user, in one transaction.
 			var p domain.Principal
-			var g app.Generation
+			var g storecache.Generation
 			var err error
-			if r.Method == http.MethodGet {
-				p, g, err = e.App.AuthorizeRead(r.Context(), tok)
+			if e.Speed != nil {
+				p, g, err = e.Speed.Authorize(r.Context(), e.App, tok)
 			} else {
 				p, err = e.App.Authorize(r.Context(), tok)
 			}
@@ -291,7 +298,7 @@ func (e *Env) Authenticate(allowBare bool, onError func(http.ResponseWriter, *ht
 				ri.CompanyID = p.CompanyID
 			}
 			ctx := WithPrincipal(r.Context(), p)
-			if r.Method == http.MethodGet {
+			if r.Method == http.MethodGet && e.Speed != nil {
 				ctx = context.WithValue(ctx, generationKey, g)
 			}
 			next.ServeHTTP(w, r.WithContext(ctx))

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"reflect"
 	"regexp"
@@ -23,7 +22,7 @@ import (
 // does and its real clients send. Anything else answers 422 with the
 // member's pointer, never 400, and never stops the decoding of the rest of
 // the body: the problems are gathered (NumberErrors) and reported together
-// with the use case's own validation errors (app.WithRejected).
+// with the use case's own validation errors (app.Service.Rejecting).
 
 // MustBeNumber is the message for a value that is not a number.
 const MustBeNumber = "must be a number"
@@ -274,11 +273,11 @@ func escapePointer(s string) string {
 	return pointerEscaper.Replace(s)
 }
 
-// RejectNumbers returns ctx carrying the number problems of the decoded
-// body v (named from ptr), so that the use case reports them with its own
-// validation errors and writes nothing (app.WithRejected).
-func RejectNumbers(ctx context.Context, v any, ptr string) context.Context {
-	return app.WithRejected(ctx, NumberErrors(v, ptr))
+// RejectNumbers returns the Service to run the request whose decoded body
+// v (named from ptr) may hold number problems: its use cases report them
+// with their own validation errors and write nothing (app.Service.Rejecting).
+func (e *Env) RejectNumbers(v any, ptr string) *app.Service {
+	return e.App.Rejecting(NumberErrors(v, ptr))
 }
 
 // AnswerNumbersProblem scans a JSON answer for a number token with more

@@ -11,6 +11,7 @@ import (
 	"github.com/costdb/costdb/adapters/pgstore"
 	"github.com/costdb/costdb/adapters/pgstore/pgtest"
 	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/app/storecache"
 	"github.com/costdb/costdb/domain"
 )
 
@@ -43,7 +44,7 @@ func pageDB(b *testing.B, n int) *pageBench {
 	if err != nil {
 		b.Fatal(err)
 	}
-	svc := app.New(st, nil, app.Config{})
+	svc := app.New(storecache.New(st), nil, app.Config{})
 	nu, err := svc.AddUser(bg, app.NewUserInput{Company: "Bench", Email: "bench@example.com"})
 	if err != nil {
 		b.Fatal(err)
@@ -155,7 +156,7 @@ func BenchmarkConcurrentWrites64(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	svc := app.New(st, nil, app.Config{})
+	svc := app.New(storecache.New(st), nil, app.Config{})
 	nu, err := svc.AddUser(bg, app.NewUserInput{Company: "Bench", Email: "bench@example.com"})
 	if err != nil {
 		b.Fatal(err)

@@ -1,7 +1,9 @@
 package pgstore
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
@@ -769,6 +771,30 @@ func (t *tx) Composition(id string) (*domain.Composition, error) {
 
 func (t *tx) CompositionByCode(companyID, code, state string) (*domain.Composition, error) {
 	return first(t, t.compositions, byWhere(`r.company_id = $1 AND r.code = $2 AND r.state = $3`, companyID, code, state), "composition %s (%s) not found", code, state)
+}
+
+var _ app.CompositionStamper = (*tx)(nil)
+
+// CompositionStamp is app.CompositionStamper: the composition row's stamp
+// (eight bytes, big-endian), which every put draws afresh from the sequence
+// composition_stamps; nil when there is no such composition.
+func (t *tx) CompositionStamp(id string) ([]byte, error) {
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	var n int64
+	found, err := t.one(`SELECT stamp FROM compositions WHERE id = $1`, []any{id}, &n)
+	if err != nil || !found {
+		return nil, err
+	}
+	return binary.BigEndian.AppendUint64(nil, uint64(n)), nil
+}
+
+// CompositionStamped is app.CompositionStamper: whether the composition's
+// stamp is stamp.
+func (t *tx) CompositionStamped(id string, stamp []byte) (bool, error) {
+	got, err := t.CompositionStamp(id)
+	return got != nil && bytes.Equal(got, stamp), err
 }
 
 func (t *tx) PutComposition(c *domain.Composition) error {

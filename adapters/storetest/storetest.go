@@ -72,6 +72,7 @@ func Run(t *testing.T, open func(t *testing.T) app.Store) {
 		{"QueryRefusesOtherFields", testQueryRefusesOtherFields},
 		{"BudgetVersions", testBudgetVersions},
 		{"BudgetStream", testBudgetStream},
+		{"CompositionStamps", testCompositionStamps},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -25,6 +25,7 @@ import (
 	"github.com/costdb/costdb/adapters/httpapi/server"
 	"github.com/costdb/costdb/adapters/jwtauth"
 	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/app/storecache"
 )
 
 // ItemCodes are 20 items of the sample SINAPI MG 08/2026 edition: 14
@@ -116,11 +117,12 @@ func Setup(writers int) *Fixture {
 // and removes dir unless dir is "".
 func SetupStore(st Store, dir string, writers int) *Fixture {
 	ctx := context.Background()
-	key, err := app.New(st, nil, app.Config{}).SigningKey(ctx)
+	speed := storecache.New(st)
+	key, err := app.New(speed, nil, app.Config{}).SigningKey(ctx)
 	Must(err)
 	tokens, err := jwtauth.New(key)
 	Must(err)
-	svc := app.New(st, tokens, app.Config{})
+	svc := app.New(speed, tokens, app.Config{})
 	eds, err := sample.Load()
 	Must(err)
 	data := make([]app.EditionData, len(eds))
@@ -132,7 +134,7 @@ func SetupStore(st Store, dir string, writers int) *Fixture {
 	nu, err := svc.AddUser(ctx, app.NewUserInput{Company: "Bench", Email: "bench@example.com"})
 	Must(err)
 	env := &httpapi.Env{
-		App: svc, Location: time.UTC, MaxBodyBytes: 1 << 20,
+		App: svc, Speed: speed, Location: time.UTC, MaxBodyBytes: 1 << 20,
 		Limiter: httpapi.NewAuthLimiter(20, time.Minute),
 		Log:     slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/costdb/costdb/adapters/jwtauth"
 	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/app/storecache"
 )
 
 // defaultKeyFile is where the signing keys of a bbolt database live by
@@ -38,7 +39,7 @@ func keyFileFor(db, flagValue string) (string, error) {
 // A key an older costdb kept in the database is moved into the new file
 // (so that its tokens keep working) and blanked in the database.
 func signingKeys(ctx context.Context, st app.Store, path string, log *slog.Logger) (*jwtauth.Tokens, error) {
-	plain := app.New(st, nil, app.Config{})
+	plain := app.New(storecache.New(st), nil, app.Config{})
 	legacy, err := plain.LegacySigningKey(ctx)
 	if err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 	"github.com/costdb/costdb/adapters/boltstore"
 	"github.com/costdb/costdb/adapters/metrics"
 	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/app/storecache"
 )
 
 // operator is what the operator commands (import, users, backup, keys) do,
@@ -188,7 +189,7 @@ func connect(ctx context.Context, o connectOptions) (operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	ops := &adminOps{svc: app.New(st, nil, app.Config{}), close: st.Close}
+	ops := &adminOps{svc: app.New(storecache.New(st), nil, app.Config{}), close: st.Close}
 	if bs, ok := st.(*boltstore.Store); ok {
 		ops.backup = bs.WriteTo
 	}

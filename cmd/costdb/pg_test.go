@@ -18,6 +18,7 @@ import (
 	"github.com/costdb/costdb/adapters/jwtauth"
 	"github.com/costdb/costdb/adapters/pgstore/pgtest"
 	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/app/storecache"
 	"github.com/costdb/costdb/domain"
 )
 
@@ -168,7 +169,7 @@ func populate(t *testing.T, path string) ([]string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := app.New(st, tokens, app.Config{})
+	svc := app.New(storecache.New(st), tokens, app.Config{})
 	if _, err := importSample(ctx, svc); err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/adapters/httpapi/server"
 	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/app/storecache"
 	"github.com/costdb/costdb/domain"
 )
 
@@ -206,7 +207,8 @@ func (m *Main) Open(ctx context.Context) error {
 	if m.wrapStore != nil {
 		svcStore = m.wrapStore(svcStore)
 	}
-	svc := app.New(svcStore, tokens, cfg)
+	speed := storecache.New(svcStore) // every write through it bumps the generations
+	svc := app.New(speed, tokens, cfg)
 	m.svc = svc
 	if m.Demo {
 		if err := m.loadDemo(ctx, svc); err != nil {
@@ -215,6 +217,7 @@ func (m *Main) Open(ctx context.Context) error {
 	}
 	env := &httpapi.Env{
 		App:          svc,
+		Speed:        speed,
 		Location:     loc,
 		MaxBodyBytes: m.MaxBodyBytes,
 		Limiter:      httpapi.NewAuthLimiter(m.AuthFailures, m.AuthWindow),

@@ -32,6 +32,7 @@ import (
 	"github.com/costdb/costdb/adapters/pgstore"
 	"github.com/costdb/costdb/adapters/pgstore/pgtest"
 	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/app/storecache"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -152,10 +153,10 @@ func NewWithConfig(t *testing.T, cfg app.Config, opts ...Option) *Harness {
 				return err
 			}
 			defer s.Close()
-			if _, err := app.New(s, nil, app.Config{}).SigningKey(context.Background()); err != nil {
+			if _, err := app.New(storecache.New(s), nil, app.Config{}).SigningKey(context.Background()); err != nil {
 				return err
 			}
-			return importSample(app.New(s, nil, app.Config{}))
+			return importSample(app.New(storecache.New(s), nil, app.Config{}))
 		})
 		pst, err := pgstore.Open(context.Background(), path, pgstore.Options{})
 		if err != nil {
@@ -171,7 +172,8 @@ func NewWithConfig(t *testing.T, cfg app.Config, opts ...Option) *Harness {
 		}
 		st = bst
 	}
-	bootstrap := app.New(st, nil, app.Config{})
+	speed := storecache.New(st)
+	bootstrap := app.New(speed, nil, app.Config{})
 	key, err := bootstrap.SigningKey(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -180,7 +182,7 @@ func NewWithConfig(t *testing.T, cfg app.Config, opts ...Option) *Harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := app.New(st, tokens, cfg)
+	svc := app.New(speed, tokens, cfg)
 	if engine == EngineBolt {
 		if err := importSample(svc); err != nil {
 			t.Fatal(err)
@@ -192,6 +194,7 @@ func NewWithConfig(t *testing.T, cfg app.Config, opts ...Option) *Harness {
 	}
 	env := &httpapi.Env{
 		App:          svc,
+		Speed:        speed,
 		Location:     loc,
 		MaxBodyBytes: 1 << 20,
 		Limiter:      httpapi.NewAuthLimiter(20, time.Minute),

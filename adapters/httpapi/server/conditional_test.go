@@ -16,6 +16,7 @@ import (
 	"github.com/costdb/costdb/adapters/httpapi/server"
 	"github.com/costdb/costdb/adapters/jwtauth"
 	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/app/storecache"
 	"github.com/costdb/costdb/domain"
 )
 
@@ -201,9 +202,10 @@ func TestNoStaleReadAcrossServers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc2 := app.New(h.Store, tokens, app.Config{})
+	speed2 := storecache.New(h.Store) // another server: its own caches
+	svc2 := app.New(speed2, tokens, app.Config{})
 	env2 := *h.Env
-	env2.App = svc2
+	env2.App, env2.Speed = svc2, speed2
 	srv2 := httptest.NewServer(server.Handler(&env2))
 	defer srv2.Close()
 	get2 := func(path, inm string) (int, string, string) {

@@ -19,6 +19,7 @@ import (
 	"github.com/costdb/costdb/adapters/httpapi/server"
 	"github.com/costdb/costdb/adapters/jwtauth"
 	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/app/storecache"
 	"github.com/costdb/costdb/domain"
 )
 
@@ -71,7 +72,8 @@ func benchDB(b *testing.B, n int) *listBench {
 	if err != nil {
 		b.Fatal(err)
 	}
-	key, err := app.New(st, nil, app.Config{}).SigningKey(ctx)
+	speed := storecache.New(st)
+	key, err := app.New(speed, nil, app.Config{}).SigningKey(ctx)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -79,7 +81,7 @@ func benchDB(b *testing.B, n int) *listBench {
 	if err != nil {
 		b.Fatal(err)
 	}
-	svc := app.New(st, tokens, app.Config{})
+	svc := app.New(speed, tokens, app.Config{})
 	nu, err := svc.AddUser(ctx, app.NewUserInput{Company: "Bench", Email: "bench@example.com"})
 	if err != nil {
 		b.Fatal(err)
@@ -122,6 +124,7 @@ func benchDB(b *testing.B, n int) *listBench {
 	fill(other.Company.ID, 1000)
 	env := &httpapi.Env{
 		App:          svc,
+		Speed:        speed,
 		Location:     time.UTC,
 		MaxBodyBytes: 1 << 20,
 		Limiter:      httpapi.NewAuthLimiter(20, time.Minute),

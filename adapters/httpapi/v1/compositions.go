@@ -183,13 +183,13 @@ func (h *handler) createComposition(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	r = r.WithContext(httpapi.RejectNumbers(r.Context(), in, ""))
+	svc := h.env.RejectNumbers(in, "")
 	input, err := in.input()
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	pc, err := h.env.App.CreateComposition(r.Context(), principal(r), input)
+	pc, err := svc.CreateComposition(r.Context(), principal(r), input)
 	if err != nil {
 		h.failAs(w, r, err, in.fields())
 		return
@@ -236,7 +236,7 @@ func (h *handler) updateComposition(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	r = r.WithContext(httpapi.RejectNumbers(r.Context(), in, ""))
+	svc := h.env.RejectNumbers(in, "")
 	if err := checkBodyID(in.ID, id); err != nil {
 		h.fail(w, r, err)
 		return
@@ -246,7 +246,7 @@ func (h *handler) updateComposition(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	pc, err := h.env.App.UpdateComposition(r.Context(), principal(r), id, patch)
+	pc, err := svc.UpdateComposition(r.Context(), principal(r), id, patch)
 	if err != nil {
 		h.failAs(w, r, err, in.fields())
 		return
@@ -325,7 +325,7 @@ func (h *handler) addItems(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	r = r.WithContext(httpapi.RejectNumbers(r.Context(), in, ""))
+	svc := h.env.RejectNumbers(in, "")
 	items := make([]app.ItemInput, len(in.Items))
 	var v domain.Validation
 	for i, it := range in.Items {
@@ -340,7 +340,7 @@ func (h *handler) addItems(w http.ResponseWriter, r *http.Request) {
 		h.failAs(w, r, err, itemFields)
 		return
 	}
-	pc, err := h.env.App.AddItems(r.Context(), principal(r), chi.URLParam(r, "id"), items)
+	pc, err := svc.AddItems(r.Context(), principal(r), chi.URLParam(r, "id"), items)
 	if err != nil {
 		h.failAs(w, r, err, itemFields)
 		return

@@ -194,8 +194,8 @@ func (h *handler) createResource(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	r = r.WithContext(httpapi.RejectNumbers(r.Context(), in, ""))
-	res, err := h.env.App.CreateResource(r.Context(), principal(r), in.input())
+	svc := h.env.RejectNumbers(in, "")
+	res, err := svc.CreateResource(r.Context(), principal(r), in.input())
 	if err != nil {
 		h.failAs(w, r, err, createResourceFields)
 		return
@@ -239,7 +239,7 @@ func (h *handler) updateResource(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	r = r.WithContext(httpapi.RejectNumbers(r.Context(), in, ""))
+	svc := h.env.RejectNumbers(in, "")
 	if err := checkBodyID(in.ID, id); err != nil {
 		h.fail(w, r, err)
 		return
@@ -249,7 +249,7 @@ func (h *handler) updateResource(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	res, err := h.env.App.UpdateResource(r.Context(), principal(r), id, patch)
+	res, err := svc.UpdateResource(r.Context(), principal(r), id, patch)
 	if err != nil {
 		h.fail(w, r, err)
 		return

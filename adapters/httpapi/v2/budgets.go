@@ -272,7 +272,7 @@ func (h *handlers) createBudget(w http.ResponseWriter, r *http.Request) {
 		State: deref(pt.State), Desonerado: deref(pt.Desonerado), BDI: deref(pt.BDI),
 		BDIMode: deref(pt.BDIMode), Rounding: deref(pt.Rounding), Banks: pt.Banks, Items: pt.Items, TCU: &tcu,
 	}
-	pb, err := h.env.App.CreateBudget(app.WithRejected(b.context(r), missing.Fields), principal(r), in)
+	pb, err := h.env.App.Rejecting(b.rejected).Rejecting(missing.Fields).CreateBudget(r.Context(), principal(r), in)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return
@@ -316,7 +316,7 @@ func (h *handlers) updateBudget(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	pb, err := h.env.App.UpdateBudget(b.context(r), principal(r), id, pt)
+	pb, err := h.env.App.Rejecting(b.rejected).UpdateBudget(r.Context(), principal(r), id, pt)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return
@@ -429,7 +429,7 @@ func (h *handlers) addNode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	at := app.NodePlace{ParentID: body.ParentID.Value, Position: body.Position}
-	pb, nodeID, err := h.env.App.AddBudgetNode(httpapi.RejectNumbers(r.Context(), body, ""), principal(r), chi.URLParam(r, "id"), at, body.nodeIn.input())
+	pb, nodeID, err := h.env.RejectNumbers(body, "").AddBudgetNode(r.Context(), principal(r), chi.URLParam(r, "id"), at, body.nodeIn.input())
 	if err != nil {
 		h.writeError(w, r, err)
 		return
@@ -481,7 +481,7 @@ func (h *handlers) updateNode(w http.ResponseWriter, r *http.Request) {
 		ch.Position = body.Position.Value
 	}
 	nodeID := chi.URLParam(r, "node")
-	pb, err := h.env.App.ChangeBudgetNode(httpapi.RejectNumbers(r.Context(), body, ""), principal(r), chi.URLParam(r, "id"), nodeID, ch)
+	pb, err := h.env.RejectNumbers(body, "").ChangeBudgetNode(r.Context(), principal(r), chi.URLParam(r, "id"), nodeID, ch)
 	if err != nil {
 		h.writeError(w, r, err)
 		return

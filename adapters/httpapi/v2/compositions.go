@@ -138,7 +138,7 @@ func (h *handlers) createComposition(w http.ResponseWriter, r *http.Request) {
 		Rounding: deref(pt.Rounding), Note: deref(pt.Note),
 		TeamProduction: deref(pt.TeamProduction), FIC: deref(pt.FIC), LaborAddition: deref(pt.LaborAddition),
 	}
-	pc, err := h.env.App.CreateComposition(b.context(r), principal(r), in)
+	pc, err := h.env.App.Rejecting(b.rejected).CreateComposition(r.Context(), principal(r), in)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return
@@ -201,7 +201,7 @@ func (h *handlers) updateComposition(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	pc, err := h.env.App.UpdateComposition(b.context(r), principal(r), id, pt)
+	pc, err := h.env.App.Rejecting(b.rejected).UpdateComposition(r.Context(), principal(r), id, pt)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return
@@ -296,7 +296,7 @@ func (h *handlers) addItems(w http.ResponseWriter, r *http.Request) {
 		in[i] = app.ItemInput{Bank: it.Bank, Code: it.Code, Kind: it.kind(), Quantity: it.Quantity.D,
 			Utilization: decimal.NullDecimal{Decimal: it.Utilization.D, Valid: it.Utilization.Set}}
 	}
-	pc, err := h.env.App.AddItems(httpapi.RejectNumbers(r.Context(), body, ""), principal(r), chi.URLParam(r, "id"), in)
+	pc, err := h.env.RejectNumbers(body, "").AddItems(r.Context(), principal(r), chi.URLParam(r, "id"), in)
 	h.writeComposition(w, r, pc, err)
 }
 

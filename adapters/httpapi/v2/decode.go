@@ -2,7 +2,6 @@ package v2
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
 	"reflect"
@@ -10,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/costdb/costdb/adapters/httpapi"
-	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 	"github.com/shopspring/decimal"
 )
@@ -46,7 +44,7 @@ type attrBody struct {
 	wrong domain.Validation // unknown or contradictory members (422)
 	// rejected are the bad numbers (422), named by app field pointers
 	// ("/adc_labor", "/items/0/quantity"): the use case lists them with
-	// its own field errors (app.WithRejected).
+	// its own field errors (app.Service.Rejecting).
 	rejected []domain.FieldError
 }
 
@@ -92,12 +90,6 @@ func readNumbers[T any](b *attrBody, a attr) *T {
 		b.rejected = append(b.rejected, httpapi.NumberErrors(*v, "/"+a.app)...)
 	}
 	return v
-}
-
-// context is the request's context carrying the body's bad numbers, for
-// the use case to report with its own errors.
-func (b *attrBody) context(r *http.Request) context.Context {
-	return app.WithRejected(r.Context(), b.rejected)
 }
 
 // resourceObject is the primary data of a JSON:API request document.

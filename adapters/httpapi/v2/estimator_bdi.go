@@ -202,8 +202,7 @@ func (h *handlers) updateBudgetBDI(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	ctx := app.WithRejected(b.context(r), missing.Fields)
-	bb, err := h.env.App.UpdateBudgetBDI(ctx, principal(r), id, pt)
+	bb, err := h.env.App.Rejecting(b.rejected).Rejecting(missing.Fields).UpdateBudgetBDI(r.Context(), principal(r), id, pt)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return

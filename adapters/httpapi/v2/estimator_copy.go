@@ -61,7 +61,7 @@ func (h *handlers) copyBankComposition(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	c, err := h.env.App.CopyBankComposition(b.context(r), principal(r), in)
+	c, err := h.env.App.Rejecting(b.rejected).CopyBankComposition(r.Context(), principal(r), in)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return
@@ -88,7 +88,7 @@ func (h *handlers) duplicateComposition(w http.ResponseWriter, r *http.Request) 
 		h.writeError(w, r, err)
 		return
 	}
-	c, err := h.env.App.DuplicateComposition(b.context(r), principal(r), chi.URLParam(r, "id"), code, state)
+	c, err := h.env.App.Rejecting(b.rejected).DuplicateComposition(r.Context(), principal(r), chi.URLParam(r, "id"), code, state)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return
@@ -115,7 +115,7 @@ func (h *handlers) duplicateBudget(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	pb, err := h.env.App.DuplicateBudget(b.context(r), principal(r), chi.URLParam(r, "id"), code, desc)
+	pb, err := h.env.App.Rejecting(b.rejected).DuplicateBudget(r.Context(), principal(r), chi.URLParam(r, "id"), code, desc)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return

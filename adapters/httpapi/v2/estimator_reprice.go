@@ -200,7 +200,7 @@ func (h *handlers) reprice(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	pb, err := h.env.App.Reprice(b.context(r), principal(r), chi.URLParam(r, "id"), t, code, desc, drop)
+	pb, err := h.env.App.Rejecting(b.rejected).Reprice(r.Context(), principal(r), chi.URLParam(r, "id"), t, code, desc, drop)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return

@@ -90,7 +90,7 @@ func (h *handlers) createResource(w http.ResponseWriter, r *http.Request) {
 		Description: deref(pt.Description), Type: deref(pt.Type), Unit: deref(pt.Unit),
 		IsSicro: deref(pt.IsSicro), Status: deref(pt.Status), Note: deref(pt.Note), Locals: pt.Locals,
 	}
-	res, err := h.env.App.CreateResource(b.context(r), principal(r), in)
+	res, err := h.env.App.Rejecting(b.rejected).CreateResource(r.Context(), principal(r), in)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return
@@ -144,7 +144,7 @@ func (h *handlers) updateResource(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	res, err := h.env.App.UpdateResource(b.context(r), principal(r), id, pt)
+	res, err := h.env.App.Rejecting(b.rejected).UpdateResource(r.Context(), principal(r), id, pt)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return

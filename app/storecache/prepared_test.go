@@ -1,4 +1,4 @@
-package app_test
+package storecache_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/app/storecache"
 	"github.com/costdb/costdb/domain"
 	"github.com/google/go-cmp/cmp"
 	"github.com/shopspring/decimal"
@@ -40,6 +41,7 @@ func (h *hookStore) Update(ctx context.Context, fn func(app.Tx) error) error {
 // SINAPI MG 08/2026 holding resource 0001 × 2.
 type preparedFixture struct {
 	hs         *hookStore
+	speed      *storecache.Store
 	svc, other *app.Service
 	p          domain.Principal
 	comp       string
@@ -48,8 +50,9 @@ type preparedFixture struct {
 func newPreparedFixture(t *testing.T) *preparedFixture {
 	st := newStore(t)
 	hs := &hookStore{Store: st}
-	other := app.New(st, nil, app.Config{})
-	pf := &preparedFixture{hs: hs, svc: app.New(hs, nil, app.Config{}), other: other}
+	other := app.New(storecache.New(st), nil, app.Config{})
+	speed := storecache.New(hs)
+	pf := &preparedFixture{hs: hs, speed: speed, svc: app.New(speed, nil, app.Config{}), other: other}
 	both := []domain.Regime{domain.NaoDesonerado, domain.Desonerado}
 	if _, err := other.ImportEditions(ctx, []app.EditionData{{
 		Edition: domain.Edition{Bank: "SINAPI", State: "MG", Month: "08/2026", Regimes: both},
@@ -250,7 +253,7 @@ func TestCompositionCacheAnswersAsStored(t *testing.T) {
 		}
 		pf.check(t, got, have...)
 	}
-	if hits := app.CompositionCacheHits(pf.svc); hits < 30 {
+	if hits := storecache.CompositionCacheHits(pf.speed); hits < 30 {
 		t.Fatalf("%d changes of 60 took the kept composition", hits)
 	}
 }

@@ -1,9 +1,10 @@
-package app_test
+package storecache_test
 
 import (
 	"testing"
 
 	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/app/storecache"
 	"github.com/costdb/costdb/domain"
 )
 
@@ -14,8 +15,8 @@ import (
 // shows the new price, never a remembered one.
 func TestBankMemoFollowsReimports(t *testing.T) {
 	st := newStore(t)
-	svc := app.New(st, nil, app.Config{})
-	other := app.New(st, nil, app.Config{}) // another server, its own memo
+	svc := app.New(storecache.New(st), nil, app.Config{})
+	other := app.New(storecache.New(st), nil, app.Config{}) // another server, its own memo
 	both := []domain.Regime{domain.NaoDesonerado, domain.Desonerado}
 	edition := func(price string) []app.EditionData {
 		return []app.EditionData{{

@@ -1,4 +1,4 @@
-package app
+package storecache
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 )
 
 // compositionCache keeps decoded compositions with the stored bytes they
-// are (CompositionStamp), for the prepared changes (prepared.go, issue 11
+// are (CompositionStamp), for the prepared writes (prepared.go, issue 11
 // R2): decoding the stored composition was a tenth of a write's CPU. An
 // entry is used only when the bytes read now are the bytes it was kept
 // with, so it is exact whatever wrote the record, in this process or

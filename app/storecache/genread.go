@@ -1,16 +1,16 @@
-package app
+package storecache
 
 import (
 	"context"
 	"encoding/binary"
 	"sync"
-	"time"
 
+	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 )
 
 // The read side of the write generations (generation.go) for authorized
-// GETs (AuthorizeRead), built so that an answer served from a cache costs
+// requests (Authorize, Generation), built so that an answer served from a cache costs
 // the store one cheap read (Store.Settings: on PostgreSQL one statement,
 // one round trip, no BEGIN or COMMIT) shared with the other requests
 // waiting at the same time, and stays exact:
@@ -33,7 +33,7 @@ import (
 
 // genReader coalesces the generation reads of concurrent requests.
 type genReader struct {
-	store Store
+	store app.Store
 
 	mu      sync.Mutex
 	running bool      // a read is running
@@ -49,7 +49,7 @@ type genBatch struct {
 	err   error
 }
 
-func newGenReader(store Store) *genReader { return &genReader{store: store} }
+func newGenReader(store app.Store) *genReader { return &genReader{store: store} }
 
 // read returns the global generation and that of the company, read after
 // the call began.
@@ -154,10 +154,9 @@ type userCache struct {
 
 type cachedUser struct {
 	usersGen uint64
-	// What authorize looks at (the user record is not kept).
-	companyID, departmentID string
-	disabled                bool
-	revokedAt               time.Time
+	// What authorization looks at (the rest of the record is not kept),
+	// shared by the requests: nothing changes it.
+	u *domain.User
 }
 
 // maxCachedUsers bounds the cache; when full it starts again empty.
@@ -168,27 +167,84 @@ func newUserCache() *userCache { return &userCache{m: map[string]cachedUser{}} }
 // get returns the user with the id as kept when the users' generation was
 // usersGen; ok is false when it is not kept, is not in the company, or was
 // kept at another generation of the users.
-func (c *userCache) get(id, companyID string, usersGen uint64) (cachedUser, bool) {
+func (c *userCache) get(id, companyID string, usersGen uint64) (*domain.User, bool) {
 	c.mu.RLock()
-	u, ok := c.m[id]
+	e, ok := c.m[id]
 	c.mu.RUnlock()
-	if !ok || u.companyID != companyID || u.usersGen != usersGen {
-		return cachedUser{}, false
+	if !ok || e.u.CompanyID != companyID || e.usersGen != usersGen {
+		return nil, false
 	}
-	return u, true
+	return e.u, true
+}
+
+// sameAuthorization reports whether a and b agree on what authorization
+// looks at.
+func sameAuthorization(a, b *domain.User) bool {
+	return a.CompanyID == b.CompanyID && a.DepartmentID == b.DepartmentID && a.Disabled == b.Disabled &&
+		a.TokensRevokedAt.Equal(b.TokensRevokedAt) && a.TokensRevokedAt.Location() == b.TokensRevokedAt.Location()
 }
 
 // put keeps u, read in one transaction with usersGen, the users'
 // generation.
 func (c *userCache) put(u *domain.User, usersGen uint64) {
-	e := cachedUser{usersGen: usersGen, companyID: u.CompanyID, departmentID: u.DepartmentID,
-		disabled: u.Disabled, revokedAt: u.TokensRevokedAt}
 	c.mu.Lock()
-	if old, ok := c.m[u.ID]; !ok || old != e {
+	if old, ok := c.m[u.ID]; !ok || old.usersGen != usersGen || !sameAuthorization(old.u, u) {
+		e := cachedUser{usersGen: usersGen, u: &domain.User{ID: u.ID, CompanyID: u.CompanyID, DepartmentID: u.DepartmentID,
+			Disabled: u.Disabled, TokensRevokedAt: u.TokensRevokedAt}}
 		if len(c.m) >= maxCachedUsers {
 			clear(c.m)
 		}
 		c.m[u.ID] = e
 	}
 	c.mu.Unlock()
+}
+
+// Generation returns the write generation of a company, read after the call
+// began (coalesced with the reads of concurrent requests).
+func (s *Store) Generation(ctx context.Context, companyID string) (Generation, error) {
+	return s.gens.read(ctx, companyID)
+}
+
+// Authorize is svc.Authorize (the same rule, app.AuthorizeUser) made cheap,
+// for a server whose Service runs over s: it also returns the generations
+// it read, so that a tagged read (ETags, the response cache) costs no store
+// transaction of its own before its handler. The cheap path: the
+// generations alone, read after the request arrived, and the user as kept
+// under the users' generation when that is still the one read. A write
+// takes it too: its own transaction comes after, and sees at least as much.
+// Otherwise the user and the generations are read in one transaction.
+func (s *Store) Authorize(ctx context.Context, svc *app.Service, token string) (domain.Principal, Generation, error) {
+	claims, err := svc.VerifyToken(token)
+	if err != nil {
+		return domain.Principal{}, Generation{}, err
+	}
+	g, err := s.gens.read(ctx, claims.CompanyID)
+	if err != nil {
+		return domain.Principal{}, Generation{}, err
+	}
+	if u, ok := s.users.get(claims.UserID, claims.CompanyID, g.Users); ok {
+		p, err := app.AuthorizeUser(claims, u)
+		if err != nil {
+			return domain.Principal{}, Generation{}, err
+		}
+		return p, g, nil
+	}
+	var p domain.Principal
+	err = s.Store.View(ctx, func(tx app.Tx) error {
+		u, err := tx.User(claims.UserID)
+		if domain.ErrorCode(err) == domain.ENOTFOUND {
+			u = nil
+		} else if err != nil {
+			return err
+		}
+		if u != nil && u.CompanyID == claims.CompanyID {
+			if g, err = readGeneration(tx, u.CompanyID); err != nil {
+				return err
+			}
+			s.users.put(u, g.Users)
+		}
+		p, err = app.AuthorizeUser(claims, u)
+		return err
+	})
+	return p, g, err
 }

@@ -1,9 +1,9 @@
-package app
+package storecache
 
 import (
-	"context"
 	"sync"
 
+	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 )
 
@@ -16,8 +16,8 @@ import (
 // and across servers. When a newer generation is seen the memo starts over.
 // A transaction that writes bank records itself does not use it.
 //
-// The records are shared between the transactions that read them: the
-// pricers only read them (domain's own memoSource shares them the same way).
+// The records are shared between the transactions that read them: bank
+// records are read only (app.Tx).
 type bankMemo struct {
 	mu    sync.RWMutex
 	gen   uint64
@@ -66,91 +66,94 @@ func (m *bankMemo) put(gen uint64, set func()) {
 	m.count++
 }
 
-// memoTx is a read transaction that can use the memo.
-type memoTx struct {
-	Tx
+// readTx is a read transaction that reads bank records through the memo.
+type readTx struct {
+	app.Tx
 	memo   *bankMemo
 	gen    uint64
 	genErr error
 	read   bool
 }
 
-func (t *memoTx) bankMemo() (*bankMemo, uint64, bool, bool) {
+var _ app.TxDecorator = (*readTx)(nil)
+
+// Unwrap is app.TxDecorator: the store's transaction.
+func (t *readTx) Unwrap() app.Tx { return t.Tx }
+
+// generation returns the global generation the transaction reads.
+func (t *readTx) generation() (uint64, bool) {
 	if !t.read {
 		t.gen, t.genErr = readCounter(t.Tx, genGlobalKey)
 		t.read = true
 	}
-	return t.memo, t.gen, t.genErr == nil, true
+	return t.gen, t.genErr == nil
 }
 
-// bankMemo of a write transaction only reads the memo, never fills it: a
-// store may run several Updates in one transaction (boltstore's group
-// commit), and what an earlier one wrote, which this one sees, may yet be
-// rolled back.
-func (t *genTx) bankMemo() (*bankMemo, uint64, bool, bool) {
-	if t.memo == nil || t.global {
-		return nil, 0, false, false
+func (t *readTx) BankResource(editionKey, code string) (*domain.BankResource, error) {
+	gen, ok := t.generation()
+	return memoResource(t.memo, gen, ok, true, t.Tx, editionKey, code)
+}
+
+func (t *readTx) BankComposition(editionKey, code string) (*domain.BankComposition, error) {
+	gen, ok := t.generation()
+	return memoComposition(t.memo, gen, ok, true, t.Tx, editionKey, code)
+}
+
+// A write transaction only reads the memo, never fills it: a store may run
+// several Updates in one transaction (boltstore's group commit), and what an
+// earlier one wrote, which this one sees, may yet be rolled back. Once it
+// has written bank records itself it reads them from the store.
+
+func (t *writeTx) generation() (uint64, bool) {
+	if t.global {
+		return 0, false
 	}
 	if !t.genRead {
 		t.gen, t.genErr = readCounter(t.Tx, genGlobalKey)
 		t.genRead = true
 	}
-	return t.memo, t.gen, t.genErr == nil, false
+	return t.gen, t.genErr == nil
 }
 
-type memoizing interface {
-	// bankMemo returns the memo, the global generation the transaction
-	// reads, whether it may be used, and whether it may be filled.
-	bankMemo() (m *bankMemo, gen uint64, ok, fill bool)
+func (t *writeTx) BankResource(editionKey, code string) (*domain.BankResource, error) {
+	gen, ok := t.generation()
+	return memoResource(t.memo, gen, ok, false, t.Tx, editionKey, code)
 }
 
-// View runs fn in a read transaction that can use the bank memo.
-func (s rejectingStore) View(ctx context.Context, fn func(Tx) error) error {
-	if s.memo == nil {
-		return s.Store.View(ctx, fn)
-	}
-	return s.Store.View(ctx, func(tx Tx) error { return fn(&memoTx{Tx: tx, memo: s.memo}) })
+func (t *writeTx) BankComposition(editionKey, code string) (*domain.BankComposition, error) {
+	gen, ok := t.generation()
+	return memoComposition(t.memo, gen, ok, false, t.Tx, editionKey, code)
 }
 
-func (s source) BankResource(ref domain.BankRef, code string) (*domain.BankResource, error) {
-	key := ref.EditionKey()
-	m, gen, ok, fill := memoOf(s.tx)
+// memoResource reads a bank resource of tx, whose global generation is gen
+// (ok: it could be read), from the memo, filling it when fill.
+func memoResource(m *bankMemo, gen uint64, ok, fill bool, tx app.Tx, editionKey, code string) (*domain.BankResource, error) {
 	if !ok {
-		return s.tx.BankResource(key, code)
+		return tx.BankResource(editionKey, code)
 	}
-	k := bankKey{key, code}
+	k := bankKey{editionKey, code}
 	if e, hit := memoGet(m, gen, func() map[bankKey]memoEntry[domain.BankResource] { return m.res }, k); hit {
 		return e.v, e.err
 	}
-	v, err := s.tx.BankResource(key, code)
-	if fill && (err == nil || isNotFound(err)) {
+	v, err := tx.BankResource(editionKey, code)
+	if fill && (err == nil || domain.ErrorCode(err) == domain.ENOTFOUND) {
 		m.put(gen, func() { m.res[k] = memoEntry[domain.BankResource]{v, err} })
 	}
 	return v, err
 }
 
-func (s source) BankComposition(ref domain.BankRef, code string) (*domain.BankComposition, error) {
-	key := ref.EditionKey()
-	m, gen, ok, fill := memoOf(s.tx)
+// memoComposition is memoResource for a bank composition.
+func memoComposition(m *bankMemo, gen uint64, ok, fill bool, tx app.Tx, editionKey, code string) (*domain.BankComposition, error) {
 	if !ok {
-		return s.tx.BankComposition(key, code)
+		return tx.BankComposition(editionKey, code)
 	}
-	k := bankKey{key, code}
+	k := bankKey{editionKey, code}
 	if e, hit := memoGet(m, gen, func() map[bankKey]memoEntry[domain.BankComposition] { return m.comp }, k); hit {
 		return e.v, e.err
 	}
-	v, err := s.tx.BankComposition(key, code)
-	if fill && (err == nil || isNotFound(err)) {
+	v, err := tx.BankComposition(editionKey, code)
+	if fill && (err == nil || domain.ErrorCode(err) == domain.ENOTFOUND) {
 		m.put(gen, func() { m.comp[k] = memoEntry[domain.BankComposition]{v, err} })
 	}
 	return v, err
-}
-
-func memoOf(tx Tx) (*bankMemo, uint64, bool, bool) {
-	mt, ok := tx.(memoizing)
-	if !ok {
-		return nil, 0, false, false
-	}
-	m, gen, ok, fill := mt.bankMemo()
-	return m, gen, ok && m != nil, fill
 }

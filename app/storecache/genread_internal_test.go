@@ -1,4 +1,4 @@
-package app
+package storecache
 
 import (
 	"context"
@@ -7,12 +7,14 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/costdb/costdb/app"
 )
 
 // settingsStore is a Store whose Settings answers from a map, the first
 // call held until released; it notes the keys of every call.
 type settingsStore struct {
-	Store
+	app.Store
 	mu      sync.Mutex
 	vals    map[string]uint64
 	calls   [][]string

@@ -1,15 +1,15 @@
-package app
+package storecache
 
 import (
-	"context"
 	"encoding/binary"
 	"sort"
 	"strings"
 
+	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 )
 
-// Write generations (issue 11). Every write transaction of the Service
+// Write generations (issue 11). Every write transaction through the Store
 // bumps, in that same transaction, a counter of each company whose records
 // it changed, and a global counter when it changed anything not owned by
 // one company (a bank edition, a setting). A read that reads both counters
@@ -42,19 +42,7 @@ type Generation struct {
 	Users uint64
 }
 
-// Generation returns the write generation of a company, read in one
-// transaction.
-func (s *Service) Generation(ctx context.Context, companyID string) (Generation, error) {
-	var g Generation
-	err := s.store.View(ctx, func(tx Tx) error {
-		var err error
-		g, err = readGeneration(tx, companyID)
-		return err
-	})
-	return g, err
-}
-
-func readGeneration(tx Tx, companyID string) (Generation, error) {
+func readGeneration(tx app.Tx, companyID string) (Generation, error) {
 	gl, err := readCounter(tx, genGlobalKey)
 	if err != nil {
 		return Generation{}, err
@@ -67,7 +55,7 @@ func readGeneration(tx Tx, companyID string) (Generation, error) {
 	return Generation{Global: gl, Company: co, Users: us}, err
 }
 
-func readCounter(tx Tx, key string) (uint64, error) {
+func readCounter(tx app.Tx, key string) (uint64, error) {
 	b, err := tx.Setting(key)
 	if err != nil || len(b) != 8 {
 		return 0, err
@@ -75,7 +63,7 @@ func readCounter(tx Tx, key string) (uint64, error) {
 	return binary.BigEndian.Uint64(b), nil
 }
 
-func bumpCounter(tx Tx, key string) error {
+func bumpCounter(tx app.Tx, key string) error {
 	n, err := readCounter(tx, key)
 	if err != nil {
 		return err
@@ -85,27 +73,35 @@ func bumpCounter(tx Tx, key string) error {
 	return tx.PutSetting(key, b[:])
 }
 
-// genTx is a Tx that notes what its writes change, for bump.
-type genTx struct {
-	Tx
+// writeTx is a write transaction that notes what its writes change, for
+// bump, and reads bank records through the memo (bankmemo.go) until it
+// writes some itself.
+type writeTx struct {
+	app.Tx
 	companies map[string]bool
 	global    bool
 	users     bool // a user was written
 
-	// The bank memo (bankmemo.go), used until the transaction writes bank
-	// records.
 	memo    *bankMemo
 	gen     uint64
 	genErr  error
 	genRead bool
 }
 
-func newGenTx(tx Tx, memo *bankMemo) *genTx {
-	return &genTx{Tx: tx, companies: map[string]bool{}, memo: memo}
+var (
+	_ app.TxDecorator = (*writeTx)(nil)
+	_ app.VersionTx   = (*writeTx)(nil)
+)
+
+func newWriteTx(tx app.Tx, memo *bankMemo) *writeTx {
+	return &writeTx{Tx: tx, companies: map[string]bool{}, memo: memo}
 }
 
+// Unwrap is app.TxDecorator: the store's transaction.
+func (t *writeTx) Unwrap() app.Tx { return t.Tx }
+
 // bump writes the counters of what the transaction changed.
-func (t *genTx) bump() error {
+func (t *writeTx) bump() error {
 	if t.users {
 		if err := bumpCounter(t.Tx, genUsersKey); err != nil {
 			return err
@@ -129,7 +125,7 @@ func (t *genTx) bump() error {
 	return nil
 }
 
-func (t *genTx) company(id string) {
+func (t *writeTx) company(id string) {
 	if id == "" {
 		t.global = true
 		return
@@ -137,24 +133,24 @@ func (t *genTx) company(id string) {
 	t.companies[id] = true
 }
 
-func (t *genTx) PutSetting(key string, value []byte) error {
+func (t *writeTx) PutSetting(key string, value []byte) error {
 	if !strings.HasPrefix(key, "gen/") {
 		t.global = true
 	}
 	return t.Tx.PutSetting(key, value)
 }
 
-func (t *genTx) PutCompany(c *domain.Company) error {
+func (t *writeTx) PutCompany(c *domain.Company) error {
 	t.company(c.ID)
 	return t.Tx.PutCompany(c)
 }
 
-func (t *genTx) PutDepartment(d *domain.Department) error {
+func (t *writeTx) PutDepartment(d *domain.Department) error {
 	t.company(d.CompanyID)
 	return t.Tx.PutDepartment(d)
 }
 
-func (t *genTx) PutUser(u *domain.User) error {
+func (t *writeTx) PutUser(u *domain.User) error {
 	t.users = true
 	if old, err := t.Tx.User(u.ID); err == nil {
 		t.company(old.CompanyID)
@@ -163,82 +159,106 @@ func (t *genTx) PutUser(u *domain.User) error {
 	return t.Tx.PutUser(u)
 }
 
-func (t *genTx) PutGroup(g *domain.Group) error {
+func (t *writeTx) PutGroup(g *domain.Group) error {
 	t.company(g.CompanyID)
 	return t.Tx.PutGroup(g)
 }
 
-func (t *genTx) DeleteGroup(id string) error {
+func (t *writeTx) DeleteGroup(id string) error {
 	if g, err := t.Tx.Group(id); err == nil {
 		t.company(g.CompanyID)
 	}
 	return t.Tx.DeleteGroup(id)
 }
 
-func (t *genTx) PutResource(r *domain.Resource) error {
+func (t *writeTx) PutResource(r *domain.Resource) error {
 	t.company(r.CompanyID)
 	return t.Tx.PutResource(r)
 }
 
-func (t *genTx) DeleteResource(id string) error {
+func (t *writeTx) DeleteResource(id string) error {
 	if r, err := t.Tx.Resource(id); err == nil {
 		t.company(r.CompanyID)
 	}
 	return t.Tx.DeleteResource(id)
 }
 
-func (t *genTx) PutComposition(c *domain.Composition) error {
+func (t *writeTx) PutComposition(c *domain.Composition) error {
 	t.company(c.CompanyID)
 	return t.Tx.PutComposition(c)
 }
 
-func (t *genTx) DeleteComposition(id string) error {
+func (t *writeTx) DeleteComposition(id string) error {
 	if c, err := t.Tx.Composition(id); err == nil {
 		t.company(c.CompanyID)
 	}
 	return t.Tx.DeleteComposition(id)
 }
 
-func (t *genTx) PutEdition(e *domain.Edition) error {
+func (t *writeTx) PutEdition(e *domain.Edition) error {
 	t.global = true
 	return t.Tx.PutEdition(e)
 }
 
-func (t *genTx) PutBankResource(editionKey string, r *domain.BankResource) error {
+func (t *writeTx) PutBankResource(editionKey string, r *domain.BankResource) error {
 	t.global = true
 	return t.Tx.PutBankResource(editionKey, r)
 }
 
-func (t *genTx) PutBankComposition(editionKey string, c *domain.BankComposition) error {
+func (t *writeTx) PutBankComposition(editionKey string, c *domain.BankComposition) error {
 	t.global = true
 	return t.Tx.PutBankComposition(editionKey, c)
 }
 
-func (t *genTx) PutBudget(b *domain.Budget) error {
+func (t *writeTx) PutBudget(b *domain.Budget) error {
 	t.company(b.CompanyID)
 	return t.Tx.PutBudget(b)
 }
 
-func (t *genTx) DeleteBudget(id string) error {
+func (t *writeTx) DeleteBudget(id string) error {
 	if b, err := t.Tx.Budget(id); err == nil {
 		t.company(b.CompanyID)
 	}
 	return t.Tx.DeleteBudget(id)
 }
 
-func (t *genTx) DeleteBankRecords(editionKey string) error {
+func (t *writeTx) DeleteBankRecords(editionKey string) error {
 	t.global = true
 	return t.Tx.DeleteBankRecords(editionKey)
 }
 
-// genVersionTx is the store's VersionTx inside a write of the Service: a
-// version written bumps its company's generation.
-type genVersionTx struct {
-	VersionTx
-	t *genTx
+// The store's app.VersionTx, for app.Optional: a version written bumps
+// its company's generation.
+
+func (t *writeTx) versions() (app.VersionTx, error) {
+	v, ok := app.Optional[app.VersionTx](t.Tx)
+	if !ok {
+		return nil, domain.Errorf(domain.EINTERNAL, "this store keeps no budget versions")
+	}
+	return v, nil
 }
 
-func (v genVersionTx) PutBudgetVersion(bv *domain.BudgetVersion) error {
-	v.t.company(bv.CompanyID)
-	return v.VersionTx.PutBudgetVersion(bv)
+func (t *writeTx) PutBudgetVersion(bv *domain.BudgetVersion) error {
+	v, err := t.versions()
+	if err != nil {
+		return err
+	}
+	t.company(bv.CompanyID)
+	return v.PutBudgetVersion(bv)
+}
+
+func (t *writeTx) BudgetVersion(budgetID string, n int) (*domain.BudgetVersion, error) {
+	v, err := t.versions()
+	if err != nil {
+		return nil, err
+	}
+	return v.BudgetVersion(budgetID, n)
+}
+
+func (t *writeTx) BudgetVersions(budgetID string) ([]*domain.BudgetVersion, error) {
+	v, err := t.versions()
+	if err != nil {
+		return nil, err
+	}
+	return v.BudgetVersions(budgetID)
 }

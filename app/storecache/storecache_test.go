@@ -1,0 +1,155 @@
+package storecache_test
+
+import (
+	"encoding/binary"
+	"errors"
+	"testing"
+
+	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/app/storecache"
+	"github.com/costdb/costdb/domain"
+)
+
+// seed puts company co1's composition c1 through the layer.
+func seed(t *testing.T, s *storecache.Store) {
+	t.Helper()
+	err := s.Update(ctx, func(tx app.Tx) error {
+		return tx.PutComposition(&domain.Composition{ID: "c1", CompanyID: "co1", Code: "C-1", State: "MG", Description: "d", Unit: "M2"})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func counter(t *testing.T, st app.Store, key string) uint64 {
+	t.Helper()
+	vals, err := st.Settings(ctx, []string{key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vals[0]) != 8 {
+		return 0
+	}
+	return binary.BigEndian.Uint64(vals[0])
+}
+
+// TestUpdatePrepared: a write that reads one composition and bank records
+// runs once, on a snapshot, and its put lands (the company's generation
+// bumped); a write that reads anything else, or writes anything but the
+// composition it read, runs again in the write transaction, where its
+// writes land; a write whose fn fails on the snapshot answers the failure
+// of its run in the write transaction.
+func TestUpdatePrepared(t *testing.T) {
+	st := newStore(t)
+	s := storecache.New(st)
+	seed(t, s)
+	change := func(desc string, extra func(app.Tx) error) (runs []bool, err error) {
+		err = s.UpdatePrepared(ctx, func(tx app.Tx) error {
+			_, stamps := app.Optional[app.CompositionStamper](tx)
+			runs = append(runs, stamps) // a snapshot offers no optional part
+			c, err := tx.Composition("c1")
+			if err != nil {
+				return err
+			}
+			if _, err := tx.BankResource("SINAPI-MG-08/2026", "0001"); err != nil && domain.ErrorCode(err) != domain.ENOTFOUND {
+				return err
+			}
+			if extra != nil {
+				if err := extra(tx); err != nil {
+					return err
+				}
+			}
+			c.Description = desc
+			return tx.PutComposition(c)
+		})
+		return runs, err
+	}
+	stored := func() string {
+		var d string
+		if err := st.View(ctx, func(tx app.Tx) error {
+			c, err := tx.Composition("c1")
+			if err == nil {
+				d = c.Description
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	before := counter(t, st, "gen/company/co1")
+	runs, err := change("prepared", nil)
+	if err != nil || len(runs) != 1 || runs[0] || stored() != "prepared" {
+		t.Fatalf("prepared write: runs %v, err %v, stored %q", runs, err, stored())
+	}
+	if after := counter(t, st, "gen/company/co1"); after != before+1 {
+		t.Errorf("company generation %d after a prepared write, was %d", after, before)
+	}
+	runs, err = change("own read", func(tx app.Tx) error {
+		_, err := tx.ResourceByCode("co1", "R1")
+		if domain.ErrorCode(err) == domain.ENOTFOUND {
+			return nil
+		}
+		return err
+	})
+	if err != nil || len(runs) != 2 || runs[0] || !runs[1] || stored() != "own read" {
+		t.Fatalf("a write reading an own record: runs %v, err %v, stored %q", runs, err, stored())
+	}
+	runs, err = change("two writes", func(tx app.Tx) error {
+		return tx.PutGroup(&domain.Group{ID: "g1", CompanyID: "co1", Description: "Grupo"})
+	})
+	if err != nil || len(runs) != 2 || stored() != "two writes" {
+		t.Fatalf("a write of another record: runs %v, err %v, stored %q", runs, err, stored())
+	}
+	if err := st.View(ctx, func(tx app.Tx) error { _, err := tx.Group("g1"); return err }); err != nil {
+		t.Fatalf("the group the write transaction put: %v", err)
+	}
+	refused := errors.New("refused")
+	runs, err = change("failed", func(app.Tx) error { return refused })
+	if !errors.Is(err, refused) || len(runs) != 2 || stored() != "two writes" {
+		t.Fatalf("a failing write: runs %v, err %v, stored %q", runs, err, stored())
+	}
+	err = s.UpdatePrepared(ctx, func(tx app.Tx) error { _, err := tx.Composition("none"); return err })
+	if domain.ErrorCode(err) != domain.ENOTFOUND {
+		t.Fatalf("a missing composition: %v, want ENOTFOUND", err)
+	}
+}
+
+// TestOptionalPartsThroughTheLayer: the store's optional parts stay
+// reachable through the layer's transactions (app.Optional), and a budget
+// version written through it bumps its company's generation.
+func TestOptionalPartsThroughTheLayer(t *testing.T) {
+	st := newStore(t)
+	s := storecache.New(st)
+	if err := s.View(ctx, func(tx app.Tx) error {
+		if _, ok := app.Optional[app.BudgetStreamer](tx); !ok {
+			t.Error("a read transaction hides BudgetStreamer")
+		}
+		if _, ok := app.Optional[app.CompositionStamper](tx); !ok {
+			t.Error("a read transaction hides CompositionStamper")
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	b := &domain.Budget{ID: "b1", CompanyID: "co1", Code: "ORC-1", Description: "d"}
+	before := counter(t, st, "gen/company/co1")
+	if err := st.Update(ctx, func(tx app.Tx) error { return tx.PutBudget(b) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update(ctx, func(tx app.Tx) error {
+		v, ok := app.Optional[app.VersionTx](tx)
+		if !ok {
+			t.Fatal("a write transaction hides VersionTx")
+		}
+		return v.PutBudgetVersion(&domain.BudgetVersion{CompanyID: "co1", BudgetID: "b1", Number: 1, Hash: "h", Content: []byte("{}")})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if after := counter(t, st, "gen/company/co1"); after != before+1 {
+		t.Errorf("company generation %d after a version written, was %d", after, before)
+	}
+	if storecache.New(s) != s {
+		t.Error("New over the layer wraps it again")
+	}
+}
