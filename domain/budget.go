@@ -61,6 +61,20 @@ func (r BudgetRounding) Cut(d decimal.Decimal) decimal.Decimal {
 	return d.Truncate(2)
 }
 
+// mode is how the rounding cuts a product (mulCut).
+func (r BudgetRounding) mode() cutMode {
+	if r == BudgetRound {
+		return cutRound
+	}
+	return cutTruncate
+}
+
+// cutMul is a × b cut to 2 places (Cut of the product), on the one money
+// path (mulCut).
+func (r BudgetRounding) cutMul(a, b decimal.Decimal) decimal.Decimal {
+	return mulCut(amountOf(a), amountOf(b), 2, r.mode()).Decimal()
+}
+
 // The default caps on a budget's tree (BudgetLimits); the service takes
 // others from its configuration.
 const (

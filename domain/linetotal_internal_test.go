@@ -8,6 +8,19 @@ import (
 	"github.com/shopspring/decimal"
 )
 
+// lineTotalInt64 is LineTotal's 64-bit path alone: ok is false where
+// LineTotal takes the decimal one.
+func lineTotalInt64(m RoundingMethod, a, b decimal.Decimal) (decimal.Decimal, bool) {
+	x, ok1 := coefficient64(a)
+	y, ok2 := coefficient64(b)
+	if !ok1 || !ok2 {
+		return decimal.Decimal{}, false
+	}
+	places, mode := m.cut()
+	v, e, ok := mulCut64(x, y, a.Exponent()+b.Exponent(), places, mode)
+	return decimal.New(v, e), ok
+}
+
 // TestLineTotalInt64IsTheDecimalPath: the 64-bit line total is the decimal
 // one, value and exponent (so the same text), for every rounding method,
 // on random factors from zero to past 18 digits, negative ones, with and
@@ -66,13 +79,13 @@ func TestLineTotalInt64IsTheDecimalPath(t *testing.T) {
 	}
 }
 
-// TestSum64IsDecimalAdd: sum64 adds as Decimal.Add from zero does, value
-// and exponent, or says it overflowed.
+// TestSum64IsDecimalAdd: amount.add adds as Decimal.Add from zero does,
+// value and exponent, on 64 bits while the sum fits and in decimal after.
 func TestSum64IsDecimalAdd(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 1))
 	fast := 0
 	for n := range 50000 {
-		var s sum64
+		var s amount
 		var want decimal.Decimal
 		for range rng.IntN(30) {
 			v := rng.Int64N(1_000_000_000)
@@ -86,18 +99,68 @@ func TestSum64IsDecimalAdd(t *testing.T) {
 				v = -v
 			}
 			d := decimal.New(v, int32(rng.IntN(12))-8)
-			s.add(d)
+			s = s.add(amountOf(d))
 			want = want.Add(d)
 		}
-		if !s.ok() {
-			continue
+		if s.big == nil {
+			fast++
 		}
-		fast++
-		if got := s.decimal(); got.String() != want.String() || got.Exponent() != want.Exponent() {
+		if got := s.Decimal(); got.String() != want.String() || got.Exponent() != want.Exponent() {
 			t.Fatalf("%d: got %s (exp %d), want %s (exp %d)", n, got, got.Exponent(), want, want.Exponent())
 		}
 	}
 	if fast < 10000 {
 		t.Fatalf("only %d sums fit", fast)
+	}
+}
+
+// TestBudgetLineIsTheDecimalRule: a budget line's figures (BDIRule.line,
+// 64-bit where they fit) are the decimal rule's, on random prices,
+// quantities and rates, both modes and roundings, negative figures and
+// figures past 18 digits included.
+func TestBudgetLineIsTheDecimalRule(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 4))
+	num := func(places int) decimal.Decimal {
+		var v int64
+		switch rng.IntN(4) {
+		case 0:
+			v = rng.Int64N(1000)
+		case 1:
+			v = rng.Int64N(100_000_000)
+		case 2:
+			v = rng.Int64()
+		default:
+			b := new(big.Int).Mul(big.NewInt(rng.Int64N(1_000_000_000)+1), big.NewInt(1_000_000_000_000))
+			return decimal.NewFromBigInt(b, -int32(rng.IntN(places+1)))
+		}
+		if rng.IntN(5) == 0 {
+			v = -v
+		}
+		return decimal.New(v, -int32(rng.IntN(places+1)))
+	}
+	fast, slow := 0, 0
+	for n := range 100000 {
+		r := BDIRule{Rate: num(4), Mode: BDIOnUnitPrice, Rounding: BudgetTruncate}
+		if rng.IntN(2) == 0 {
+			r.Mode = BDIOnFinalTotal
+		}
+		if rng.IntN(2) == 0 {
+			r.Rounding = BudgetRound
+		}
+		price, qty := num(10), num(7)
+		want := oracleLine(r, r.Rate, price, qty)
+		got := r.line(amountOf(price), amountOf(qty), amountOf(r.factor()))
+		if got.total.big == nil && got.withBDI.big == nil {
+			fast++
+		} else {
+			slow++
+		}
+		if g := got.figures(price); !g.Total.Equal(want.Total) || !g.TotalWithBDI.Equal(want.TotalWithBDI) ||
+			!g.UnitPriceWithBDI.Equal(want.UnitPriceWithBDI) || !g.UnitPrice.Equal(want.UnitPrice) {
+			t.Fatalf("%d: %+v, price %s, quantity %s: got %+v, want %+v", n, r, price, qty, g, want)
+		}
+	}
+	if fast < 20000 || slow < 20000 {
+		t.Fatalf("%d lines on 64 bits, %d in decimal: both paths not exercised", fast, slow)
 	}
 }
