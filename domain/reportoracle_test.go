@@ -130,4 +130,3 @@ func (bp *BudgetPricer) WholeAnalytic(b *Budget) (*AnalyticReport, error) {
 	}
 	return out, nil
 }
-

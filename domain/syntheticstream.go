@@ -130,8 +130,8 @@ func (bp *BudgetPricer) syntheticStream(b *Budget, walk NodeWalk, onLine func(n 
 type syntheticStream struct {
 	bp     *BudgetPricer
 	b      *Budget
-	tape   nodeTape  // the tree as the first pass met it, for the second
-	replay NodeWalk  // the second pass's walk, when not the tape's
+	tape   nodeTape // the tree as the first pass met it, for the second
+	replay NodeWalk // the second pass's walk, when not the tape's
 	rule   BDIRule
 	reg    Regime
 	// The BDI factors (1 + rate/100) of the lines and the supply lines, on
