@@ -41,7 +41,9 @@ func amountOf(d decimal.Decimal) amount {
 	if c, ok := coefficient64(d); ok {
 		return amount{v: c, e: d.Exponent()}
 	}
-	return amount{big: &d}
+	big := new(decimal.Decimal) // here, not d's address: d would live on the heap on every call
+	*big = d
+	return amount{big: big}
 }
 
 // centsAmount is c centavos.
