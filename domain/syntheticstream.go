@@ -232,7 +232,7 @@ func (r *SyntheticReport) Len() int {
 
 // FiguresOut reports whether some figure of the report (its rows and its
 // footer; not the budget's own, its BDI) is out of bounds (FigureOut): for a
-// streamed report as its first pass found, for one computed whole by
+// computed report as its first pass found, for one built of its Rows alone by
 // looking at every row. An answer showing such a figure is refused (409).
 func (r *SyntheticReport) FiguresOut() bool {
 	if r.BudgetTotals.FiguresOut() {
