@@ -54,12 +54,7 @@ const (
 func (r BudgetRounding) Valid() bool { return r == BudgetTruncate || r == BudgetRound }
 
 // Cut cuts d to 2 decimal places: truncates, or rounds half up.
-func (r BudgetRounding) Cut(d decimal.Decimal) decimal.Decimal {
-	if r == BudgetRound {
-		return RoundHalfUp(d, 2)
-	}
-	return d.Truncate(2)
-}
+func (r BudgetRounding) Cut(d decimal.Decimal) decimal.Decimal { return cutDecimal(d, 2, r.mode()) }
 
 // mode is how the rounding cuts a product (mulCut).
 func (r BudgetRounding) mode() cutMode {

@@ -366,7 +366,7 @@ func (bp *BudgetPricer) bankItems(ref BankRef, code string, reg Regime) ([]Analy
 				}
 			}
 		}
-		ai.Partial = Truncate2.Apply(si.Coefficient.Mul(ai.UnitPrice))
+		ai.Partial = LineTotal(Truncate2, si.Coefficient, ai.UnitPrice)
 		items = append(items, ai)
 	}
 	bp.opened[key] = items

@@ -145,6 +145,11 @@ func mulCut(a, b amount, places int32, mode cutMode) amount {
 	return amountOf(p)
 }
 
+// cutDecimal is d cut to places as mode says (mulCut of d × 1).
+func cutDecimal(d decimal.Decimal, places int32, mode cutMode) decimal.Decimal {
+	return mulCut(amountOf(d), amount{v: 1}, places, mode).Decimal()
+}
+
 // mulCut64 is mulCut of x × 10^e and y (their exponents added in e) on
 // 64-bit integers; ok is false when the product cut does not fit.
 func mulCut64(x, y int64, e, places int32, mode cutMode) (int64, int32, bool) {

@@ -8,6 +8,20 @@ import (
 	"github.com/shopspring/decimal"
 )
 
+// applyDecimal is RoundingMethod.Apply in shopspring/decimal alone: the
+// definition the one money path is held to.
+func applyDecimal(m RoundingMethod, d decimal.Decimal) decimal.Decimal {
+	switch m {
+	case RoundHalfUp2:
+		return d.Round(2)
+	case Truncate2:
+		return d.Truncate(2)
+	case Truncate4:
+		return d.Truncate(4)
+	}
+	return d
+}
+
 // lineTotalInt64 is LineTotal's 64-bit path alone: ok is false where
 // LineTotal takes the decimal one.
 func lineTotalInt64(m RoundingMethod, a, b decimal.Decimal) (decimal.Decimal, bool) {
@@ -51,7 +65,7 @@ func TestLineTotalInt64IsTheDecimalPath(t *testing.T) {
 	for n := range 400000 {
 		a, b := factor(), factor()
 		m := RoundingMethod(rng.IntN(6)) // the four, and two Apply leaves alone
-		want := m.Apply(a.Mul(b))
+		want := applyDecimal(m, a.Mul(b))
 		got, ok := lineTotalInt64(m, a, b)
 		if !ok {
 			continue
@@ -72,7 +86,7 @@ func TestLineTotalInt64IsTheDecimalPath(t *testing.T) {
 		a, b := decimal.RequireFromString(c[0]), decimal.RequireFromString(c[1])
 		for _, m := range RoundingMethods {
 			got, ok := lineTotalInt64(m, a, b)
-			if want := m.Apply(a.Mul(b)); !ok || got.String() != want.String() {
+			if want := applyDecimal(m, a.Mul(b)); !ok || got.String() != want.String() {
 				t.Errorf("method %d, %s × %s: got %s (%v), want %s", m, a, b, got, ok, want)
 			}
 		}
@@ -162,5 +176,39 @@ func TestBudgetLineIsTheDecimalRule(t *testing.T) {
 	}
 	if fast < 20000 || slow < 20000 {
 		t.Fatalf("%d lines on 64 bits, %d in decimal: both paths not exercised", fast, slow)
+	}
+}
+
+// TestCutIsTheDecimalCut: Apply, BudgetRounding.Cut and ShowLine (the cut
+// of a value, on the one money path) give shopspring/decimal's Truncate and
+// Round, value and exponent, on random values of both signs, past 18 digits
+// included.
+func TestCutIsTheDecimalCut(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	for n := range 200000 {
+		var d decimal.Decimal
+		if rng.IntN(5) == 0 {
+			b := new(big.Int).Mul(big.NewInt(rng.Int64()), big.NewInt(rng.Int64N(1_000_000_000)+1))
+			d = decimal.NewFromBigInt(b, int32(rng.IntN(30))-25)
+		} else {
+			d = decimal.New(rng.Int64N(1<<uint(rng.IntN(63)))*int64(1-2*rng.IntN(2)), int32(rng.IntN(24))-20)
+		}
+		for _, m := range []RoundingMethod{0, RoundHalfUp2, Truncate2, Truncate4, NoRounding} {
+			if got, want := m.Apply(d), applyDecimal(m, d); got.String() != want.String() || got.Exponent() != want.Exponent() {
+				t.Fatalf("%d: method %d of %s: got %s (exp %d), want %s (exp %d)", n, m, d, got, got.Exponent(), want, want.Exponent())
+			}
+		}
+		if got, want := BudgetTruncate.Cut(d), d.Truncate(2); got.String() != want.String() || got.Exponent() != want.Exponent() {
+			t.Fatalf("%d: truncate %s: got %s, want %s", n, d, got, want)
+		}
+		if got, want := BudgetRound.Cut(d), d.Round(2); got.String() != want.String() || got.Exponent() != want.Exponent() {
+			t.Fatalf("%d: round %s: got %s, want %s", n, d, got, want)
+		}
+		if got, want := NoRounding.ShowLine(d), d.Round(2); got.String() != want.String() {
+			t.Fatalf("%d: show %s: got %s, want %s", n, d, got, want)
+		}
+		if got, want := Truncate4.ShowLine(d), d.Truncate(2); got.String() != want.String() {
+			t.Fatalf("%d: show %s: got %s, want %s", n, d, got, want)
+		}
 	}
 }

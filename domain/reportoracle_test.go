@@ -7,13 +7,19 @@ import "github.com/shopspring/decimal"
 
 // oracleLine is BDIRule.Line in decimal arithmetic, for the rate given.
 func oracleLine(r BDIRule, rate, unitPrice, quantity decimal.Decimal) LineFigures {
-	f := LineFigures{UnitPrice: unitPrice, Total: r.Rounding.Cut(unitPrice.Mul(quantity))}
+	cut := func(d decimal.Decimal) decimal.Decimal {
+		if r.Rounding == BudgetRound {
+			return d.Round(2)
+		}
+		return d.Truncate(2)
+	}
+	f := LineFigures{UnitPrice: unitPrice, Total: cut(unitPrice.Mul(quantity))}
 	if r.Mode == BDIOnFinalTotal {
 		f.UnitPriceWithBDI, f.TotalWithBDI = unitPrice, f.Total
 		return f
 	}
-	f.UnitPriceWithBDI = r.Rounding.Cut(unitPrice.Mul(one.Add(rate.Shift(-2))))
-	f.TotalWithBDI = r.Rounding.Cut(f.UnitPriceWithBDI.Mul(quantity))
+	f.UnitPriceWithBDI = cut(unitPrice.Mul(one.Add(rate.Shift(-2))))
+	f.TotalWithBDI = cut(f.UnitPriceWithBDI.Mul(quantity))
 	return f
 }
 
