@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"strings"
 
@@ -722,26 +721,24 @@ func (s *Service) SyntheticReport(ctx context.Context, p domain.Principal, id st
 // goes: the report's footer, missing list and bounds verdict are computed
 // here, in one read transaction, and its rows are handed out by its Each
 // afterwards, priced again one by one (domain.BudgetPricer.SyntheticStream),
-// so that the rows are never all held. A budget whose figures need the
-// decimal path, or a frozen version, is computed whole, as SyntheticReport.
+// so that the rows are never all held. A frozen version is computed from
+// the version, as SyntheticReport.
 func (s *Service) SyntheticReportStream(ctx context.Context, p domain.Principal, id string) (*domain.SyntheticReport, error) {
-	return streamedReport(ctx, s, p, id, s.SyntheticReport, (*domain.BudgetPricer).SyntheticStream, (*domain.BudgetPricer).Synthetic)
+	return streamedReport(ctx, s, p, id, s.SyntheticReport, (*domain.BudgetPricer).SyntheticStream)
 }
 
 // AnalyticReportStream is AnalyticReport for an answer written as it goes,
 // as SyntheticReportStream (domain.BudgetPricer.AnalyticStream).
 func (s *Service) AnalyticReportStream(ctx context.Context, p domain.Principal, id string) (*domain.AnalyticReport, error) {
-	return streamedReport(ctx, s, p, id, s.AnalyticReport, (*domain.BudgetPricer).AnalyticStream, (*domain.BudgetPricer).Analytic)
+	return streamedReport(ctx, s, p, id, s.AnalyticReport, (*domain.BudgetPricer).AnalyticStream)
 }
 
 // streamedReport computes a report with stream over the budget's tree as
-// the store walks it (budgetStream), in one read transaction; with whole
-// on the budget read whole when its figures need the decimal path
-// (domain.ErrNotStreamable); and by version for a frozen version.
+// the store walks it (budgetStream), in one read transaction; and by
+// version for a frozen version.
 func streamedReport[T any](ctx context.Context, s *Service, p domain.Principal, id string,
 	version func(context.Context, domain.Principal, string) (T, error),
-	stream func(*domain.BudgetPricer, *domain.Budget, domain.NodeWalk) (T, error),
-	whole func(*domain.BudgetPricer, *domain.Budget) (T, error)) (T, error) {
+	stream func(*domain.BudgetPricer, *domain.Budget, domain.NodeWalk) (T, error)) (T, error) {
 	if _, ok := versionOf(ctx); ok {
 		return version(ctx, p, id)
 	}
@@ -751,16 +748,7 @@ func streamedReport[T any](ctx context.Context, s *Service, p domain.Principal, 
 		if err != nil {
 			return err
 		}
-		bp := budgetPricer(tx, p)
-		out, err = stream(bp, b, walk)
-		if errors.Is(err, domain.ErrNotStreamable) {
-			if b.Items == nil {
-				if b, err = s.budget(tx, p, id); err != nil {
-					return err
-				}
-			}
-			out, err = whole(bp, b)
-		}
+		out, err = stream(budgetPricer(tx, p), b, walk)
 		return err
 	})
 	return out, err
@@ -810,7 +798,7 @@ func (s *Service) ABCReport(ctx context.Context, p domain.Principal, id string, 
 		},
 		func(bp *domain.BudgetPricer, b *domain.Budget, walk domain.NodeWalk) (*domain.ABCReport, error) {
 			return bp.ABCWalk(b, walk, limits)
-		}, whole)
+		})
 }
 
 // budgetsUsing names the company's budgets with a line of the own base of

@@ -92,6 +92,18 @@ func (s *Service) version(tx Tx, p domain.Principal, id string, n int) (*domain.
 	return v, nil
 }
 
+// PriceVersion returns the budget of a frozen version priced from the
+// version alone (its budget and price snapshot): with the footer its
+// synthetic report computes. v is one the caller read through this
+// Service (FreezeBudget, BudgetVersions, BudgetVersion).
+func (s *Service) PriceVersion(v *domain.BudgetVersion) (*domain.PricedBudget, error) {
+	b, bp, err := v.Open()
+	if err != nil {
+		return nil, err
+	}
+	return bp.Price(b)
+}
+
 // VersionReport computes a report of version n of a budget from the
 // version alone (its budget and price snapshot), with the version.
 func VersionReport[T any](ctx context.Context, s *Service, p domain.Principal, id string, n int,

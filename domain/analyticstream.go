@@ -2,13 +2,18 @@ package domain
 
 // AnalyticStream computes the analytic report of the budget b (its fields,
 // Items not needed) whose tree walk walks, as SyntheticStream does the
-// synthetic one: the first pass (here, one walk) prices every line, opens
+// synthetic one: the one computation of the analytic report (Analytic
+// keeps its rows). The first pass (here, one walk) prices every line, opens
 // and checks each distinct thing the lines name once, finds the missing
 // items of published structures and explodes the lines for the summary; the
-// second, AnalyticReport.Each, hands out the rows. The report is the one
-// Analytic computes, row for row. ErrNotStreamable when a figure needs the
-// decimal path.
+// second, AnalyticReport.Each, hands out the rows.
 func (bp *BudgetPricer) AnalyticStream(b *Budget, walk NodeWalk) (*AnalyticReport, error) {
+	return bp.analyticStream(b, walk, nil)
+}
+
+// analyticStream is AnalyticStream, its second pass walking replay when it
+// is not nil (syntheticStream).
+func (bp *BudgetPricer) analyticStream(b *Budget, walk, replay NodeWalk) (*AnalyticReport, error) {
 	a := &analyticStream{bp: bp, b: b, opened: map[*lineInfo]*analyticLine{}}
 	var structure []BudgetMissing
 	var targets lineTargets
@@ -22,7 +27,7 @@ func (bp *BudgetPricer) AnalyticStream(b *Budget, walk NodeWalk) (*AnalyticRepor
 			structure = appendStructureMissing(structure, n, num.String(), n.Code, al.items)
 		}
 		return nil
-	})
+	}, replay)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +127,7 @@ func (r *AnalyticReport) Len() int {
 // FiguresOut reports whether some figure of the report (its rows' figures,
 // items at any depth and unit summaries, its footer and summary; not the
 // budget's own) is out of bounds (FigureOut): for a streamed report as its
-// pass found, for one computed whole by looking at every row.
+// pass found, for one built of its Rows alone by looking at every row.
 func (r *AnalyticReport) FiguresOut() bool {
 	if r.BudgetTotals.FiguresOut() || r.Summary.FiguresOut() {
 		return true
@@ -144,7 +149,7 @@ func (r *AnalyticReport) FiguresOut() bool {
 // row is fn's for the call only, its items shared (read them, don't change
 // them). A streamed report (AnalyticStream) walks its budget's tree again.
 func (r *AnalyticReport) Each(fn func(*AnalyticRow) error) error {
-	if r.stream == nil {
+	if r.stream == nil || r.Rows != nil {
 		for i := range r.Rows {
 			if err := fn(&r.Rows[i]); err != nil {
 				return err

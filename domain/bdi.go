@@ -52,22 +52,47 @@ func (r BDIRule) factor() decimal.Decimal { return one.Add(r.Rate.Shift(-2)) }
 
 // Line computes the figures of a line of the given unit price and quantity.
 func (r BDIRule) Line(unitPrice, quantity decimal.Decimal) LineFigures {
-	f := LineFigures{UnitPrice: unitPrice, Total: r.Rounding.Cut(unitPrice.Mul(quantity))}
-	if r.Mode == BDIOnFinalTotal {
-		f.UnitPriceWithBDI, f.TotalWithBDI = unitPrice, f.Total
-		return f
-	}
-	f.UnitPriceWithBDI = r.Rounding.Cut(unitPrice.Mul(r.factor()))
-	f.TotalWithBDI = r.Rounding.Cut(f.UnitPriceWithBDI.Mul(quantity))
-	return f
+	return r.line(amountOf(unitPrice), amountOf(quantity), amountOf(r.factor())).figures(unitPrice)
 }
 
 // LineSupply computes the figures of a supply line: as Line, with the
 // differentiated rate.
 func (r BDIRule) LineSupply(unitPrice, quantity decimal.Decimal) LineFigures {
-	s := r
-	s.Rate = r.SupplyRate
-	return s.Line(unitPrice, quantity)
+	return r.line(amountOf(unitPrice), amountOf(quantity), amountOf(r.supplyFactor())).figures(unitPrice)
+}
+
+// supplyFactor is factor for the supply lines' rate.
+func (r BDIRule) supplyFactor() decimal.Decimal { return one.Add(r.SupplyRate.Shift(-2)) }
+
+// lineAmounts are a line's figures but its unit price, each cut to
+// centavos (written with 2 places).
+type lineAmounts struct {
+	unitWithBDI, total, withBDI amount
+	final                       bool // BDIOnFinalTotal: the unit price with BDI is the unit price
+}
+
+// line computes a line's figures from its unit price, quantity and BDI
+// factor (1 + the rate that applies to it / 100), by the rule above: the
+// one computation of a budget line's figures.
+func (r BDIRule) line(unitPrice, quantity, factor amount) lineAmounts {
+	mode := r.Rounding.mode()
+	f := lineAmounts{total: mulCut(unitPrice, quantity, 2, mode).cents()}
+	if r.Mode == BDIOnFinalTotal {
+		f.final, f.withBDI = true, f.total
+		return f
+	}
+	f.unitWithBDI = mulCut(unitPrice, factor, 2, mode).cents()
+	f.withBDI = mulCut(f.unitWithBDI, quantity, 2, mode).cents()
+	return f
+}
+
+// figures are the line's figures as decimals.
+func (f lineAmounts) figures(unitPrice decimal.Decimal) LineFigures {
+	out := LineFigures{UnitPrice: unitPrice, UnitPriceWithBDI: unitPrice, Total: f.total.Decimal(), TotalWithBDI: f.withBDI.Decimal()}
+	if !f.final {
+		out.UnitPriceWithBDI = f.unitWithBDI.Decimal()
+	}
+	return out
 }
 
 // TotalsWithSupply computes the footer when supplyTotal (part of total) is
@@ -75,8 +100,7 @@ func (r BDIRule) LineSupply(unitPrice, quantity decimal.Decimal) LineFigures {
 // cut(other lines' total × rate/100) + cut(supply total × supply rate/100).
 func (r BDIRule) TotalsWithSupply(total, supplyTotal, totalWithBDI decimal.Decimal) BudgetTotals {
 	if r.Mode == BDIOnFinalTotal && !supplyTotal.IsZero() {
-		v := r.Rounding.Cut(total.Sub(supplyTotal).Mul(r.Rate.Shift(-2))).
-			Add(r.Rounding.Cut(supplyTotal.Mul(r.SupplyRate.Shift(-2))))
+		v := r.Rounding.cutMul(total.Sub(supplyTotal), r.Rate.Shift(-2)).Add(r.Rounding.cutMul(supplyTotal, r.SupplyRate.Shift(-2)))
 		return BudgetTotals{Total: total, BDIValue: v, TotalWithBDI: total.Add(v)}
 	}
 	return r.Totals(total, totalWithBDI)
@@ -86,7 +110,7 @@ func (r BDIRule) TotalsWithSupply(total, supplyTotal, totalWithBDI decimal.Decim
 // with BDI (as Line computed them).
 func (r BDIRule) Totals(total, totalWithBDI decimal.Decimal) BudgetTotals {
 	if r.Mode == BDIOnFinalTotal {
-		v := r.Rounding.Cut(total.Mul(r.Rate.Shift(-2)))
+		v := r.Rounding.cutMul(total, r.Rate.Shift(-2))
 		return BudgetTotals{Total: total, BDIValue: v, TotalWithBDI: total.Add(v)}
 	}
 	return BudgetTotals{Total: total, BDIValue: totalWithBDI.Sub(total), TotalWithBDI: totalWithBDI}

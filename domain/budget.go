@@ -54,11 +54,20 @@ const (
 func (r BudgetRounding) Valid() bool { return r == BudgetTruncate || r == BudgetRound }
 
 // Cut cuts d to 2 decimal places: truncates, or rounds half up.
-func (r BudgetRounding) Cut(d decimal.Decimal) decimal.Decimal {
+func (r BudgetRounding) Cut(d decimal.Decimal) decimal.Decimal { return cutDecimal(d, 2, r.mode()) }
+
+// mode is how the rounding cuts a product (mulCut).
+func (r BudgetRounding) mode() cutMode {
 	if r == BudgetRound {
-		return RoundHalfUp(d, 2)
+		return cutRound
 	}
-	return d.Truncate(2)
+	return cutTruncate
+}
+
+// cutMul is a × b cut to 2 places (Cut of the product), on the one money
+// path (mulCut).
+func (r BudgetRounding) cutMul(a, b decimal.Decimal) decimal.Decimal {
+	return mulCut(amountOf(a), amountOf(b), 2, r.mode()).Decimal()
 }
 
 // The default caps on a budget's tree (BudgetLimits); the service takes

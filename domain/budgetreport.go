@@ -61,67 +61,23 @@ type BudgetMissing struct {
 // Incomplete reports whether some line could not be priced.
 func (r *SyntheticReport) Incomplete() bool { return len(r.Missing) > 0 }
 
-// Synthetic computes the synthetic report of the budget: each line priced
-// in the budget's regime (an own composition at its computed price, a bank
-// composition at its published cost, a resource at its price in the state
-// or edition), its figures by the budget's BDIRule, stages' subtotals and
-// the footer.
+// Synthetic computes the synthetic report of the budget with its rows
+// held (Rows): each line priced in the budget's regime (an own composition
+// at its computed price, a bank composition at its published cost, a
+// resource at its price in the state or edition), its figures by the
+// budget's BDIRule, stages' subtotals and the footer. It is SyntheticStream
+// over the budget's tree, its rows kept.
 func (bp *BudgetPricer) Synthetic(b *Budget) (*SyntheticReport, error) {
-	outline := b.Outline()
-	rows := make([]SyntheticRow, len(outline))
-	rule, reg := b.BDIRule(), b.Regime()
-	var total, withBDI, supply decimal.Decimal
-	var out []BudgetMissing
-	for i, e := range outline {
-		n := e.Node
-		r := &rows[i]
-		r.NodeID, r.Number, r.Depth, r.Kind = n.ID, e.Number, e.Depth, n.Kind
-		if !n.Kind.IsLine() {
-			r.Description = n.Description
-			continue
-		}
-		li, err := bp.line(b, n)
-		if err != nil {
-			return nil, err
-		}
-		r.Bank, r.Month, r.Code, r.Unit, r.Quantity = n.Bank, li.ref.Month, n.Code, li.unit, n.Quantity
-		var reason string
-		r.Description = li.description
-		r.Missing, reason = li.missingIn(reg)
-		if r.Missing {
-			out = append(out, BudgetMissing{NodeID: n.ID, Number: e.Number,
-				MissingPrice: MissingPrice{Bank: n.Bank, Code: n.Code, Kind: ItemKind(n.Kind), Reason: reason}})
-		}
-		for _, m := range li.sub {
-			if !m.Unpriced[reg] {
-				continue // priced in the budget's regime
-			}
-			m.Reason = "in own composition " + n.Code + " (" + b.State + "): " + m.Reason
-			out = append(out, BudgetMissing{NodeID: n.ID, Number: e.Number, MissingPrice: m})
-		}
-		if b.IsSupply(n.ID) {
-			r.LineFigures = rule.LineSupply(li.price.In(reg), n.Quantity)
-			r.Supply = true
-			supply = supply.Add(r.Total)
-		} else {
-			r.LineFigures = rule.Line(li.price.In(reg), n.Quantity)
-		}
-		total, withBDI = total.Add(r.Total), withBDI.Add(r.TotalWithBDI)
+	r, err := bp.syntheticStream(b, b.Walk, nil, b.Walk)
+	if err != nil {
+		return nil, err
 	}
-	// Subtotals, bottom up: children come after their stage in the outline,
-	// so walking backwards adds each node to its parent once it is complete.
-	for i := len(outline) - 1; i >= 0; i-- {
-		if p := outline[i].Parent; p >= 0 {
-			rows[p].Total = rows[p].Total.Add(rows[i].Total)
-			rows[p].TotalWithBDI = rows[p].TotalWithBDI.Add(rows[i].TotalWithBDI)
-		}
+	rows := make([]SyntheticRow, 0, r.rows)
+	if err := r.Each(func(row *SyntheticRow) error { rows = append(rows, *row); return nil }); err != nil {
+		return nil, err
 	}
-	if total.IsPositive() {
-		for i := range rows {
-			rows[i].Weight = rows[i].Total.Shift(2).DivRound(total, 2)
-		}
-	}
-	return &SyntheticReport{Budget: b, Rows: rows, BudgetTotals: rule.TotalsWithSupply(total, supply, withBDI), Missing: out}, nil
+	r.Rows = rows
+	return r, nil
 }
 
 // CostCategory is what an amount pays for, in a summary.
@@ -252,51 +208,19 @@ type AnalyticReport struct {
 // Incomplete reports whether something could not be priced.
 func (r *AnalyticReport) Incomplete() bool { return len(r.Missing) > 0 }
 
-// Analytic computes the analytic report of the budget.
+// Analytic computes the analytic report of the budget with its rows held
+// (Rows): AnalyticStream over the budget's tree, its rows kept.
 func (bp *BudgetPricer) Analytic(b *Budget) (*AnalyticReport, error) {
-	syn, err := bp.Synthetic(b)
+	r, err := bp.analyticStream(b, b.Walk, b.Walk)
 	if err != nil {
 		return nil, err
 	}
-	out := &AnalyticReport{Budget: b, Rows: make([]AnalyticRow, len(syn.Rows)), BudgetTotals: syn.BudgetTotals,
-		Missing: append([]BudgetMissing(nil), syn.Missing...)}
-	outline := b.Outline()
-	reg := b.Regime()
-	for i, e := range outline {
-		row := &out.Rows[i]
-		row.SyntheticRow = syn.Rows[i]
-		n := e.Node
-		if !n.Kind.IsLine() {
-			continue
-		}
-		li, err := bp.line(b, n)
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case li.own != nil:
-			row.Items, err = bp.ownItems(li.own, reg)
-		case li.bank != nil:
-			row.Items, err = bp.bankItems(li.ref, n.Code, reg)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if li.bank != nil {
-			out.Missing = appendStructureMissing(out.Missing, n, e.Number, n.Code, row.Items)
-		}
-		if row.UnitSummary, err = bp.unitSummary(b, n); err != nil {
-			return nil, err
-		}
-	}
-	items, err := bp.Explode(b)
-	if err != nil {
+	rows := make([]AnalyticRow, 0, r.Len())
+	if err := r.Each(func(row *AnalyticRow) error { rows = append(rows, *row); return nil }); err != nil {
 		return nil, err
 	}
-	for _, in := range items {
-		out.Summary.add(in.Category, in.Total)
-	}
-	return out, nil
+	r.Rows = rows
+	return r, nil
 }
 
 // appendStructureMissing adds the missing items of a published structure
@@ -329,7 +253,7 @@ func (bp *BudgetPricer) unitSummary(b *Budget, n *BudgetNode) (CostSummary, erro
 	}
 	var s CostSummary
 	for _, lq := range unit {
-		s.add(lq.leaf.category, b.Rounding.Cut(lq.qty.Mul(lq.leaf.price.In(b.Regime()))))
+		s.add(lq.leaf.category, b.Rounding.cutMul(lq.qty, lq.leaf.price.In(b.Regime())))
 	}
 	bp.summaries[key] = s
 	return s, nil
@@ -442,7 +366,7 @@ func (bp *BudgetPricer) bankItems(ref BankRef, code string, reg Regime) ([]Analy
 				}
 			}
 		}
-		ai.Partial = Truncate2.Apply(si.Coefficient.Mul(ai.UnitPrice))
+		ai.Partial = LineTotal(Truncate2, si.Coefficient, ai.UnitPrice)
 		items = append(items, ai)
 	}
 	bp.opened[key] = items

@@ -9,13 +9,13 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// The fast path of a budget report's line figures (syntheticstream.go):
-// every figure a line computes is cut to centavos (BudgetRounding.Cut), so
-// when its factors are non-negative and their coefficients fit in 64 bits
-// the figures are computed exactly as whole centavos in integers, with a
-// 128-bit product, instead of through big.Int-backed decimals. Where a value
-// does not fit, ok is false and the caller takes the decimal path: the
-// answer is the same, only slower.
+// The one money path. Every product that is cut (a composition's line
+// total, a budget line's figures, a footer's BDI) and every sum of money is
+// computed here, exactly, as shopspring/decimal computes it: on 64-bit
+// coefficients, with a 128-bit product, while the figures fit, and in
+// decimal, inside the same function, from the first one that does not. The
+// answer is the same either way (tests hold the two to each other); only
+// the time differs (docs/notes/money.md).
 
 // pow10u are the powers of ten a uint64 holds (10^0 … 10^19).
 var pow10u = func() [20]uint64 {
@@ -27,67 +27,211 @@ var pow10u = func() [20]uint64 {
 	return p
 }()
 
-// fixed is a non-negative exact decimal m / 10^s.
-type fixed struct {
-	m uint64
-	s int32
+// amount is an exact decimal: v × 10^e while its coefficient fits in 64
+// bits, else the decimal big. The zero amount is the zero decimal
+// (exponent 0).
+type amount struct {
+	v   int64
+	e   int32
+	big *decimal.Decimal
 }
 
-// toFixed returns d as a fixed; ok is false when d is negative, or its
-// coefficient has more than 18 digits, or it has more than 36 places.
-func toFixed(d decimal.Decimal) (fixed, bool) {
-	c, ok := coefficient64(d)
-	if !ok || c < 0 {
-		return fixed{}, false
+// amountOf is d as an amount.
+func amountOf(d decimal.Decimal) amount {
+	if c, ok := coefficient64(d); ok {
+		return amount{v: c, e: d.Exponent()}
 	}
-	e := d.Exponent()
+	big := new(decimal.Decimal) // here, not d's address: d would live on the heap on every call
+	*big = d
+	return amount{big: big}
+}
+
+// centsAmount is c centavos.
+func centsAmount(c int64) amount { return amount{v: c, e: -2} }
+
+// Decimal is the amount as a decimal, with its exponent.
+func (a amount) Decimal() decimal.Decimal {
+	if a.big != nil {
+		return *a.big
+	}
+	return decimal.New(a.v, a.e)
+}
+
+// cents is the amount with exponent −2 when it has at most 2 places and
+// fits (a cut figure, written as centavos); else itself.
+func (a amount) cents() amount {
+	if a.big == nil && a.e > -2 {
+		if c, ok := mulPow10(a.v, a.e+2); ok {
+			return centsAmount(c)
+		}
+	}
+	return a
+}
+
+// add is a + b as decimal.Decimal.Add gives it: the exponent the lesser
+// of the two.
+func (a amount) add(b amount) amount {
+	if a.big == nil && b.big == nil {
+		x, y, e, ok := a.v, b.v, a.e, true
+		if b.e < e {
+			x, ok = mulPow10(x, e-b.e)
+			e = b.e
+		} else {
+			y, ok = mulPow10(y, b.e-e)
+		}
+		if ok && addInt64(&x, y) {
+			return amount{v: x, e: e}
+		}
+	}
+	s := a.Decimal().Add(b.Decimal())
+	return amount{big: &s}
+}
+
+// sign is −1, 0 or +1.
+func (a amount) sign() int {
 	switch {
-	case e > 0:
-		if c, ok = mulPow10(c, e); !ok {
-			return fixed{}, false
-		}
-		return fixed{m: uint64(c)}, true
-	case e < -36:
-		return fixed{}, false
+	case a.big != nil:
+		return a.big.Sign()
+	case a.v > 0:
+		return 1
+	case a.v < 0:
+		return -1
 	}
-	return fixed{m: uint64(c), s: -e}, true
+	return 0
 }
 
-// mulCents returns a × b cut to centavos (truncated, or rounded half up when
-// round), as a whole number of centavos; ok is false when it does not fit.
-func mulCents(a, b fixed, round bool) (int64, bool) {
-	hi, lo := bits.Mul64(a.m, b.m)
-	s := a.s + b.s
-	if s <= 2 {
-		if hi != 0 {
-			return 0, false
-		}
-		hi, lo = bits.Mul64(lo, pow10u[2-s])
-		if hi != 0 || lo > math.MaxInt64 {
-			return 0, false
-		}
-		return int64(lo), true
+// less reports whether a < b.
+func (a amount) less(b amount) bool {
+	if a.big == nil && b.big == nil && a.e == b.e {
+		return a.v < b.v
 	}
-	k := s - 2
+	return a.Decimal().LessThan(b.Decimal())
+}
+
+// out reports whether the amount has more integer digits than a figure may
+// have (FigureOut).
+func (a amount) out() bool {
+	if a.big == nil && a.e == -2 {
+		return centsOut(a.v)
+	}
+	return FigureOut(a.Decimal())
+}
+
+// cutMode is how a product is cut to its places.
+type cutMode uint8
+
+const (
+	cutNone     cutMode = iota // keep every digit
+	cutTruncate                // toward zero, as decimal.Decimal.Truncate
+	cutRound                   // half away from zero, as decimal.Decimal.Round
+)
+
+// mulCut is a × b cut to places decimal places as mode says, with the
+// exponent decimal.Decimal's Truncate and Round give (Truncate keeps fewer
+// places, Round writes exactly places).
+func mulCut(a, b amount, places int32, mode cutMode) amount {
+	if a.big == nil && b.big == nil {
+		if v, e, ok := mulCut64(a.v, b.v, a.e+b.e, places, mode); ok {
+			return amount{v: v, e: e}
+		}
+	}
+	p := a.Decimal().Mul(b.Decimal())
+	switch mode {
+	case cutTruncate:
+		p = p.Truncate(places)
+	case cutRound:
+		p = RoundHalfUp(p, places)
+	}
+	return amountOf(p)
+}
+
+// cutDecimal is d cut to places as mode says (mulCut of d × 1).
+func cutDecimal(d decimal.Decimal, places int32, mode cutMode) decimal.Decimal {
+	return mulCut(amountOf(d), amount{v: 1}, places, mode).Decimal()
+}
+
+// mulCut64 is mulCut of x × 10^e and y (their exponents added in e) on
+// 64-bit integers; ok is false when the product cut does not fit.
+func mulCut64(x, y int64, e, places int32, mode cutMode) (int64, int32, bool) {
+	hi, lo := bits.Mul64(absU64(x), absU64(y))
+	var q uint64
+	switch {
+	case mode == cutNone || (mode == cutTruncate && e >= -places):
+		if hi != 0 {
+			return 0, 0, false
+		}
+		q = lo
+	case e >= -places: // rounding writes places: scale up
+		if hi != 0 || e+places >= int32(len(pow10u)) {
+			return 0, 0, false
+		}
+		var h uint64
+		if h, q = bits.Mul64(lo, pow10u[e+places]); h != 0 {
+			return 0, 0, false
+		}
+		e = -places
+	default: // cut k digits off
+		k := -places - e
+		e = -places
+		if k >= int32(len(pow10u)) {
+			if hi != 0 {
+				return 0, 0, false
+			}
+			break // lo < 10^20 ≤ 10^k: 0, and under a half
+		}
+		div := pow10u[k]
+		if hi >= div {
+			return 0, 0, false // the quotient needs more than 64 bits
+		}
+		var r uint64
+		q, r = bits.Div64(hi, lo, div)
+		if mode == cutRound && r >= div-r { // half away from zero: 2r ≥ div
+			q++
+		}
+	}
+	if q > math.MaxInt64 {
+		return 0, 0, false
+	}
+	if (x < 0) != (y < 0) {
+		return -int64(q), e, true
+	}
+	return int64(q), e, true
+}
+
+// mulPow10 is v × 10^k (k ≥ 0), false when it does not fit.
+func mulPow10(v int64, k int32) (int64, bool) {
+	if k == 0 || v == 0 {
+		return v, true
+	}
 	if k >= int32(len(pow10u)) {
 		return 0, false
 	}
-	div := pow10u[k]
-	if hi >= div {
-		return 0, false // the quotient needs more than 64 bits
-	}
-	q, r := bits.Div64(hi, lo, div)
-	if round && r >= div-r { // half up: 2r ≥ div
-		q++
-	}
-	if q > math.MaxInt64 {
+	hi, lo := bits.Mul64(absU64(v), pow10u[k])
+	if hi != 0 || lo > math.MaxInt64 {
 		return 0, false
 	}
-	return int64(q), true
+	if v < 0 {
+		return -int64(lo), true
+	}
+	return int64(lo), true
 }
 
-// addInt64 adds b to *a (centavos, or any coefficients of one exponent);
-// false when the sum overflows.
+// coefficient64 is d's coefficient when it has at most 18 digits.
+func coefficient64(d decimal.Decimal) (int64, bool) {
+	if d.NumDigits() > 18 {
+		return 0, false
+	}
+	return d.CoefficientInt64(), true
+}
+
+func absU64(v int64) uint64 {
+	if v < 0 {
+		return -uint64(v)
+	}
+	return uint64(v)
+}
+
+// addInt64 adds b to *a; false (and *a unchanged) when the sum overflows.
 func addInt64(a *int64, b int64) bool {
 	s := *a + b
 	if (b > 0 && s < *a) || (b < 0 && s > *a) {
@@ -97,19 +241,16 @@ func addInt64(a *int64, b int64) bool {
 	return true
 }
 
-// centsDecimal is c centavos as a decimal.
-func centsDecimal(c int64) decimal.Decimal { return decimal.New(c, -2) }
-
-// weightOf is the weight of a row of c centavos in a budget of total
-// centavos (total > 0): c × 100 / total, as a percent rounded half away
-// from zero to 2 places, as SyntheticRow.Weight is
-// (Total.Shift(2).DivRound(total, 2)).
-func weightOf(c, total int64) decimal.Decimal {
-	if c >= 0 && total > 0 {
-		hi, lo := bits.Mul64(uint64(c), 10000)
-		if hi < uint64(total) {
-			q, r := bits.Div64(hi, lo, uint64(total))
-			if r >= uint64(total)-r {
+// weight is the weight of a row of the amount x in a budget of the amount
+// total (positive): x × 100 / total, as a percent rounded half away from
+// zero to 2 places (SyntheticRow.Weight).
+func weight(x, total amount) decimal.Decimal {
+	if x.big == nil && total.big == nil && x.e == -2 && total.e == -2 && x.v >= 0 && total.v > 0 {
+		c, t := uint64(x.v), uint64(total.v)
+		hi, lo := bits.Mul64(c, 10000)
+		if hi < t {
+			q, r := bits.Div64(hi, lo, t)
+			if r >= t-r {
 				q++
 			}
 			if q <= math.MaxInt64 {
@@ -117,7 +258,7 @@ func weightOf(c, total int64) decimal.Decimal {
 			}
 		}
 	}
-	return centsDecimal(c).Shift(2).DivRound(centsDecimal(total), 2)
+	return x.Decimal().Shift(2).DivRound(total.Decimal(), 2)
 }
 
 // centsOut reports whether c centavos has more integer digits than a figure

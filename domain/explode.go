@@ -412,7 +412,7 @@ func (lq leafQty) input(reg Regime, rounding BudgetRounding) ABCInput {
 		Ref: l.ref, Code: l.code, Kind: l.kind, Idle: l.idle,
 		Description: l.description, Unit: l.unit, ResourceType: l.resourceType,
 		Category: l.category,
-		Quantity: lq.qty, UnitPrice: price, Total: rounding.Cut(lq.qty.Mul(price)),
+		Quantity: lq.qty, UnitPrice: price, Total: rounding.cutMul(lq.qty, price),
 		Missing: l.missing || l.lacks[reg], Reason: reason,
 	}
 }

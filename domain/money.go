@@ -30,16 +30,8 @@ func (m RoundingMethod) Valid() bool { return m >= RoundHalfUp2 && m <= NoRoundi
 
 // Apply cuts d as the method says.
 func (m RoundingMethod) Apply(d decimal.Decimal) decimal.Decimal {
-	switch m {
-	case RoundHalfUp2:
-		return RoundHalfUp(d, 2)
-	case Truncate2:
-		return d.Truncate(2)
-	case Truncate4:
-		return d.Truncate(4)
-	default:
-		return d
-	}
+	places, mode := m.cut()
+	return cutDecimal(d, places, mode)
 }
 
 // Description is the human name of the method, as the origin system shows it.
@@ -81,8 +73,8 @@ func Dec(s string) decimal.Decimal {
 func (m RoundingMethod) ShowLine(d decimal.Decimal) decimal.Decimal {
 	switch m {
 	case Truncate2, Truncate4:
-		return d.Truncate(2)
+		return cutDecimal(d, 2, cutTruncate)
 	default:
-		return RoundHalfUp(d, 2)
+		return cutDecimal(d, 2, cutRound)
 	}
 }

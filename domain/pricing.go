@@ -1,8 +1,6 @@
 package domain
 
 import (
-	"math"
-	"math/bits"
 	"strconv"
 	"strings"
 
@@ -273,173 +271,38 @@ func fillOwnResource(pi *PricedItem, r *Resource, state string) {
 // LineTotal is coefficient × unit price, cut by the method: the total of one
 // line of a composition.
 func LineTotal(m RoundingMethod, coefficient, unitPrice decimal.Decimal) decimal.Decimal {
-	if d, ok := lineTotalInt64(m, coefficient, unitPrice); ok {
-		return d
-	}
-	return m.Apply(coefficient.Mul(unitPrice))
+	return m.mul(amountOf(coefficient), amountOf(unitPrice)).Decimal()
 }
 
-// lineTotalInt64 is LineTotal computed on 64-bit coefficients, when both
-// factors and their product fit: the same value with the same exponent
-// (a test holds it to the decimal path), without big.Int arithmetic.
-func lineTotalInt64(m RoundingMethod, a, b decimal.Decimal) (decimal.Decimal, bool) {
-	x, ok := coefficient64(a)
-	if !ok {
-		return decimal.Decimal{}, false
-	}
-	y, ok := coefficient64(b)
-	if !ok {
-		return decimal.Decimal{}, false
-	}
-	neg := (x < 0) != (y < 0)
-	hi, lo := bits.Mul64(absU64(x), absU64(y))
-	if hi != 0 || lo > math.MaxInt64 {
-		return decimal.Decimal{}, false
-	}
-	p, e := int64(lo), a.Exponent()+b.Exponent()
-	if neg {
-		p = -p
-	}
+// mul is a × b cut by the method (mulCut): the one line total.
+func (m RoundingMethod) mul(a, b amount) amount {
+	places, mode := m.cut()
+	return mulCut(a, b, places, mode)
+}
+
+// cut is how the method cuts a line total.
+func (m RoundingMethod) cut() (int32, cutMode) {
 	switch m {
-	case Truncate2, Truncate4:
-		places := int32(2)
-		if m == Truncate4 {
-			places = 4
-		}
-		if e >= -places { // Truncate keeps what has no more places
-			return decimal.New(p, e), true
-		}
-		return decimal.New(divPow10(p, -places-e), -places), true
 	case RoundHalfUp2:
-		switch {
-		case e == -2:
-			return decimal.New(p, e), true
-		case e > -2: // Round writes 2 places
-			if e+2 > 18 {
-				return decimal.Decimal{}, false
-			}
-			hi, lo := bits.Mul64(absU64(p), pow10u[e+2])
-			if hi != 0 || lo > math.MaxInt64 {
-				return decimal.Decimal{}, false
-			}
-			v := int64(lo)
-			if p < 0 {
-				v = -v
-			}
-			return decimal.New(v, -2), true
-		default: // to 3 places, truncated, then half away from zero
-			t := divPow10(p, -3-e)
-			q, r := t/10, t%10
-			if r >= 5 {
-				q++
-			} else if r <= -5 {
-				q--
-			}
-			return decimal.New(q, -2), true
-		}
-	default: // NoRounding (and what Apply leaves alone): the exact product
-		return decimal.New(p, e), true
+		return 2, cutRound
+	case Truncate2:
+		return 2, cutTruncate
+	case Truncate4:
+		return 4, cutTruncate
 	}
-}
-
-// sum64 adds decimals as decimal.Decimal.Add does from zero (the exponent
-// the least of 0 and theirs), on a 64-bit coefficient while everything
-// fits; ok reports whether it did.
-type sum64 struct {
-	v        int64
-	e        int32
-	overflow bool
-}
-
-func (s *sum64) add(d decimal.Decimal) {
-	if s.overflow {
-		return
-	}
-	c, ok := coefficient64(d)
-	if !ok {
-		s.overflow = true
-		return
-	}
-	if de := d.Exponent(); de < s.e {
-		if s.v, ok = mulPow10(s.v, s.e-de); !ok {
-			s.overflow = true
-			return
-		}
-		s.e = de
-	} else if c, ok = mulPow10(c, de-s.e); !ok {
-		s.overflow = true
-		return
-	}
-	if !addInt64(&s.v, c) {
-		s.overflow = true
-	}
-}
-
-func (s *sum64) ok() bool { return !s.overflow }
-
-func (s *sum64) decimal() decimal.Decimal { return decimal.New(s.v, s.e) }
-
-// mulPow10 is v × 10^k (k ≥ 0), false when it does not fit.
-func mulPow10(v int64, k int32) (int64, bool) {
-	if k == 0 || v == 0 {
-		return v, true
-	}
-	if k > 18 {
-		return 0, false
-	}
-	hi, lo := bits.Mul64(absU64(v), pow10u[k])
-	if hi != 0 || lo > math.MaxInt64 {
-		return 0, false
-	}
-	if v < 0 {
-		return -int64(lo), true
-	}
-	return int64(lo), true
-}
-
-// coefficient64 is d's coefficient when it has at most 18 digits.
-func coefficient64(d decimal.Decimal) (int64, bool) {
-	if d.NumDigits() > 18 {
-		return 0, false
-	}
-	return d.CoefficientInt64(), true
-}
-
-func absU64(v int64) uint64 {
-	if v < 0 {
-		return -uint64(v)
-	}
-	return uint64(v)
-}
-
-// divPow10 is v / 10^k truncated toward zero (k > 0): 0 past 18 digits.
-func divPow10(v int64, k int32) int64 {
-	if k > 18 {
-		return 0
-	}
-	return v / int64(pow10u[k])
+	return 0, cutNone // NoRounding (and what Apply leaves alone): the exact product
 }
 
 // priceSinapi applies the SINAPI model: every line total is cut by the
 // composition's rounding method, and the price is the sum of the lines.
 func priceSinapi(c *Composition, items []PricedItem) *PricedComposition {
-	var nd, d sum64
+	var nd, d amount
 	for i := range items {
 		it := &items[i]
-		it.Total = UnitPrice{
-			PND: LineTotal(c.Rounding, it.Quantity, it.UnitPrice.PND),
-			PD:  LineTotal(c.Rounding, it.Quantity, it.UnitPrice.PD),
-		}
-		nd.add(it.Total.PND)
-		d.add(it.Total.PD)
+		q := amountOf(it.Quantity)
+		tnd, td := c.Rounding.mul(q, amountOf(it.UnitPrice.PND)), c.Rounding.mul(q, amountOf(it.UnitPrice.PD))
+		it.Total = UnitPrice{PND: tnd.Decimal(), PD: td.Decimal()}
+		nd, d = nd.add(tnd), d.add(td)
 	}
-	var sum UnitPrice
-	if nd.ok() && d.ok() {
-		sum = UnitPrice{PND: nd.decimal(), PD: d.decimal()}
-	} else {
-		for _, it := range items {
-			sum = sum.Add(it.Total)
-		}
-	}
-	return &PricedComposition{Composition: c, Items: items, Prices: Prices{PND: sum.PND, PD: sum.PD}}
+	return &PricedComposition{Composition: c, Items: items, Prices: Prices{PND: nd.Decimal(), PD: d.Decimal()}}
 }

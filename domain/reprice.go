@@ -17,6 +17,22 @@ type PriceDiff struct {
 	Stages        []StageDiff // in tree order
 	// Lacking are the lines the target cannot price (a subset of Lines).
 	Lacking []LineDiff
+	// Total is the budget's total with BDI before and after.
+	Total TotalDiff
+}
+
+// TotalDiff is an amount before and after, with its difference: Diff =
+// After − Before, DiffPct it in percent of Before (PercentOf; nil for a
+// zero Before).
+type TotalDiff struct {
+	Before, After, Diff decimal.Decimal
+	DiffPct             *decimal.Decimal
+}
+
+// diffOf is the difference of before and after.
+func diffOf(before, after decimal.Decimal) TotalDiff {
+	d := after.Sub(before)
+	return TotalDiff{Before: before, After: after, Diff: d, DiffPct: PercentOf(d, before)}
 }
 
 // LineDiff is one line before and after.
@@ -41,6 +57,9 @@ type LineDiff struct {
 	UnitDiff    decimal.Decimal
 	UnitDiffPct *decimal.Decimal
 	TotalDiff   decimal.Decimal
+	// TotalDiffPct is TotalDiff in percent of TotalBefore (nil when it is
+	// zero), whether or not a side has a price.
+	TotalDiffPct *decimal.Decimal
 }
 
 // StageDiff is a stage's subtotals (with BDI) before and after.
@@ -67,7 +86,7 @@ func PercentOf(diff, base decimal.Decimal) *decimal.Decimal {
 // tree. A node of before that after lacks (a tree changed in between, which
 // frozen versions allow) is a line with no price after.
 func ComparePrices(before, after *SyntheticReport) *PriceDiff {
-	d := &PriceDiff{Before: before, After: after}
+	d := &PriceDiff{Before: before, After: after, Total: diffOf(before.TotalWithBDI, after.TotalWithBDI)}
 	byID := make(map[string]*SyntheticRow, len(after.Rows))
 	for i := range after.Rows {
 		byID[after.Rows[i].NodeID] = &after.Rows[i]
@@ -75,13 +94,13 @@ func ComparePrices(before, after *SyntheticReport) *PriceDiff {
 	for _, b := range before.Rows {
 		a, ok := byID[b.NodeID]
 		if !b.Kind.IsLine() {
-			s := StageDiff{NodeID: b.NodeID, Number: b.Number, Depth: b.Depth, Description: b.Description, Before: b.TotalWithBDI}
+			var after decimal.Decimal
 			if ok {
-				s.After = a.TotalWithBDI
+				after = a.TotalWithBDI
 			}
-			s.Diff = s.After.Sub(s.Before)
-			s.DiffPct = PercentOf(s.Diff, s.Before)
-			d.Stages = append(d.Stages, s)
+			t := diffOf(b.TotalWithBDI, after)
+			d.Stages = append(d.Stages, StageDiff{NodeID: b.NodeID, Number: b.Number, Depth: b.Depth, Description: b.Description,
+				Before: t.Before, After: t.After, Diff: t.Diff, DiffPct: t.DiffPct})
 			continue
 		}
 		l := LineDiff{NodeID: b.NodeID, Number: b.Number, Kind: b.Kind, Bank: b.Bank, Code: b.Code, Description: b.Description,
@@ -92,6 +111,7 @@ func ComparePrices(before, after *SyntheticReport) *PriceDiff {
 		}
 		l.UnitDiff = l.UnitAfter.Sub(l.UnitBefore)
 		l.TotalDiff = l.TotalAfter.Sub(l.TotalBefore)
+		l.TotalDiffPct = PercentOf(l.TotalDiff, l.TotalBefore)
 		if !l.Lacking && !l.MissingBefore {
 			l.UnitDiffPct = PercentOf(l.UnitDiff, l.UnitBefore)
 		}

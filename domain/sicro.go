@@ -36,7 +36,7 @@ var (
 	hundred = decimal.NewFromInt(100)
 )
 
-func trunc4(d decimal.Decimal) decimal.Decimal { return d.Truncate(4) }
+func trunc4(d decimal.Decimal) decimal.Decimal { return Truncate4.Apply(d) }
 
 // sicroFigures are the section figures of one regime.
 type sicroFigures struct {
@@ -76,7 +76,7 @@ func priceSicro(c *Composition, items []PricedItem) *PricedComposition {
 				f.a = f.a.Add(line)
 				f.aIdle = f.aIdle.Add(idle)
 			default:
-				line = trunc4(q.Mul(it.UnitPrice.In(r)))
+				line = LineTotal(Truncate4, q, it.UnitPrice.In(r))
 				switch it.Section {
 				case SectionLabor:
 					f.b = f.b.Add(line)

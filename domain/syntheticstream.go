@@ -1,7 +1,6 @@
 package domain
 
 import (
-	"errors"
 	"strconv"
 
 	"github.com/shopspring/decimal"
@@ -33,49 +32,45 @@ func (b *Budget) Walk(visit func(n *BudgetNode, depth int) error) error {
 	return walk(b.Items, 1)
 }
 
-// ErrNotStreamable is SyntheticStream's answer for a budget whose figures
-// do not fit its fast path (a negative figure, or one past 18 digits): the
-// caller computes the report whole (Synthetic) instead.
-var ErrNotStreamable = errors.New("domain: budget figures need the decimal path")
-
 // SyntheticStream computes the synthetic report of the budget b (its
 // fields, Items not needed) whose tree walk walks, in two passes over the
-// tree instead of holding its rows. The first, here, prices every line,
-// sums the stages and the footer, and checks every figure's bounds. The
-// second, SyntheticReport.Each, hands out the rows one by one, priced again
-// from what the first resolved, over the tree as the first pass recorded it
-// (nodeTape, about a dozen bytes a line): walk is called once, here, and
-// may read memory that is gone once it returns (a store transaction's), and
-// Each reads nothing from the source bp reads from. The report is the one
-// Synthetic computes, row for row and figure for figure; besides the
-// budget's fields and the tape it holds the sums of the stages and what
-// each distinct item the lines name resolved to. ErrNotStreamable when a
-// figure needs the decimal path.
+// tree instead of holding its rows: the one computation of the synthetic
+// report (Synthetic keeps its rows). The first pass, here, prices every
+// line, sums the stages and the footer, and checks every figure's bounds.
+// The second, SyntheticReport.Each, hands out the rows one by one, priced
+// again from what the first resolved, over the tree as the first pass
+// recorded it (nodeTape, about a dozen bytes a line): walk is called once,
+// here, and may read memory that is gone once it returns (a store
+// transaction's), and Each reads nothing from the source bp reads from.
+// Besides the budget's fields and the tape the report holds the sums of
+// the stages and what each distinct item the lines name resolved to.
 func (bp *BudgetPricer) SyntheticStream(b *Budget, walk NodeWalk) (*SyntheticReport, error) {
-	return bp.syntheticStream(b, walk, nil)
+	return bp.syntheticStream(b, walk, nil, nil)
 }
 
 // syntheticStream is SyntheticStream, calling onLine (when not nil) with
 // every line, its number and what it names, as the first pass meets it.
-func (bp *BudgetPricer) syntheticStream(b *Budget, walk NodeWalk, onLine func(n *BudgetNode, num *numberer, li *lineInfo) error) (*SyntheticReport, error) {
-	s := &syntheticStream{bp: bp, b: b, rule: b.BDIRule(), reg: b.Regime()}
-	if err := s.prepare(); err != nil {
-		return nil, err
-	}
+// The second pass walks replay, or when it is nil the tree as the first
+// pass recorded it.
+func (bp *BudgetPricer) syntheticStream(b *Budget, walk NodeWalk, onLine func(n *BudgetNode, num *numberer, li *lineInfo) error, replay NodeWalk) (*SyntheticReport, error) {
+	s := &syntheticStream{bp: bp, b: b, rule: b.BDIRule(), reg: b.Regime(), replay: replay}
+	s.prepare()
 	var out []BudgetMissing
-	var total, withBDI, supply int64
-	var maxRow int64 // the largest row total (stages included): the largest weight
+	var total, withBDI, supply amount
+	var maxRow amount // the largest row total (stages included): the largest weight
 	rows := 0
 	var num numberer
 	var open []int // the stage ordinals open at each depth
 	err := walk(func(n *BudgetNode, depth int) error {
-		s.tape.record(n, depth)
+		if replay == nil {
+			s.tape.record(n, depth)
+		}
 		rows++
 		num.next(depth)
 		open = open[:depth-1]
 		if !n.Kind.IsLine() {
 			open = append(open, len(s.stageTotal))
-			s.stageTotal, s.stageWithBDI = append(s.stageTotal, 0), append(s.stageWithBDI, 0)
+			s.stageTotal, s.stageWithBDI = append(s.stageTotal, amount{}), append(s.stageWithBDI, amount{})
 			return nil
 		}
 		f, li, err := s.line(n)
@@ -93,20 +88,19 @@ func (bp *BudgetPricer) syntheticStream(b *Budget, walk NodeWalk, onLine func(n 
 			m.Reason = "in own composition " + n.Code + " (" + b.State + "): " + m.Reason
 			out = append(out, BudgetMissing{NodeID: n.ID, Number: num.String(), MissingPrice: m})
 		}
-		if FigureOut(n.Quantity) || FigureOut(f.unitPrice) || centsOut(f.unitWithBDI) || centsOut(f.total) || centsOut(f.withBDI) {
+		if FigureOut(n.Quantity) || FigureOut(f.unitPrice) || (!f.final && f.unitWithBDI.out()) || f.total.out() || f.withBDI.out() {
 			s.out = true
 		}
-		ok := addInt64(&total, f.total) && addInt64(&withBDI, f.withBDI)
+		total, withBDI = total.add(f.total), withBDI.add(f.withBDI)
 		if f.supply {
-			ok = ok && addInt64(&supply, f.total)
+			supply = supply.add(f.total)
 		}
 		for _, st := range open {
-			ok = ok && addInt64(&s.stageTotal[st], f.total) && addInt64(&s.stageWithBDI[st], f.withBDI)
+			s.stageTotal[st], s.stageWithBDI[st] = s.stageTotal[st].add(f.total), s.stageWithBDI[st].add(f.withBDI)
 		}
-		if !ok {
-			return ErrNotStreamable
+		if maxRow.less(f.total) {
+			maxRow = f.total
 		}
-		maxRow = max(maxRow, f.total)
 		if onLine != nil {
 			return onLine(n, &num, li)
 		}
@@ -116,37 +110,39 @@ func (bp *BudgetPricer) syntheticStream(b *Budget, walk NodeWalk, onLine func(n 
 		return nil, err
 	}
 	for i := range s.stageTotal {
-		if centsOut(s.stageTotal[i]) || centsOut(s.stageWithBDI[i]) {
+		if s.stageTotal[i].out() || s.stageWithBDI[i].out() {
 			s.out = true
 		}
-		maxRow = max(maxRow, s.stageTotal[i])
+		if maxRow.less(s.stageTotal[i]) {
+			maxRow = s.stageTotal[i]
+		}
 	}
 	s.total = total
-	if total > 0 && FigureOut(weightOf(maxRow, total)) {
+	if total.sign() > 0 && FigureOut(weight(maxRow, total)) {
 		s.out = true // a weight grows with its row's total
 	}
-	return &SyntheticReport{Budget: b, BudgetTotals: s.rule.TotalsWithSupply(centsDecimal(total), centsDecimal(supply), centsDecimal(withBDI)),
+	return &SyntheticReport{Budget: b, BudgetTotals: s.rule.TotalsWithSupply(total.Decimal(), supply.Decimal(), withBDI.Decimal()),
 		Missing: out, stream: s, rows: rows}, nil
 }
 
 // syntheticStream is what SyntheticStream's first pass leaves for the
 // second.
 type syntheticStream struct {
-	bp   *BudgetPricer
-	b    *Budget
-	tape nodeTape // the tree as the first pass met it, for the second
-	rule BDIRule
-	reg  Regime
+	bp     *BudgetPricer
+	b      *Budget
+	tape   nodeTape // the tree as the first pass met it, for the second
+	replay NodeWalk // the second pass's walk, when not the tape's
+	rule   BDIRule
+	reg    Regime
 	// The BDI factors (1 + rate/100) of the lines and the supply lines, on
 	// the unit price.
-	factor, supplyFactor fixed
-	round                bool
+	factor, supplyFactor amount
 	supply               map[string]bool // nil: look in b.SupplyNodes
 	lines                map[streamLineKey]*lineInfo
 	// Per stage, in tree order: the sums of its lines' totals.
-	stageTotal, stageWithBDI []int64
-	total                    int64 // the budget's total, centavos
-	out                      bool  // some figure is out of bounds
+	stageTotal, stageWithBDI []amount
+	total                    amount // the budget's total
+	out                      bool   // some figure is out of bounds
 }
 
 type streamLineKey struct {
@@ -154,16 +150,8 @@ type streamLineKey struct {
 	bank, code string
 }
 
-func (s *syntheticStream) prepare() error {
-	s.round = s.rule.Rounding == BudgetRound
-	var ok1, ok2 bool
-	s.factor, ok1 = toFixed(s.rule.factor())
-	sr := s.rule
-	sr.Rate = sr.SupplyRate
-	s.supplyFactor, ok2 = toFixed(sr.factor())
-	if !ok1 || !ok2 {
-		return ErrNotStreamable
-	}
+func (s *syntheticStream) prepare() {
+	s.factor, s.supplyFactor = amountOf(s.rule.factor()), amountOf(s.rule.supplyFactor())
 	if len(s.b.SupplyNodes) > 8 {
 		s.supply = make(map[string]bool, len(s.b.SupplyNodes))
 		for _, id := range s.b.SupplyNodes {
@@ -171,7 +159,6 @@ func (s *syntheticStream) prepare() error {
 		}
 	}
 	s.lines = map[streamLineKey]*lineInfo{}
-	return nil
 }
 
 func (s *syntheticStream) isSupply(id string) bool {
@@ -181,50 +168,32 @@ func (s *syntheticStream) isSupply(id string) bool {
 	return s.b.IsSupply(id)
 }
 
-// lineCents are a line's figures: the unit price as it is, the rest in
-// centavos (each cut to centavos, as BDIRule.Line cuts it).
-type lineCents struct {
-	unitPrice                   decimal.Decimal
-	unitWithBDI, total, withBDI int64
-	finalMode                   bool // the unit price with BDI is unitPrice
-	supply                      bool
+// streamLine is a line's figures: its unit price as it is, the rest cut
+// to centavos (BDIRule.line).
+type streamLine struct {
+	unitPrice decimal.Decimal
+	lineAmounts
+	supply bool
 }
 
 // line resolves the line n (once per distinct item: the key costs no
 // allocation) and computes its figures.
-func (s *syntheticStream) line(n *BudgetNode) (lineCents, *lineInfo, error) {
+func (s *syntheticStream) line(n *BudgetNode) (streamLine, *lineInfo, error) {
 	k := streamLineKey{n.Kind, n.Bank, n.Code}
 	li := s.lines[k]
 	if li == nil {
 		var err error
 		if li, err = s.bp.line(s.b, n); err != nil {
-			return lineCents{}, nil, err
+			return streamLine{}, nil, err
 		}
 		s.lines[k] = li
 	}
-	f := lineCents{unitPrice: li.price.In(s.reg), supply: s.isSupply(n.ID)}
-	p, ok1 := toFixed(f.unitPrice)
-	q, ok2 := toFixed(n.Quantity)
-	if !ok1 || !ok2 {
-		return f, li, ErrNotStreamable
+	f := streamLine{unitPrice: li.price.In(s.reg), supply: s.isSupply(n.ID)}
+	factor := s.factor
+	if f.supply {
+		factor = s.supplyFactor
 	}
-	var ok3, ok4, ok5 bool
-	f.total, ok3 = mulCents(p, q, s.round)
-	if s.rule.Mode == BDIOnFinalTotal {
-		f.finalMode, f.withBDI, ok4, ok5 = true, f.total, true, true
-		// The unit price with BDI is the unit price: its bounds are its own.
-		f.unitWithBDI = 0
-	} else {
-		factor := s.factor
-		if f.supply {
-			factor = s.supplyFactor
-		}
-		f.unitWithBDI, ok4 = mulCents(p, factor, s.round)
-		f.withBDI, ok5 = mulCents(fixed{m: uint64(max(f.unitWithBDI, 0)), s: 2}, q, s.round)
-	}
-	if !ok3 || !ok4 || !ok5 {
-		return f, li, ErrNotStreamable
-	}
+	f.lineAmounts = s.rule.line(amountOf(f.unitPrice), amountOf(n.Quantity), factor)
 	return f, li, nil
 }
 
@@ -263,7 +232,7 @@ func (r *SyntheticReport) Len() int {
 
 // FiguresOut reports whether some figure of the report (its rows and its
 // footer; not the budget's own, its BDI) is out of bounds (FigureOut): for a
-// streamed report as its first pass found, for one computed whole by
+// computed report as its first pass found, for one built of its Rows alone by
 // looking at every row. An answer showing such a figure is refused (409).
 func (r *SyntheticReport) FiguresOut() bool {
 	if r.BudgetTotals.FiguresOut() {
@@ -284,7 +253,7 @@ func (r *SyntheticReport) FiguresOut() bool {
 // row is fn's for the call only. A streamed report (SyntheticStream) walks
 // its budget's tree again and prices each row as it goes.
 func (r *SyntheticReport) Each(fn func(*SyntheticRow) error) error {
-	if r.stream == nil {
+	if r.stream == nil || r.Rows != nil {
 		for i := range r.Rows {
 			if err := fn(&r.Rows[i]); err != nil {
 				return err
@@ -301,19 +270,23 @@ func (s *syntheticStream) each(fn func(row *SyntheticRow, n *BudgetNode, li *lin
 	var num numberer
 	var row SyntheticRow
 	stage := 0
-	weight := func(c int64) decimal.Decimal {
-		if s.total > 0 {
-			return weightOf(c, s.total)
+	weightOf := func(x amount) decimal.Decimal {
+		if s.total.sign() > 0 {
+			return weight(x, s.total)
 		}
 		return decimal.Decimal{}
 	}
-	return s.tape.walk(func(n *BudgetNode, depth int) error {
+	walk := s.replay
+	if walk == nil {
+		walk = s.tape.walk
+	}
+	return walk(func(n *BudgetNode, depth int) error {
 		num.next(depth)
 		row = SyntheticRow{NodeID: n.ID, Number: num.String(), Depth: depth, Kind: n.Kind}
 		if !n.Kind.IsLine() {
 			row.Description = n.Description
-			row.Total, row.TotalWithBDI = centsDecimal(s.stageTotal[stage]), centsDecimal(s.stageWithBDI[stage])
-			row.Weight = weight(s.stageTotal[stage])
+			row.Total, row.TotalWithBDI = s.stageTotal[stage].Decimal(), s.stageWithBDI[stage].Decimal()
+			row.Weight = weightOf(s.stageTotal[stage])
 			stage++
 			return fn(&row, n, nil)
 		}
@@ -325,13 +298,8 @@ func (s *syntheticStream) each(fn func(row *SyntheticRow, n *BudgetNode, li *lin
 		row.Description = li.description
 		row.Missing, _ = li.missingIn(s.reg)
 		row.Supply = f.supply
-		row.UnitPrice, row.Total, row.TotalWithBDI = f.unitPrice, centsDecimal(f.total), centsDecimal(f.withBDI)
-		if f.finalMode {
-			row.UnitPriceWithBDI = f.unitPrice
-		} else {
-			row.UnitPriceWithBDI = centsDecimal(f.unitWithBDI)
-		}
-		row.Weight = weight(f.total)
+		row.LineFigures = f.figures(f.unitPrice)
+		row.Weight = weightOf(f.total)
 		return fn(&row, n, li)
 	})
 }

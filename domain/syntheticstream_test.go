@@ -88,9 +88,16 @@ func TestSyntheticStreamIsSynthetic(t *testing.T) {
 	streamed, rows, missing, supply := 0, 0, 0, 0
 	for i := range 1000 {
 		b := randomBudget(r)
-		want, err := domain.NewBudgetPricer(worldSource()).Synthetic(b)
+		want, err := domain.NewBudgetPricer(worldSource()).WholeSynthetic(b)
 		if err != nil {
 			t.Fatal(err)
+		}
+		held, err := domain.NewBudgetPricer(worldSource()).Synthetic(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want.Rows, held.Rows, decimalValues); diff != "" {
+			t.Fatalf("budget %d: rows held differ (-whole +held):\n%s", i, diff)
 		}
 		header := *b
 		header.Items = nil // the stream reads the tree through the walk only
@@ -130,8 +137,9 @@ func TestSyntheticStreamIsSynthetic(t *testing.T) {
 }
 
 // TestSyntheticStreamBounds: a line whose figures pass the bounds makes the
-// streamed report out of bounds, as the whole one; a figure past the fast
-// path's 18 digits is ErrNotStreamable, and a negative one too.
+// streamed report out of bounds, as the whole one; a figure past the 64-bit
+// path's 18 digits, and a negative one, are computed exactly (in decimal)
+// and give the whole report's rows.
 func TestSyntheticStreamBounds(t *testing.T) {
 	line := func(q string) *domain.Budget {
 		b := &domain.Budget{ID: "b1", State: "MG", Banks: []domain.BankRef{mg08}, BDIMode: domain.BDIOnUnitPrice,
@@ -150,11 +158,13 @@ func TestSyntheticStreamBounds(t *testing.T) {
 		{"79999999999999", false, nil},  // with BDI 12.50 × 79… = 999999999999987.5: in bounds
 		{"80000000000000", true, nil},   // with BDI 10^15: out
 		{"1000000000000000", true, nil}, // out, and still in the fast path (10^18 centavos fit in 64 bits)
-		{"1000000000000000000000", false, domain.ErrNotStreamable},
-		{"-1", false, domain.ErrNotStreamable},
+		{"1000000000000000000000", true, nil},
+		{"-1", false, nil},
+		{"-123456789012.3456789", false, nil},
+		{"123456789012345678901234.5", true, nil},
 	} {
 		b := line(c.q)
-		want, err := domain.NewBudgetPricer(worldSource()).Synthetic(b)
+		want, err := domain.NewBudgetPricer(worldSource()).WholeSynthetic(b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,6 +180,9 @@ func TestSyntheticStreamBounds(t *testing.T) {
 		}
 		if diff := cmp.Diff(want.Rows, streamedRows(t, got), decimalValues); diff != "" {
 			t.Fatalf("quantity %s: rows differ:\n%s", c.q, diff)
+		}
+		if diff := cmp.Diff(want.BudgetTotals, got.BudgetTotals, decimalValues); diff != "" {
+			t.Fatalf("quantity %s: totals differ:\n%s", c.q, diff)
 		}
 	}
 }
@@ -236,9 +249,16 @@ func TestAnalyticAndABCStreams(t *testing.T) {
 	rows := 0
 	for i := range 500 {
 		b := randomBudget(r)
-		want, err := domain.NewBudgetPricer(worldSource()).Analytic(b)
+		want, err := domain.NewBudgetPricer(worldSource()).WholeAnalytic(b)
 		if err != nil {
 			t.Fatal(err)
+		}
+		held, err := domain.NewBudgetPricer(worldSource()).Analytic(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want.Rows, held.Rows, decimalValues); diff != "" {
+			t.Fatalf("budget %d: rows held differ (-whole +held):\n%s", i, diff)
 		}
 		header := *b
 		header.Items = nil

@@ -135,10 +135,9 @@ func (r *Recorder) BankComposition(ref BankRef, code string) (*BankComposition, 
 func Freeze(b *Budget, src PriceSource) (content []byte, hash string, err error) {
 	rec := &Recorder{Src: src, Snap: NewPriceSnapshot()}
 	bp := NewBudgetPricer(rec)
-	if _, err := bp.Synthetic(b); err != nil {
-		return nil, "", err
-	}
-	if _, err := bp.Analytic(b); err != nil {
+	// The analytic report's pass reads what the synthetic one reads, and
+	// what it opens.
+	if _, err := bp.AnalyticStream(b, b.Walk); err != nil {
 		return nil, "", err
 	}
 	if _, err := bp.ABC(b, ABCLimits{}); err != nil {

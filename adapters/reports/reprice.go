@@ -40,7 +40,7 @@ func PriceDiffCSV(w io.Writer, d *domain.PriceDiff) error {
 			5: Quantity(l.Quantity), 6: l.MonthBefore, 7: l.MonthAfter,
 			8: priceOrEmpty(l.UnitBefore, l.MissingBefore), 9: priceOrEmpty(l.UnitAfter, l.Lacking),
 			12: Money(l.TotalBefore), 13: Money(l.TotalAfter), 14: Money(l.TotalDiff),
-			15: pctOrEmpty(domain.PercentOf(l.TotalDiff, l.TotalBefore)), 16: status}
+			15: pctOrEmpty(l.TotalDiffPct), 16: status}
 		if !l.Lacking && !l.MissingBefore {
 			cells[10], cells[11] = Price(l.UnitDiff), pctOrEmpty(l.UnitDiffPct)
 		}
@@ -54,9 +54,8 @@ func PriceDiffCSV(w io.Writer, d *domain.PriceDiff) error {
 			return err
 		}
 	}
-	diff := d.After.TotalWithBDI.Sub(d.Before.TotalWithBDI)
-	if err := t.row(map[int]string{3: "Total com BDI", 12: Money(d.Before.TotalWithBDI), 13: Money(d.After.TotalWithBDI),
-		14: Money(diff), 15: pctOrEmpty(domain.PercentOf(diff, d.Before.TotalWithBDI))}); err != nil {
+	if err := t.row(map[int]string{3: "Total com BDI", 12: Money(d.Total.Before), 13: Money(d.Total.After),
+		14: Money(d.Total.Diff), 15: pctOrEmpty(d.Total.DiffPct)}); err != nil {
 		return err
 	}
 	return t.flush()

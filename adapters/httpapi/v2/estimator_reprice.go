@@ -112,12 +112,11 @@ func diffMeta(d *domain.PriceDiff) jsonapi.Meta {
 	for i, l := range d.Lacking {
 		lacking[i] = l.NodeID
 	}
-	diff := d.After.TotalWithBDI.Sub(d.Before.TotalWithBDI)
 	return jsonapi.Meta{
 		"before":   totalsOf(d.Before.BudgetTotals),
 		"after":    totalsOf(d.After.BudgetTotals),
-		"diff":     httpapi.Money(diff),
-		"diff_pct": pctDoc(domain.PercentOf(diff, d.Before.TotalWithBDI)),
+		"diff":     httpapi.Money(d.Total.Diff),
+		"diff_pct": pctDoc(d.Total.DiffPct),
 		"stages":   stages,
 		"lacking":  lacking,
 		"target":   metaOf(d.After.Budget),

@@ -45,14 +45,11 @@ type versionDoc struct {
 }
 
 func (h *handlers) versionDoc(v *domain.BudgetVersion) (*versionDoc, error) {
-	b, bp, err := v.Open()
+	pb, err := h.env.App.PriceVersion(v)
 	if err != nil {
 		return nil, err
 	}
-	rep, err := bp.Synthetic(b)
-	if err != nil {
-		return nil, err
-	}
+	b, rep := pb.Budget, pb.Totals
 	return &versionDoc{ID: v.BudgetID + ":" + strconv.Itoa(v.Number), Number: v.Number, Hash: v.Hash,
 		FrozenAt: h.env.FormatTime(v.FrozenAt), Code: b.Code, Description: b.Description, Location: b.State,
 		Desonerado: b.Desonerado, BDI: httpapi.Num(b.BDI), Banks: banksOf(b), Lines: b.Lines(),
