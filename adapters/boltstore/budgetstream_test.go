@@ -99,6 +99,40 @@ func BenchmarkBudgetStreamWalk(b *testing.B) {
 	if err := s.Update(ctx, func(tx app.Tx) error { return tx.PutBudget(bud) }); err != nil {
 		b.Fatal(err)
 	}
+	b.Run("scanner", func(b *testing.B) { benchStreamWalk(b, s) })
+	// The library path: the whole record decoded by encoding/json
+	// (tx.Budget), then its tree walked.
+	b.Run("encoding_json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			err := s.View(ctx, func(tx app.Tx) error {
+				bud, err := tx.Budget("b1")
+				if err != nil {
+					return err
+				}
+				n := 0
+				var walk func([]domain.BudgetNode)
+				walk = func(ns []domain.BudgetNode) {
+					for i := range ns {
+						n++
+						walk(ns[i].Items)
+					}
+				}
+				walk(bud.Items)
+				if n != 50050 {
+					b.Fatalf("%d nodes", n)
+				}
+				return nil
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func benchStreamWalk(b *testing.B, s *Store) {
+	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
 		err := s.View(ctx, func(tx app.Tx) error {

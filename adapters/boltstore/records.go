@@ -1,6 +1,7 @@
 package boltstore
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -393,6 +394,40 @@ func (r *resourceRecord) domain(d *decoder) *domain.Resource {
 		v.Locals[st] = p.domain(d, "locals/"+st+"/")
 	}
 	return v
+}
+
+// toCompositionRecord is the stored record of c.
+func toCompositionRecord(c *domain.Composition) compositionRecord {
+	r := compositionRecord{
+		ID: c.ID, CompanyID: c.CompanyID, UserID: c.UserID, DepartmentID: c.DepartmentID, GroupID: c.GroupID,
+		Code: c.Code, SecondCode: c.SecondCode, Description: c.Description, Type: c.Type, Unit: c.Unit,
+		State: c.State, IsSicro: c.IsSicro, Labor: c.Labor, Rounding: int(c.Rounding), Note: c.Note,
+		TeamProduction: encDec(c.TeamProduction), FIC: encDec(c.FIC), LaborAddition: encDec(c.LaborAddition),
+		CreatedAt: encTime(c.CreatedAt),
+	}
+	if c.Banks != nil {
+		r.Banks = make([]bankRefRecord, len(c.Banks))
+		for i, b := range c.Banks {
+			r.Banks[i] = bankRefRecord{Name: b.Name, State: b.State, Month: b.Month, Region: b.Region, Report: b.Report, AskedRegion: b.AskedRegion, WithLaborCharges: b.WithLaborCharges}
+		}
+	}
+	if c.Items != nil {
+		r.Items = make([]itemRecord, len(c.Items))
+		for i, it := range c.Items {
+			ir := itemRecord{Bank: it.Bank, Code: it.Code, Kind: string(it.Kind), Quantity: encDec(it.Quantity)}
+			if it.Utilization.Valid {
+				u := encDec(it.Utilization.Decimal)
+				ir.Utilization = &u
+			}
+			r.Items[i] = ir
+		}
+	}
+	return r
+}
+
+// encodeCompositionRecord is the stored record of c, as JSON.
+func encodeCompositionRecord(c *domain.Composition) ([]byte, error) {
+	return json.Marshal(toCompositionRecord(c))
 }
 
 func (r *compositionRecord) domain(d *decoder) *domain.Composition {

@@ -504,7 +504,10 @@ func (t *tx) PutComposition(c *domain.Composition) error {
 	if err := t.reindexList(compositionKind, c.ID, found, old.CompanyID, c.CompanyID, compositionRow(c)); err != nil {
 		return err
 	}
-	data := appendCompositionRecord(make([]byte, 0, 512+96*len(c.Items)+96*len(c.Banks)), c)
+	data, err := encodeCompositionRecord(c)
+	if err != nil {
+		return err
+	}
 	if err := t.bucket(bucketCompositions).Put([]byte(c.ID), data); err != nil {
 		return err
 	}

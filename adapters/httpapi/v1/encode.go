@@ -1,19 +1,19 @@
 package v1
 
 import (
-	"slices"
-	"sync"
-
 	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/domain"
+	"github.com/shopspring/decimal"
 )
 
 // The records read most (a composition with its items, a resource, and
 // their lists) are written without reflection (docs/decisions.md,
-// "Answers written without reflection"): each answer appends its JSON to an
-// httpapi.Encoder, byte for byte what encoding/json wrote of the structs
-// that described them (reference_test.go; encode_test.go compares both),
-// its figures checked against the bounds as they are written.
+// "Answers written without reflection"): each answer is a table of its
+// members (httpapi.Object, one line a member; the members v2 shows alike
+// are httpapi's), written to an httpapi.Encoder byte for byte as
+// encoding/json wrote the structs that described them (reference_test.go;
+// encode_test.go compares both), its figures checked against the bounds
+// as they are written. A new field is a line in its table.
 
 // compositionBody is a composition as v1 shows it: id, company_id, user_id,
 // department_id, group_id (null when it has no group), code, second_code,
@@ -38,179 +38,75 @@ func (h *handler) composition(pc *domain.PricedComposition) compositionBody {
 	return compositionBody{env: h.env, pc: pc}
 }
 
-// strs is the sorting space of an encoding.
-type strs struct{ s []string }
+// notSicro leaves a member out of a composition of the SINAPI model.
+func notSicro(b compositionBody) bool { return !b.pc.IsSicro }
 
-var strsPool = sync.Pool{New: func() any { return new(strs) }}
+// compositionObject is compositionBody's members, one a line.
+var compositionObject = httpapi.NewObject(
+	httpapi.Str("id", func(b compositionBody) string { return b.pc.ID }),
+	httpapi.Str("company_id", func(b compositionBody) string { return b.pc.CompanyID }),
+	httpapi.Str("user_id", func(b compositionBody) string { return b.pc.UserID }),
+	httpapi.Str("department_id", func(b compositionBody) string { return b.pc.DepartmentID }),
+	httpapi.StrOrNull("group_id", func(b compositionBody) string { return b.pc.GroupID }),
+	httpapi.Str("code", func(b compositionBody) string { return b.pc.Code }),
+	httpapi.Str("second_code", func(b compositionBody) string { return b.pc.SecondCode }),
+	httpapi.Str("description", func(b compositionBody) string { return b.pc.Description }),
+	httpapi.Str("type", func(b compositionBody) string { return b.pc.Type }),
+	httpapi.Str("unit", func(b compositionBody) string { return b.pc.Unit }),
+	httpapi.Str("state", func(b compositionBody) string { return b.pc.State }),
+	httpapi.Boolean("is_sicro", func(b compositionBody) bool { return b.pc.IsSicro }),
+	httpapi.Field("calculation_method", func(e *httpapi.Encoder, b compositionBody) { httpapi.CalculationMethod.Append(e, b.pc.Rounding) }),
+	httpapi.Boolean("labor", func(b compositionBody) bool { return b.pc.Labor }),
+	httpapi.Dec("team_production", func(b compositionBody) decimal.Decimal { return b.pc.TeamProduction }).OmitIf(notSicro),
+	httpapi.Dec("fic", func(b compositionBody) decimal.Decimal { return b.pc.FIC }).OmitIf(notSicro),
+	httpapi.Dec("adc_labor", func(b compositionBody) decimal.Decimal { return b.pc.LaborAddition }).OmitIf(notSicro),
+	httpapi.Field("prices", func(e *httpapi.Encoder, b compositionBody) {
+		if b.pc.IsSicro {
+			httpapi.CompositionPrices.Append(e, &b.pc.Prices)
+		} else {
+			httpapi.BasePrices.Append(e, &b.pc.Prices)
+		}
+	}),
+	httpapi.Field("banks", func(e *httpapi.Encoder, b compositionBody) {
+		banks := b.pc.Banks
+		e.Keyed(len(banks), func(i int, dst []byte) []byte { return append(dst, banks[i].Name...) },
+			func(e *httpapi.Encoder, i int) { bankObject.Append(e, &banks[i]) })
+	}),
+	httpapi.Field("items", func(e *httpapi.Encoder, b compositionBody) {
+		e.Array(len(b.pc.Items), func(e *httpapi.Encoder, i int) {
+			itemObject.Append(e, httpapi.Line{PricedItem: &b.pc.Items[i], Rounding: b.pc.Rounding, Position: i + 1})
+		})
+	}),
+	httpapi.Field("created_at", func(e *httpapi.Encoder, b compositionBody) { e.Time(b.env, b.pc.CreatedAt) }),
+	httpapi.Boolean("incomplete", func(b compositionBody) bool { return true }).OmitIf(complete),
+	httpapi.Field("missing", func(e *httpapi.Encoder, b compositionBody) { e.MissingPrices(b.pc.Missing) }).OmitIf(complete),
+)
 
-// sortedBanks returns the indexes of banks sorted by name, only the last of
-// each name: what encoding/json writes of a map filled in order.
-func sortedBanks(banks []domain.BankRef, idx []int) []int {
-	idx = idx[:0]
-	for i := range banks {
-		idx = append(idx, i)
-	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		switch x, y := banks[a].Name, banks[b].Name; {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
-	})
-	out := idx[:0]
-	for j, i := range idx {
-		if j+1 < len(idx) && banks[idx[j+1]].Name == banks[i].Name {
-			continue
-		}
-		out = append(out, i)
-	}
-	return out
-}
+// complete leaves incomplete and missing out when every item has a price:
+// the prices then leave those items out (docs/decisions.md).
+func complete(b compositionBody) bool { return !b.pc.Incomplete() }
+
+// bankObject is an entry of a composition's banks, keyed by name: regiao
+// is the edition's region, or the region the client sent for a bank
+// without regions (left out when none); with_labor_charges only when the
+// client sent it.
+var bankObject = httpapi.NewObject(
+	httpapi.Str("data", func(b *domain.BankRef) string { return b.Month }),
+	httpapi.Str("estado", func(b *domain.BankRef) string { return b.State }),
+	httpapi.Str("regiao", regiao).OmitIf(func(b *domain.BankRef) bool { return regiao(b) == "" }),
+	httpapi.Boolean("relatorio", func(b *domain.BankRef) bool { return b.Report }),
+	httpapi.Boolean("with_labor_charges", func(b *domain.BankRef) bool { return *b.WithLaborCharges }).
+		OmitIf(func(b *domain.BankRef) bool { return b.WithLaborCharges == nil }),
+)
+
+func regiao(b *domain.BankRef) string { return httpapi.OrElse(b.Region, b.AskedRegion) }
+
+// itemObject is an item of a composition: the members of both
+// generations, and missing true for an item without a price.
+var itemObject = httpapi.LineMembers.With(httpapi.LineMissing)
 
 // AppendJSON implements httpapi.JSONAppender.
-func (b compositionBody) AppendJSON(e *httpapi.Encoder) {
-	pc := b.pc
-	c := pc.Composition
-	e.Raw(`{"id":`)
-	e.String(c.ID)
-	e.Raw(`,"company_id":`)
-	e.String(c.CompanyID)
-	e.Raw(`,"user_id":`)
-	e.String(c.UserID)
-	e.Raw(`,"department_id":`)
-	e.String(c.DepartmentID)
-	e.Raw(`,"group_id":`)
-	if c.GroupID == "" {
-		e.Null()
-	} else {
-		e.String(c.GroupID)
-	}
-	e.Raw(`,"code":`)
-	e.String(c.Code)
-	e.Raw(`,"second_code":`)
-	e.String(c.SecondCode)
-	e.Raw(`,"description":`)
-	e.String(c.Description)
-	e.Raw(`,"type":`)
-	e.String(c.Type)
-	e.Raw(`,"unit":`)
-	e.String(c.Unit)
-	e.Raw(`,"state":`)
-	e.String(c.State)
-	e.Raw(`,"is_sicro":`)
-	e.Bool(c.IsSicro)
-	e.Raw(`,"calculation_method":{"type":`)
-	e.Int(int(c.Rounding))
-	e.Raw(`,"description":`)
-	e.String(c.Rounding.Description())
-	e.Raw(`},"labor":`)
-	e.Bool(c.Labor)
-	p := pc.Prices
-	if c.IsSicro {
-		e.Raw(`,"team_production":`)
-		e.Num(c.TeamProduction)
-		e.Raw(`,"fic":`)
-		e.Num(c.FIC)
-		e.Raw(`,"adc_labor":`)
-		e.Num(c.LaborAddition)
-	}
-	e.Raw(`,"prices":{"pnd":`)
-	e.Num(p.PND)
-	e.Raw(`,"pd":`)
-	e.Num(p.PD)
-	if c.IsSicro {
-		e.SicroPrices(p)
-	}
-	e.Raw(`},"banks":{`)
-	var small [16]int
-	for j, i := range sortedBanks(c.Banks, small[:0]) {
-		bk := c.Banks[i]
-		if j > 0 {
-			e.Byte(',')
-		}
-		e.String(bk.Name)
-		e.Raw(`:{"data":`)
-		e.String(bk.Month)
-		e.Raw(`,"estado":`)
-		e.String(bk.State)
-		if reg := orElse(bk.Region, bk.AskedRegion); reg != "" {
-			e.Raw(`,"regiao":`)
-			e.String(reg)
-		}
-		e.Raw(`,"relatorio":`)
-		e.Bool(bk.Report)
-		if bk.WithLaborCharges != nil {
-			e.Raw(`,"with_labor_charges":`)
-			e.Bool(*bk.WithLaborCharges)
-		}
-		e.Byte('}')
-	}
-	e.Raw(`},"items":[`)
-	for i := range pc.Items {
-		it := &pc.Items[i]
-		if i > 0 {
-			e.Byte(',')
-		}
-		unpricedND, unpricedD := !it.Priced(domain.NaoDesonerado), !it.Priced(domain.Desonerado)
-		e.Raw(`{"banco":`)
-		e.String(it.Bank)
-		e.Raw(`,"code":`)
-		e.String(it.Code)
-		e.Raw(`,"description":`)
-		e.String(it.Description)
-		e.Raw(`,"type":`)
-		e.String(it.Type)
-		e.Raw(`,"unit":`)
-		e.String(it.Unit)
-		e.Raw(`,"unitary_pnd":`)
-		e.NumOrNull(it.UnitPrice.PND, unpricedND)
-		e.Raw(`,"unitary_pd":`)
-		e.NumOrNull(it.UnitPrice.PD, unpricedD)
-		e.Raw(`,"coefficient":`)
-		e.Num(it.Quantity)
-		e.Raw(`,"pnd":`)
-		e.NumOrNull(c.Rounding.ShowLine(it.Total.PND), unpricedND)
-		e.Raw(`,"pd":`)
-		e.NumOrNull(c.Rounding.ShowLine(it.Total.PD), unpricedD)
-		e.Raw(`,"is_resource":`)
-		e.Bool(it.Kind == domain.KindResource)
-		if it.Missing {
-			e.Raw(`,"missing":true`)
-		}
-		e.Byte('}')
-	}
-	e.Raw(`],"created_at":`)
-	e.Time(b.env, c.CreatedAt)
-	if pc.Incomplete() {
-		e.Raw(`,"incomplete":true,"missing":[`)
-		for i, m := range pc.Missing {
-			if i > 0 {
-				e.Byte(',')
-			}
-			e.Raw(`{"banco":`)
-			e.String(m.Bank)
-			e.Raw(`,"code":`)
-			e.String(m.Code)
-			e.Raw(`,"is_resource":`)
-			e.Bool(m.Kind == domain.KindResource)
-			e.Raw(`,"reason":`)
-			e.String(m.Reason)
-			e.Byte('}')
-		}
-		e.Byte(']')
-	}
-	e.Byte('}')
-}
-
-// orElse is a, or b when a is empty.
-func orElse(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
+func (b compositionBody) AppendJSON(e *httpapi.Encoder) { compositionObject.Append(e, b) }
 
 // resourceRecord is a resource as the v1 list shows it (also the answer of
 // GET /{id} and find_by_code): id, company_id, user_id, department_id,
@@ -221,73 +117,34 @@ type resourceRecord struct{ r *domain.Resource }
 
 func resourceToRecord(r *domain.Resource) resourceRecord { return resourceRecord{r} }
 
+// resourceObject is resourceRecord's members, one a line.
+var resourceObject = httpapi.NewObject(
+	httpapi.Str("id", func(r *domain.Resource) string { return r.ID }),
+	httpapi.Str("company_id", func(r *domain.Resource) string { return r.CompanyID }),
+	httpapi.Str("user_id", func(r *domain.Resource) string { return r.UserID }),
+	httpapi.Str("department_id", func(r *domain.Resource) string { return r.DepartmentID }),
+	httpapi.Str("group_id", func(r *domain.Resource) string { return r.GroupID }).OmitIf(func(r *domain.Resource) bool { return r.GroupID == "" }),
+	httpapi.Str("code", func(r *domain.Resource) string { return r.Code }),
+	httpapi.StrOrNull("second_code", func(r *domain.Resource) string { return r.SecondCode }),
+	httpapi.Str("description", func(r *domain.Resource) string { return r.Description }),
+	httpapi.Whole("type", func(r *domain.Resource) int { return r.Type }),
+	httpapi.Str("unit", func(r *domain.Resource) string { return r.Unit }),
+	httpapi.Field("locals", func(e *httpapi.Encoder, r *domain.Resource) {
+		httpapi.Map(e, r.Locals, func(e *httpapi.Encoder, p domain.PriceLine) {
+			if r.IsSicro { // a SICRO resource has one price a state
+				e.Num(p.PND)
+			} else {
+				httpapi.PriceLine.Append(e, p)
+			}
+		})
+	}),
+	httpapi.Boolean("is_sicro", func(r *domain.Resource) bool { return r.IsSicro }),
+	httpapi.Boolean("status", func(r *domain.Resource) bool { return r.Status }),
+	httpapi.Str("note", func(r *domain.Resource) string { return r.Note }),
+)
+
 // AppendJSON implements httpapi.JSONAppender.
-func (rec resourceRecord) AppendJSON(e *httpapi.Encoder) {
-	r := rec.r
-	e.Raw(`{"id":`)
-	e.String(r.ID)
-	e.Raw(`,"company_id":`)
-	e.String(r.CompanyID)
-	e.Raw(`,"user_id":`)
-	e.String(r.UserID)
-	e.Raw(`,"department_id":`)
-	e.String(r.DepartmentID)
-	if r.GroupID != "" {
-		e.Raw(`,"group_id":`)
-		e.String(r.GroupID)
-	}
-	e.Raw(`,"code":`)
-	e.String(r.Code)
-	e.Raw(`,"second_code":`)
-	if r.SecondCode == "" {
-		e.Null()
-	} else {
-		e.String(r.SecondCode)
-	}
-	e.Raw(`,"description":`)
-	e.String(r.Description)
-	e.Raw(`,"type":`)
-	e.Int(r.Type)
-	e.Raw(`,"unit":`)
-	e.String(r.Unit)
-	e.Raw(`,"locals":{`)
-	s := strsPool.Get().(*strs)
-	s.s = s.s[:0]
-	for st := range r.Locals {
-		s.s = append(s.s, st)
-	}
-	slices.Sort(s.s)
-	for i, st := range s.s {
-		p := r.Locals[st]
-		if i > 0 {
-			e.Byte(',')
-		}
-		e.String(st)
-		e.Byte(':')
-		if r.IsSicro {
-			e.Num(p.PND)
-			continue
-		}
-		e.Raw(`{"pnd":`)
-		e.Num(p.PND)
-		e.Raw(`,"pd":`)
-		e.Num(p.PD)
-		e.Raw(`,"pndi":`)
-		e.Num(p.PNDI)
-		e.Raw(`,"pdi":`)
-		e.Num(p.PDI)
-		e.Byte('}')
-	}
-	clear(s.s)
-	strsPool.Put(s)
-	e.Raw(`},"is_sicro":`)
-	e.Bool(r.IsSicro)
-	e.Raw(`,"status":`)
-	e.Bool(r.Status)
-	e.Raw(`,"note":`)
-	e.String(r.Note)
-	e.Byte('}')
-}
+func (rec resourceRecord) AppendJSON(e *httpapi.Encoder) { resourceObject.Append(e, rec.r) }
 
 // plainEnvelope is a listEnvelope encoded by encoding/json.
 type plainEnvelope[T any] listEnvelope[T]

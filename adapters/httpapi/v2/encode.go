@@ -1,21 +1,22 @@
 package v2
 
 import (
-	"bytes"
 	"net/http"
 	"net/url"
-	"slices"
-	"sync"
 
 	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/domain"
 	"github.com/google/jsonapi"
+	"github.com/shopspring/decimal"
 )
 
 // The records read most (a composition with its items, a resource, and
 // their lists) are written without reflection (docs/decisions.md,
-// "Answers written without reflection"): each is a docObject that appends its
-// JSON:API resource object to an httpapi.Encoder, byte for byte what
+// "Answers written without reflection"): each is a docObject whose
+// attributes are a table (httpapi.SortedObject, one line an attribute, in
+// any order: they are written sorted by name; the members v1 shows alike
+// are httpapi's), appending its JSON:API resource object to an
+// httpapi.Encoder, byte for byte what
 // google/jsonapi's node tree encoded by encoding/json was (encode_test.go
 // compares both), its figures checked against the bounds as they are
 // written. Every other document still goes through google/jsonapi
@@ -95,37 +96,24 @@ func writeObjects[T docObject](h *handlers, w http.ResponseWriter, r *http.Reque
 
 // appendMap appends a links or meta object as encoding/json writes a map:
 // members sorted by name.
-func appendMap[M ~map[string]any](e *httpapi.Encoder, m M) error {
+func appendMap[M ~map[string]any](e *httpapi.Encoder, m M) (err error) {
 	if m == nil {
 		e.Null()
 		return nil
 	}
-	var small [8]string
-	keys := small[:0]
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	e.Byte('{')
-	for i, k := range keys {
-		if i > 0 {
-			e.Byte(',')
-		}
-		e.String(k)
-		e.Byte(':')
-		switch v := m[k].(type) {
+	httpapi.Map(e, map[string]any(m), func(e *httpapi.Encoder, v any) {
+		switch v := v.(type) {
 		case string:
 			e.String(v)
 		case int:
 			e.Int(v)
 		default:
-			if err := e.Value(v); err != nil {
-				return err
+			if x := e.Value(v); err == nil {
+				err = x
 			}
 		}
-	}
-	e.Byte('}')
-	return nil
+	})
+	return err
 }
 
 // appendRelationship appends a to-one relationship member (after others
@@ -220,172 +208,86 @@ func (d *compositionDoc) related(name string) (relTarget, bool) {
 	return ownerRelated(name, c.UserID, c.DepartmentID, c.GroupID)
 }
 
-// scratch is the sorting space of an encoding.
-type scratch struct {
-	keys []byte
-	idx  []int
-	off  []int
-	strs []string
-}
-
-var scratches = sync.Pool{New: func() any { return new(scratch) }}
-
-// sortedLast sorts the keys of n entries (key(i, dst) appends entry i's
-// key) and returns the indexes of the entries in key order, only the last
-// entry of each key: what encoding/json writes of a map filled in entry
-// order.
-func (s *scratch) sortedLast(n int, key func(i int, dst []byte) []byte) []int {
-	s.keys, s.idx, s.off = s.keys[:0], s.idx[:0], s.off[:0]
-	for i := range n {
-		s.off = append(s.off, len(s.keys))
-		s.keys = key(i, s.keys)
-		s.idx = append(s.idx, i)
-	}
-	s.off = append(s.off, len(s.keys))
-	k := func(i int) []byte { return s.keys[s.off[i]:s.off[i+1]] }
-	slices.SortStableFunc(s.idx, func(a, b int) int { return bytes.Compare(k(a), k(b)) })
-	out := s.idx[:0]
-	for j, i := range s.idx {
-		if j+1 < len(s.idx) && bytes.Equal(k(i), k(s.idx[j+1])) {
-			continue // a later entry of the same key replaces it
-		}
-		out = append(out, i)
-	}
-	return out
-}
-
 func (d *compositionDoc) appendObject(e *httpapi.Encoder, base string) {
-	pc := d.pc
-	c := pc.Composition
-	p := pc.Prices
-	s := scratches.Get().(*scratch)
-	defer scratches.Put(s)
-
 	appendObjectStart(e, d.self())
-	e.Raw(`"banks":{`)
-	for j, i := range s.sortedLast(len(c.Banks), func(i int, dst []byte) []byte { return append(dst, c.Banks[i].Name...) }) {
-		b := c.Banks[i]
-		if j > 0 {
-			e.Byte(',')
-		}
-		e.String(b.Name)
-		e.Raw(`:{"estado":`)
-		e.String(b.State)
-		e.Raw(`,"data":`)
-		e.String(b.Month)
-		if reg := orElse(b.Region, b.AskedRegion); reg != "" {
-			e.Raw(`,"regiao":`)
-			e.String(reg)
-		}
-		e.Raw(`,"relatorio":`)
-		e.Bool(b.Report)
-		e.Byte('}')
-	}
-	e.Raw(`},"calculation_method":{"type":`)
-	e.Int(int(c.Rounding))
-	e.Raw(`,"description":`)
-	e.String(c.Rounding.Description())
-	e.Raw(`},"code":`)
-	e.String(c.Code)
-	e.Raw(`,"composition_type":`)
-	e.String(c.Type)
-	e.Raw(`,"created_at":`)
-	e.Time(d.env, c.CreatedAt)
-	e.Raw(`,"description":`)
-	e.String(c.Description)
-	e.Raw(`,"fic":`)
-	e.Num(c.FIC)
-	if pc.Incomplete() {
-		e.Raw(`,"incomplete":true`)
-	}
-	e.Raw(`,"is_sicro":`)
-	e.Bool(c.IsSicro)
-	e.Raw(`,"items":{`)
-	if d.withItems {
-		order := s.sortedLast(len(pc.Items), func(i int, dst []byte) []byte { return appendItemID(dst, pc.Items[i].Item) })
-		for j, i := range order {
-			it := &pc.Items[i]
-			if j > 0 {
-				e.Byte(',')
-			}
-			e.StringBytes(s.keys[s.off[i]:s.off[i+1]])
-			unpricedND, unpricedD := !it.Priced(domain.NaoDesonerado), !it.Priced(domain.Desonerado)
-			e.Raw(`:{"banco":`)
-			e.String(it.Bank)
-			e.Raw(`,"code":`)
-			e.String(it.Code)
-			e.Raw(`,"description":`)
-			e.String(it.Description)
-			e.Raw(`,"type":`)
-			e.String(it.Type)
-			e.Raw(`,"unit":`)
-			e.String(it.Unit)
-			e.Raw(`,"unitary_pnd":`)
-			e.NumOrNull(it.UnitPrice.PND, unpricedND)
-			e.Raw(`,"unitary_pd":`)
-			e.NumOrNull(it.UnitPrice.PD, unpricedD)
-			e.Raw(`,"coefficient":`)
-			e.Num(it.Quantity)
-			e.Raw(`,"pnd":`)
-			e.NumOrNull(c.Rounding.ShowLine(it.Total.PND), unpricedND)
-			e.Raw(`,"pd":`)
-			e.NumOrNull(c.Rounding.ShowLine(it.Total.PD), unpricedD)
-			e.Raw(`,"is_resource":`)
-			e.Bool(it.Kind == domain.KindResource)
-			e.Raw(`,"position":`)
-			e.Int(i + 1)
-			if it.Utilization.Valid {
-				e.Raw(`,"utilization":`)
-				e.Num(it.Utilization.Decimal)
-			}
-			if it.Missing {
-				e.Raw(`,"missing":true`)
-			}
-			e.Byte('}')
-		}
-	}
-	e.Raw(`},"labor":`)
-	e.Bool(c.Labor)
-	e.Raw(`,"labor_addition":`)
-	e.Num(c.LaborAddition)
-	e.Raw(`,"location":`)
-	e.String(c.State)
-	if len(pc.Missing) > 0 {
-		e.Raw(`,"missing":`)
-		appendMissingItems(e, pc.Missing)
-	}
-	e.Raw(`,"note":`)
-	e.String(c.Note)
-	e.Raw(`,"omitted_items":`)
-	if d.withItems {
-		e.Int(0)
-	} else {
-		e.Int(len(pc.Items))
-	}
-	e.Raw(`,"prices":{"pnd":`)
-	e.Num(p.PND)
-	e.Raw(`,"pd":`)
-	e.Num(p.PD)
-	e.SicroPrices(p)
-	e.Raw(`},"secondary_code":`)
-	e.String(c.SecondCode)
-	e.Raw(`,"team_production":`)
-	e.Num(c.TeamProduction)
-	e.Raw(`,"type":`)
-	e.String(c.Type)
-	e.Raw(`,"unit":`)
-	e.String(c.Unit)
+	compositionAttributes.AppendMembers(e, d, false)
 	e.Byte('}')
+	c := d.pc.Composition
 	appendOwnerRelationships(e, base, c.UserID, c.DepartmentID, c.GroupID)
 	e.Byte('}')
 }
 
-// orElse is a, or b when a is empty.
-func orElse(a, b string) string {
-	if a != "" {
-		return a
+// compositionAttributes is compositionDoc's attributes, one a line, in
+// any order: they are written sorted by name.
+var compositionAttributes = httpapi.SortedObject(
+	httpapi.Field("banks", func(e *httpapi.Encoder, d *compositionDoc) {
+		banks := d.pc.Banks
+		e.Keyed(len(banks), func(i int, dst []byte) []byte { return append(dst, banks[i].Name...) },
+			func(e *httpapi.Encoder, i int) { bankObject.Append(e, &banks[i]) })
+	}),
+	httpapi.Field("calculation_method", func(e *httpapi.Encoder, d *compositionDoc) { httpapi.CalculationMethod.Append(e, d.pc.Rounding) }),
+	httpapi.Str("code", func(d *compositionDoc) string { return d.pc.Code }),
+	httpapi.Str("composition_type", func(d *compositionDoc) string { return d.pc.Type }),
+	httpapi.Field("created_at", func(e *httpapi.Encoder, d *compositionDoc) { e.Time(d.env, d.pc.CreatedAt) }),
+	httpapi.Str("description", func(d *compositionDoc) string { return d.pc.Description }),
+	httpapi.Dec("fic", func(d *compositionDoc) decimal.Decimal { return d.pc.FIC }),
+	httpapi.Boolean("incomplete", func(*compositionDoc) bool { return true }).OmitIf(func(d *compositionDoc) bool { return !d.pc.Incomplete() }),
+	httpapi.Boolean("is_sicro", func(d *compositionDoc) bool { return d.pc.IsSicro }),
+	httpapi.Field("items", appendItems),
+	httpapi.Boolean("labor", func(d *compositionDoc) bool { return d.pc.Labor }),
+	httpapi.Dec("labor_addition", func(d *compositionDoc) decimal.Decimal { return d.pc.LaborAddition }),
+	httpapi.Str("location", func(d *compositionDoc) string { return d.pc.State }),
+	httpapi.Field("missing", func(e *httpapi.Encoder, d *compositionDoc) { e.MissingPrices(d.pc.Missing) }).
+		OmitIf(func(d *compositionDoc) bool { return len(d.pc.Missing) == 0 }),
+	httpapi.Str("note", func(d *compositionDoc) string { return d.pc.Note }),
+	httpapi.Whole("omitted_items", omittedItems),
+	httpapi.Field("prices", func(e *httpapi.Encoder, d *compositionDoc) { httpapi.CompositionPrices.Append(e, &d.pc.Prices) }),
+	httpapi.Str("secondary_code", func(d *compositionDoc) string { return d.pc.SecondCode }),
+	httpapi.Dec("team_production", func(d *compositionDoc) decimal.Decimal { return d.pc.TeamProduction }),
+	httpapi.Str("type", func(d *compositionDoc) string { return d.pc.Type }),
+	httpapi.Str("unit", func(d *compositionDoc) string { return d.pc.Unit }),
+)
+
+// omittedItems is the number of items a list leaves out of `items`.
+func omittedItems(d *compositionDoc) int {
+	if d.withItems {
+		return 0
 	}
-	return b
+	return len(d.pc.Items)
+}
+
+// bankObject is an entry of a composition's `banks`, keyed by bank name.
+var bankObject = httpapi.NewObject(
+	httpapi.Str("estado", func(b *domain.BankRef) string { return b.State }),
+	httpapi.Str("data", func(b *domain.BankRef) string { return b.Month }),
+	httpapi.Str("regiao", regiao).OmitIf(func(b *domain.BankRef) bool { return regiao(b) == "" }),
+	httpapi.Boolean("relatorio", func(b *domain.BankRef) bool { return b.Report }),
+)
+
+// regiao is the edition's region, or the region a client sent for a bank
+// without regions.
+func regiao(b *domain.BankRef) string { return httpapi.OrElse(b.Region, b.AskedRegion) }
+
+// itemObject is an entry of a composition's `items`: the members of both
+// generations, the item's position, its utilization when it was added
+// with one, and missing true for an item without a price.
+var itemObject = httpapi.LineMembers.With(
+	httpapi.Whole("position", func(l httpapi.Line) int { return l.Position }),
+	httpapi.Dec("utilization", func(l httpapi.Line) decimal.Decimal { return l.Utilization.Decimal }).
+		OmitIf(func(l httpapi.Line) bool { return !l.Utilization.Valid }),
+	httpapi.LineMissing,
+)
+
+// appendItems appends `items`: keyed by appendItemID, empty in a list.
+func appendItems(e *httpapi.Encoder, d *compositionDoc) {
+	pc := d.pc
+	n := len(pc.Items)
+	if !d.withItems {
+		n = 0
+	}
+	e.Keyed(n, func(i int, dst []byte) []byte { return appendItemID(dst, pc.Items[i].Item) }, func(e *httpapi.Encoder, i int) {
+		itemObject.Append(e, httpapi.Line{PricedItem: &pc.Items[i], Rounding: pc.Rounding, Position: i + 1})
+	})
 }
 
 // appendItemID appends the key of an item in a composition's `items`
@@ -406,26 +308,6 @@ func appendItemID(dst []byte, it domain.Item) []byte {
 	dst = append(dst, kind...)
 	dst = append(dst, ':')
 	return append(dst, it.Code...)
-}
-
-// appendMissingItems appends httpapi.MissingItems(ms).
-func appendMissingItems(e *httpapi.Encoder, ms []domain.MissingPrice) {
-	e.Byte('[')
-	for i, m := range ms {
-		if i > 0 {
-			e.Byte(',')
-		}
-		e.Raw(`{"banco":`)
-		e.String(m.Bank)
-		e.Raw(`,"code":`)
-		e.String(m.Code)
-		e.Raw(`,"is_resource":`)
-		e.Bool(m.Kind == domain.KindResource)
-		e.Raw(`,"reason":`)
-		e.String(m.Reason)
-		e.Byte('}')
-	}
-	e.Byte(']')
 }
 
 // resourceDoc is a resource of the company's own base as v2 writes it
@@ -453,50 +335,25 @@ func (d *resourceDoc) related(name string) (relTarget, bool) {
 func (d *resourceDoc) appendObject(e *httpapi.Encoder, base string) {
 	res := d.res
 	appendObjectStart(e, d.self())
-	e.Raw(`"code":`)
-	e.String(res.Code)
-	e.Raw(`,"created_at":`)
-	e.Time(d.env, res.CreatedAt)
-	e.Raw(`,"description":`)
-	e.String(res.Description)
-	e.Raw(`,"is_sicro":`)
-	e.Bool(res.IsSicro)
-	e.Raw(`,"locals":{`)
-	s := scratches.Get().(*scratch)
-	s.strs = s.strs[:0]
-	for st := range res.Locals {
-		s.strs = append(s.strs, st)
-	}
-	slices.Sort(s.strs)
-	for i, st := range s.strs {
-		p := res.Locals[st]
-		if i > 0 {
-			e.Byte(',')
-		}
-		e.String(st)
-		e.Raw(`:{"pnd":`)
-		e.Num(p.PND)
-		e.Raw(`,"pd":`)
-		e.Num(p.PD)
-		e.Raw(`,"pndi":`)
-		e.Num(p.PNDI)
-		e.Raw(`,"pdi":`)
-		e.Num(p.PDI)
-		e.Byte('}')
-	}
-	clear(s.strs)
-	scratches.Put(s)
-	e.Raw(`},"note":`)
-	e.String(res.Note)
-	e.Raw(`,"resource_type":`)
-	e.Int(res.Type)
-	e.Raw(`,"secondary_code":`)
-	e.String(res.SecondCode)
-	e.Raw(`,"status":`)
-	e.Bool(res.Status)
-	e.Raw(`,"unit":`)
-	e.String(res.Unit)
+	resourceAttributes.AppendMembers(e, d, false)
 	e.Byte('}')
 	appendOwnerRelationships(e, base, res.UserID, res.DepartmentID, res.GroupID)
 	e.Byte('}')
 }
+
+// resourceAttributes is resourceDoc's attributes, one a line, in any
+// order: they are written sorted by name.
+var resourceAttributes = httpapi.SortedObject(
+	httpapi.Str("code", func(d *resourceDoc) string { return d.res.Code }),
+	httpapi.Field("created_at", func(e *httpapi.Encoder, d *resourceDoc) { e.Time(d.env, d.res.CreatedAt) }),
+	httpapi.Str("description", func(d *resourceDoc) string { return d.res.Description }),
+	httpapi.Boolean("is_sicro", func(d *resourceDoc) bool { return d.res.IsSicro }),
+	httpapi.Field("locals", func(e *httpapi.Encoder, d *resourceDoc) {
+		httpapi.Map(e, d.res.Locals, func(e *httpapi.Encoder, p domain.PriceLine) { httpapi.PriceLine.Append(e, p) })
+	}),
+	httpapi.Str("note", func(d *resourceDoc) string { return d.res.Note }),
+	httpapi.Whole("resource_type", func(d *resourceDoc) int { return d.res.Type }),
+	httpapi.Str("secondary_code", func(d *resourceDoc) string { return d.res.SecondCode }),
+	httpapi.Boolean("status", func(d *resourceDoc) bool { return d.res.Status }),
+	httpapi.Str("unit", func(d *resourceDoc) string { return d.res.Unit }),
+)

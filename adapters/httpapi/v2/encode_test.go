@@ -53,7 +53,7 @@ func encRequest(path string, p domain.Principal) *http.Request {
 	return out
 }
 
-func testHandlers(t *testing.T) *handlers {
+func testHandlers(t testing.TB) *handlers {
 	loc, err := time.LoadLocation("America/Sao_Paulo")
 	if err != nil {
 		t.Fatal(err)
