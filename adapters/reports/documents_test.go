@@ -2,6 +2,7 @@ package reports_test
 
 import (
 	"bytes"
+	"encoding/xml"
 	"fmt"
 	"strings"
 	"testing"
@@ -369,5 +370,101 @@ func TestABCDocuments(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkPDF(t, buf.Bytes(), v, r.Total)
+	}
+}
+
+// The analytic report as CSV: each row, the items of a composition line
+// under it (the line's number, their level, coefficient and partial), then
+// the three totals and the direct cost by category.
+func TestAnalyticCSV(t *testing.T) {
+	r := docAnalytic(0)
+	r.Rows[1].UnitSummary = domain.CostSummary{Labor: dec("25.10"), Material: dec("113.97")}
+	var buf bytes.Buffer
+	if err := reports.AnalyticCSV(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	recs := readCSV(t, buf.Bytes())
+	// Header, 4 rows, 3 items under the composition line, 3 totals, 4 categories.
+	if len(recs) != 1+4+3+3+4 {
+		t.Fatalf("%d records: %q", len(recs), recs)
+	}
+	if h := recs[0]; h[0] != "Item" || h[1] != "Nível" || h[8] != "Quantidade / coeficiente" || h[11] != "Total / parcial" {
+		t.Errorf("header %q", h)
+	}
+	if l := recs[2]; l[0] != "1.1" || l[1] != "0" || l[2] != "Composição" || l[5] != "89306" || l[8] != "120,5" || l[9] != "113,33" ||
+		l[10] != "138,52" || l[11] != "13656,26" || l[12] != "16691,66" || l[13] != "25,10" || l[14] != "113,97" {
+		t.Errorf("line 1.1 %q", l)
+	}
+	if it := recs[3]; it[0] != "1.1" || it[1] != "1" || it[5] != "34586" || it[8] != "43,5" || it[9] != "2,62" || it[11] != "113,97" {
+		t.Errorf("first item of 1.1: %q", it)
+	}
+	if it := recs[5]; it[0] != "1.1" || it[1] != "2" || it[5] != "4750" || it[11] != "25,10" {
+		t.Errorf("the mason's own item, a level down: %q", it)
+	}
+	foot := recs[8:]
+	if foot[0][6] != "Total sem BDI" || foot[0][11] != money(r.Total) || foot[2][6] != "Total com BDI" || foot[2][11] != money(r.TotalWithBDI) {
+		t.Errorf("totals %q", foot[:3])
+	}
+	if foot[3][6] != "Custo direto pelos insumos: mão de obra" || foot[3][11] != "3000,15" || foot[4][11] != "13276,11" {
+		t.Errorf("categories %q", foot[3:])
+	}
+}
+
+// money is a figure as the CSV writes it: decimal comma, 2 places.
+func money(v decimal.Decimal) string { return strings.Replace(v.StringFixed(2), ".", ",", 1) }
+
+// priceHistory is 89306 in two editions of SINAPI MG and a third without a
+// price of the regime.
+func priceHistory() *domain.PriceHistory {
+	return &domain.PriceHistory{Bank: "SINAPI", State: "MG", Code: "89306", Kind: domain.KindComposition, Regime: domain.NaoDesonerado,
+		Description: "ALVENARIA ESTRUTURAL", Unit: "M2", Points: []domain.PricePoint{
+			{Month: "07/2026", Price: dec("110"), Priced: true}, {Month: "08/2026", Price: dec("113.33"), Priced: true}, {Month: "09/2026"},
+		}}
+}
+
+// A price history as CSV: one row per edition, oldest first, the regime
+// named; an edition without a price says so.
+func TestPriceHistoryCSV(t *testing.T) {
+	var buf bytes.Buffer
+	if err := reports.PriceHistoryCSV(&buf, priceHistory()); err != nil {
+		t.Fatal(err)
+	}
+	rows := readCSV(t, buf.Bytes())
+	if len(rows) != 4 || rows[1][6] != "07/2026" || rows[1][8] != "110,00" || rows[2][8] != "113,33" || rows[2][5] != "Não desonerado" ||
+		rows[3][8] != "" || rows[3][9] != "sem preço no regime" {
+		t.Errorf("CSV %q", rows)
+	}
+}
+
+// A price history as a chart: valid SVG, titled with the item, one point
+// per priced edition with its price, joined by one line, a hollow mark for
+// the edition without a price.
+func TestPriceHistorySVG(t *testing.T) {
+	var buf bytes.Buffer
+	if err := reports.PriceHistorySVG(&buf, priceHistory()); err != nil {
+		t.Fatal(err)
+	}
+	var svg struct {
+		XMLName xml.Name
+		Title   string `xml:"title"`
+		Circles []struct {
+			Class string `xml:"class,attr"`
+			Title string `xml:"title"`
+		} `xml:"circle"`
+		Polyline []struct {
+			Points string `xml:"points,attr"`
+		} `xml:"polyline"`
+	}
+	if err := xml.Unmarshal(buf.Bytes(), &svg); err != nil {
+		t.Fatalf("chart is not XML: %v", err)
+	}
+	var titles []string
+	for _, c := range svg.Circles {
+		titles = append(titles, c.Class+" "+c.Title)
+	}
+	want := "point 07/2026: R$ 110,00|point 08/2026: R$ 113,33|unpriced 09/2026: sem preço no regime"
+	if got := strings.Join(titles, "|"); got != want || len(svg.Polyline) != 1 || len(strings.Fields(svg.Polyline[0].Points)) != 2 ||
+		svg.XMLName.Space != "http://www.w3.org/2000/svg" || !strings.Contains(svg.Title, "SINAPI MG 89306") {
+		t.Errorf("chart %+v\npoints %s\nwant   %s", svg, got, want)
 	}
 }
