@@ -3,10 +3,12 @@
 // exchange checked against costdb's OpenAPI description (see Contract), and
 // every v2 JSON response body validated against the official JSON:API schema.
 //
-// The store is a bbolt file or a PostgreSQL database: a package whose tests
-// use the harness calls Main from its TestMain, which runs all of them once
-// per engine (see Engines), so that every HTTP test runs on both without
-// being written twice.
+// The package knows no storage engine: the service and its store come from
+// the Opener set with Use. A package whose tests use the harness runs them
+// through the engine matrix of cmd/enginetest from its TestMain, which sets
+// the Opener and runs all of them once per engine (a bbolt file, a
+// PostgreSQL database), so that every HTTP test runs on both without being
+// written twice.
 package apitest
 
 import (
@@ -18,21 +20,14 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/costdb/costdb/adapters/bankfiles/sample"
-	"github.com/costdb/costdb/adapters/boltstore"
 	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/adapters/httpapi/server"
-	"github.com/costdb/costdb/adapters/jwtauth"
-	"github.com/costdb/costdb/adapters/pgstore"
-	"github.com/costdb/costdb/adapters/pgstore/pgtest"
 	"github.com/costdb/costdb/app"
-	"github.com/costdb/costdb/app/storecache"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -119,8 +114,8 @@ type Harness struct {
 	URL   string
 	App   *app.Service
 	Store app.Store
-	// Engine is the engine of Store (EngineBolt or EnginePostgres), Path
-	// the bbolt file or the database URL.
+	// Engine is the engine of Store ("bolt" or "postgres"), Path the bbolt
+	// file or the database URL.
 	Engine string
 	Path   string
 	Env    *httpapi.Env
@@ -140,61 +135,17 @@ func New(t *testing.T, opts ...Option) *Harness {
 // values take the defaults).
 func NewWithConfig(t *testing.T, cfg app.Config, opts ...Option) *Harness {
 	t.Helper()
-	engine := engine
-	var st app.Store
-	var path string
-	switch engine {
-	case EnginePostgres:
-		// A copy of a database made once per test binary, with the sample
-		// banks imported and a signing key made.
-		path = pgtest.NewDatabaseFrom(t, "apitest", func(url string) error {
-			s, err := pgstore.Open(context.Background(), url, pgstore.Options{})
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			if _, err := app.New(storecache.New(s), nil, app.Config{}).SigningKey(context.Background()); err != nil {
-				return err
-			}
-			return importSample(app.New(storecache.New(s), nil, app.Config{}))
-		})
-		pst, err := pgstore.Open(context.Background(), path, pgstore.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		st = pst
-	default:
-		engine = EngineBolt
-		path = filepath.Join(t.TempDir(), "costdb.db")
-		bst, err := boltstore.Open(path, boltstore.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		st = bst
+	if opener == nil {
+		t.Fatal("apitest: no storage engine: run the package's tests through cmd/enginetest (func TestMain(m *testing.M) { enginetest.Main(m) })")
 	}
-	speed := storecache.New(st)
-	bootstrap := app.New(speed, nil, app.Config{})
-	key, err := bootstrap.SigningKey(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	tokens, err := jwtauth.New(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := app.New(speed, tokens, cfg)
-	if engine == EngineBolt {
-		if err := importSample(svc); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b := opener(t, cfg)
 	loc, err := time.LoadLocation("America/Sao_Paulo")
 	if err != nil {
 		t.Fatal(err)
 	}
 	env := &httpapi.Env{
-		App:          svc,
-		Speed:        speed,
+		App:          b.App,
+		Speed:        b.Speed,
 		Location:     loc,
 		MaxBodyBytes: 1 << 20,
 		Limiter:      httpapi.NewAuthLimiter(20, time.Minute),
@@ -204,26 +155,11 @@ func NewWithConfig(t *testing.T, cfg app.Config, opts ...Option) *Harness {
 		o(env)
 	}
 	srv := httptest.NewServer(server.Handler(env))
-	h := &Harness{T: t, URL: srv.URL, App: svc, Store: st, Engine: engine, Path: path, Env: env, server: srv}
-	t.Cleanup(func() {
-		srv.Close()
-		st.Close()
-	})
+	h := &Harness{T: t, URL: srv.URL, App: b.App, Store: b.Store, Engine: b.Engine, Path: b.Path, Env: env, server: srv}
+	// Cleanups run last first: the server stops before the Opener's
+	// cleanup closes the store.
+	t.Cleanup(srv.Close)
 	return h
-}
-
-// importSample imports the bundled sample banks.
-func importSample(svc *app.Service) error {
-	eds, err := sample.Load()
-	if err != nil {
-		return err
-	}
-	data := make([]app.EditionData, len(eds))
-	for i, e := range eds {
-		data[i] = app.EditionData{Edition: e.Edition, Resources: e.Resources, Compositions: e.Compositions}
-	}
-	_, err = svc.ImportEditions(context.Background(), data)
-	return err
 }
 
 // User is a user made by the harness, with a ready access token.

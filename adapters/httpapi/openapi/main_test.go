@@ -3,9 +3,9 @@ package openapi_test
 import (
 	"testing"
 
-	"github.com/costdb/costdb/adapters/httpapi/apitest"
+	"github.com/costdb/costdb/cmd/enginetest"
 )
 
 // TestMain runs every test of the package on each storage engine (bbolt
-// and PostgreSQL): see apitest.Main.
-func TestMain(m *testing.M) { apitest.Main(m) }
+// and PostgreSQL): see enginetest.Main.
+func TestMain(m *testing.M) { enginetest.Main(m) }

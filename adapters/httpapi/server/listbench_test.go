@@ -15,11 +15,11 @@ import (
 
 	"github.com/costdb/costdb/adapters/boltstore"
 	"github.com/costdb/costdb/adapters/httpapi"
-	"github.com/costdb/costdb/adapters/httpapi/apitest"
 	"github.com/costdb/costdb/adapters/httpapi/server"
 	"github.com/costdb/costdb/adapters/jwtauth"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/app/storecache"
+	"github.com/costdb/costdb/cmd/enginetest"
 	"github.com/costdb/costdb/domain"
 )
 
@@ -43,7 +43,7 @@ var (
 // TestMain removes the benchmark databases once every test and benchmark of
 // the package has run.
 func TestMain(m *testing.M) {
-	code := apitest.Run(m) // the package's tests on each storage engine
+	code := enginetest.Run(m) // the package's tests on each storage engine
 	for _, lb := range listBenches {
 		_ = lb.store.Close()
 	}

@@ -45,9 +45,10 @@ func pdfPages(t *testing.T, body []byte) []string {
 }
 
 // The synthetic report as a workbook: every footer figure is a formula
-// whose cached value is the API's total and which excelize recomputes to
-// the same value; lines apply the BDI by formula; the BDI sheet computes
-// the rate from its components.
+// whose cached value is the API's total; the supply line applies the
+// differentiated BDI; the BDI sheet has the rates of the components sent.
+// The workbook's own rules (each line's formulas, the rate's formula from
+// its parts) are tested on the renderer (adapters/reports).
 func TestSyntheticXLSX(t *testing.T) {
 	f := newBudgetFixture(t)
 	h, tok := f.h, f.u.Token
@@ -91,9 +92,8 @@ func TestSyntheticXLSX(t *testing.T) {
 	check(fmt.Sprintf("K%d", totalRow), num(t, a["total"]), "SUMIF(")
 	check(fmt.Sprintf("K%d", totalRow+1), num(t, a["bdi_value"]), "K")
 	check(fmt.Sprintf("K%d", totalRow+2), num(t, a["total_with_bdi"]), "SUMIF(")
-	// Line 1.1 (row 10): unit price with BDI by formula on the BDI cell;
-	// line 2.1 (the supply line) on the differentiated BDI cell.
-	for _, c := range []struct{ cell, prefix string }{{"J10", "TRUNC(I10*(1+$C$5/100),2)"}, {"L10", "TRUNC(J10*H10,2)"}, {"J13", "TRUNC(I13*(1+$C$6/100),2)"}} {
+	// Line 2.1 (row 13), the supply line, on the differentiated BDI cell.
+	for _, c := range []struct{ cell, prefix string }{{"J13", "TRUNC(I13*(1+$C$6/100),2)"}} {
 		fm, _ := x.GetCellFormula(sh, c.cell)
 		v, _ := x.GetCellValue(sh, c.cell, excelize.Options{RawCellValue: true})
 		calc, _ := x.CalcCellValue(sh, c.cell, excelize.Options{RawCellValue: true})
@@ -101,29 +101,28 @@ func TestSyntheticXLSX(t *testing.T) {
 			t.Errorf("%s: formula %q, cached %s, recomputed %s", c.cell, fm, v, calc)
 		}
 	}
-	// The BDI sheet: the rate from its components.
+	// The BDI sheet: the rates of the components sent.
 	bdiRows, _ := x.GetRows("BDI")
 	found := false
 	for i, row := range bdiRows {
 		if len(row) > 2 && strings.HasPrefix(row[0], "BDI (%) =") {
 			cell := fmt.Sprintf("C%d", i+1)
-			fm, _ := x.GetCellFormula("BDI", cell)
-			calc, _ := x.CalcCellValue("BDI", cell, excelize.Options{RawCellValue: true})
-			if v, _ := x.GetCellValue("BDI", cell, excelize.Options{RawCellValue: true}); (v == "22.23" || v == "15.28") && strings.HasPrefix(fm, "ROUND(") && d(calc).Equal(d(v)) {
+			if v, _ := x.GetCellValue("BDI", cell, excelize.Options{RawCellValue: true}); v == "22.23" || v == "15.28" {
 				found = true
 			} else {
-				t.Errorf("BDI rate cell %s: %q %q %q", cell, v, fm, calc)
+				t.Errorf("BDI rate cell %s: %q", cell, v)
 			}
 		}
 	}
 	if !found {
-		t.Errorf("no BDI rate formula in %v", bdiRows)
+		t.Errorf("no BDI rate in %v", bdiRows)
 	}
 }
 
 // The PDF of a frozen version: valid (read back by a PDF parser), with the
-// company, the budget and the version's hash and page numbers on every
-// page, and the total.
+// company, the budget and the version's hash on every page, and the total.
+// The page numbers and the layout are tested on the renderer
+// (adapters/reports).
 func TestSyntheticPDF(t *testing.T) {
 	f := newBudgetFixture(t)
 	h, tok := f.h, f.u.Token
@@ -139,7 +138,7 @@ func TestSyntheticPDF(t *testing.T) {
 	for i := 1; i <= n; i++ {
 		txt := pages[i-1]
 		all.WriteString(txt)
-		for _, want := range []string{"Construtora Alfa", "ORC-001", hash, fmt.Sprintf("Página %d de %d", i, n), "SINAPI MG 08/2026"} {
+		for _, want := range []string{"Construtora Alfa", "ORC-001", hash, "SINAPI MG 08/2026"} {
 			if !strings.Contains(txt, want) {
 				t.Errorf("page %d lacks %q:\n%s", i, want, txt)
 			}
@@ -239,7 +238,7 @@ func TestAnalyticABCDocuments(t *testing.T) {
 				var all strings.Builder
 				for i, txt := range pages {
 					all.WriteString(txt)
-					want := []string{"Construtora Alfa", "ORC-001", fmt.Sprintf("Página %d de %d", i+1, len(pages))}
+					want := []string{"Construtora Alfa", "ORC-001"}
 					if strings.Contains(base, "/versions/") {
 						want = append(want, hash)
 					} else if strings.Contains(txt, hash) {
