@@ -3,7 +3,6 @@ package v1
 import (
 	"net/http"
 
-	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 	"github.com/go-chi/chi/v5"
@@ -50,8 +49,8 @@ func (h *handler) listGroups(w http.ResponseWriter, r *http.Request) {
 
 func (h *handler) createGroup(w http.ResponseWriter, r *http.Request) {
 	var in groupRequest
-	if err := httpapi.DecodeJSON(r, &in); err != nil {
-		h.fail(w, r, err)
+	r, ok := h.decode(w, r, &in)
+	if !ok {
 		return
 	}
 	g, err := h.env.App.CreateGroup(r.Context(), principal(r), app.GroupInput{Description: in.Description})
@@ -74,8 +73,8 @@ func (h *handler) getGroup(w http.ResponseWriter, r *http.Request) {
 func (h *handler) updateGroup(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
 	var in groupRequest
-	if err := httpapi.DecodeJSON(r, &in); err != nil {
-		h.fail(w, r, err)
+	r, ok := h.decode(w, r, &in)
+	if !ok {
 		return
 	}
 	if err := checkBodyID(in.ID, id); err != nil {
