@@ -1,7 +1,6 @@
 package v2
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -268,12 +267,5 @@ func (h *handlers) writeNodes(w http.ResponseWriter, r *http.Request, p any) {
 	case *jsonapi.ManyPayload:
 		linkRelationships(apiBase(r), p.Data)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(p); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	writeBody(w, http.StatusOK, buf.Bytes())
+	h.writeJSON(w, r, http.StatusOK, p)
 }
