@@ -135,16 +135,32 @@ func sicroFigure(f *File, row Row, col int, field string, places int32) (decimal
 	return domain.RoundHalfUp(d, places), nil
 }
 
-// columns finds the columns a report reads, by the start of their names.
-func columns(f *File, names ...string) ([]int, error) {
-	out := make([]int, len(names))
-	for i, n := range names {
+// column names a column a report reads: by its whole name, or by the
+// start of it (prefix).
+type column struct {
+	name   string
+	prefix bool
+}
+
+// findColumns finds the columns a report reads.
+func findColumns(f *File, cols ...column) ([]int, error) {
+	out := make([]int, len(cols))
+	for i, c := range cols {
 		var err error
-		if out[i], err = f.Column(n, true); err != nil {
+		if out[i], err = f.Column(c.name, c.prefix); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// columns finds the columns a report reads, by the start of their names.
+func columns(f *File, names ...string) ([]int, error) {
+	cols := make([]column, len(names))
+	for i, n := range names {
+		cols[i] = column{n, true}
+	}
+	return findColumns(f, cols...)
 }
 
 // readRows calls fn on each data row of f.
@@ -211,18 +227,31 @@ func (officialLabor) Read(f *File, b *Builder) error {
 	if err != nil {
 		return err
 	}
-	col, err := columns(f, "CODIGO", "DESCRICAO", "UNIDADE", "CUSTO")
+	return sicroPriced(f, b, regimes, domain.TypeLabor, "CUSTO", "Custo", false)
+}
+
+// sicroPriced reads the rows of a report of resources of a type with one
+// price each (labor, materials): CODIGO, DESCRICAO, UNIDADE and the price
+// column (priceCol; field in errors), the price being both the productive
+// and the idle one. With skipUnpriced, a row whose price says the item has
+// none is skipped.
+func sicroPriced(f *File, b *Builder, regimes []domain.Regime, typ int, priceCol, field string, skipUnpriced bool) error {
+	col, err := columns(f, "CODIGO", "DESCRICAO", "UNIDADE", priceCol)
 	if err != nil {
 		return err
 	}
 	return readRows(f, func(row Row) error {
-		c, err := sicroFigure(f, row, col[3], "Custo", SicroPricePlaces)
+		if skipUnpriced && row.Cell(col[3]) == unpriced {
+			f.Skip()
+			return nil
+		}
+		p, err := sicroFigure(f, row, col[3], field, SicroPricePlaces)
 		if err != nil {
 			return err
 		}
 		return b.AddResource(f, row.Line, regimes, ResourceRow{
-			Code: row.Cell(col[0]), Description: row.Cell(col[1]), Unit: row.Cell(col[2]), Type: domain.TypeLabor,
-			Productive: c, Idle: c,
+			Code: row.Cell(col[0]), Description: row.Cell(col[1]), Unit: row.Cell(col[2]), Type: typ,
+			Productive: p, Idle: p,
 		})
 	})
 }
@@ -245,24 +274,7 @@ func (officialMaterials) Read(f *File, b *Builder) error {
 	if stated {
 		regimes = []domain.Regime{r}
 	}
-	col, err := columns(f, "CODIGO", "DESCRICAO", "UNIDADE", "PRECO UNITARIO")
-	if err != nil {
-		return err
-	}
-	return readRows(f, func(row Row) error {
-		if row.Cell(col[3]) == unpriced {
-			f.Skip()
-			return nil
-		}
-		p, err := sicroFigure(f, row, col[3], "Preço Unitário", SicroPricePlaces)
-		if err != nil {
-			return err
-		}
-		return b.AddResource(f, row.Line, regimes, ResourceRow{
-			Code: row.Cell(col[0]), Description: row.Cell(col[1]), Unit: row.Cell(col[2]), Type: domain.TypeMaterial,
-			Productive: p, Idle: p,
-		})
-	})
+	return sicroPriced(f, b, regimes, domain.TypeMaterial, "PRECO UNITARIO", "Preço Unitário", true)
 }
 
 // officialCompositions reads the Relatório Sintético de Composições de Custos.

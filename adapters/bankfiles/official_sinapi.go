@@ -114,39 +114,29 @@ func (officialInsumos) Read(f *File, b *Builder) error {
 	if err != nil {
 		return err
 	}
-	var col [4]int
-	for i, c := range []struct {
-		name   string
-		prefix bool
-	}{{"CODIGO", false}, {"DESCRICAO DO INSUMO", true}, {"UNIDADE", true}, {"PRECO MEDIANO", true}} {
-		if col[i], err = f.Column(c.name, c.prefix); err != nil {
-			return err
-		}
+	col, err := findColumns(f, column{"CODIGO", false}, column{"DESCRICAO DO INSUMO", true}, column{"UNIDADE", true}, column{"PRECO MEDIANO", true})
+	if err != nil {
+		return err
 	}
 	class := f.Header.Prefix("CLASSIFICACAO")
 	if class < 0 {
 		class = f.Header.Prefix("TIPO DE INSUMO")
 	}
-	for {
-		row, ok, err := f.Next()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return checkFooter(f, "TOTAL DE INSUMOS")
-		}
+	err = readRows(f, func(row Row) error {
 		price, err := sinapiPrice(f, row, col[3], "PRECO MEDIANO")
 		if err != nil {
 			return err
 		}
 		desc := row.Cell(col[1])
-		if err := b.AddResource(f, row.Line, regimes, ResourceRow{
+		return b.AddResource(f, row.Line, regimes, ResourceRow{
 			Code: row.Cell(col[0]), Description: desc, Unit: row.Cell(col[2]),
 			Type: sinapiType(row.Cell(class), desc), Productive: price, Idle: price,
-		}); err != nil {
-			return err
-		}
+		})
+	})
+	if err != nil {
+		return err
 	}
+	return checkFooter(f, "TOTAL DE INSUMOS")
 }
 
 // sinapiType is the resource type the classification column gives (files
@@ -203,35 +193,21 @@ func (officialSynthetic) Read(f *File, b *Builder) error {
 	if err != nil {
 		return err
 	}
-	var col [4]int
-	for i, c := range []struct {
-		name   string
-		prefix bool
-	}{{"CODIGO DA COMPOSICAO", false}, {"DESCRICAO DA COMPOSICAO", true}, {"UNIDADE", false}, {"CUSTO TOTAL", false}} {
-		if col[i], err = f.Column(c.name, c.prefix); err != nil {
-			return err
-		}
+	col, err := findColumns(f, column{"CODIGO DA COMPOSICAO", false}, column{"DESCRICAO DA COMPOSICAO", true}, column{"UNIDADE", false}, column{"CUSTO TOTAL", false})
+	if err != nil {
+		return err
 	}
 	class := f.Header.Index("SIGLA DA CLASSE")
-	for {
-		row, ok, err := f.Next()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
+	return readRows(f, func(row Row) error {
 		cost, err := sinapiPrice(f, row, col[3], "CUSTO TOTAL")
 		if err != nil {
 			return err
 		}
-		if err := b.AddComposition(f, row.Line, regimes, CompositionRow{
+		return b.AddComposition(f, row.Line, regimes, CompositionRow{
 			Code: row.Cell(col[0]), Description: row.Cell(col[1]), Unit: row.Cell(col[2]),
 			Class: row.Cell(class), Cost: cost,
-		}); err != nil {
-			return err
-		}
-	}
+		})
+	})
 }
 
 // officialAnalytic reads SINAPI_Custo_Ref_Composicoes_Analitico files: each
@@ -251,14 +227,10 @@ func (officialAnalytic) Read(f *File, b *Builder) error {
 	if err != nil {
 		return err
 	}
-	var col [5]int
-	for i, c := range []struct {
-		name   string
-		prefix bool
-	}{{"CODIGO DA COMPOSICAO", false}, {"DESCRICAO DA COMPOSICAO", true}, {"UNIDADE", false}, {"TIPO ITEM", false}, {"COEFICIENTE", true}} {
-		if col[i], err = f.Column(c.name, c.prefix); err != nil {
-			return err
-		}
+	col, err := findColumns(f, column{"CODIGO DA COMPOSICAO", false}, column{"DESCRICAO DA COMPOSICAO", true}, column{"UNIDADE", false},
+		column{"TIPO ITEM", false}, column{"COEFICIENTE", true})
+	if err != nil {
+		return err
 	}
 	item := f.Header.Index("CODIGO ITEM")
 	if item < 0 {
@@ -266,14 +238,8 @@ func (officialAnalytic) Read(f *File, b *Builder) error {
 	}
 	class, cost := f.Header.Index("SIGLA DA CLASSE"), f.Header.Index("CUSTO TOTAL")
 	current := ""
-	for {
-		row, ok, err := f.Next()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
+	return readRows(f, func(row Row) error {
+		var err error
 		code := row.Cell(col[0])
 		kind := NormalizeName(row.Cell(col[3]))
 		if kind == "" {
@@ -289,10 +255,7 @@ func (officialAnalytic) Read(f *File, b *Builder) error {
 				}
 				given = regimes
 			}
-			if err := b.AddComposition(f, row.Line, given, c); err != nil {
-				return err
-			}
-			continue
+			return b.AddComposition(f, row.Line, given, c)
 		}
 		if code == "" {
 			code = current
@@ -313,8 +276,6 @@ func (officialAnalytic) Read(f *File, b *Builder) error {
 		if err != nil {
 			return err
 		}
-		if err := b.AddItem(f, row.Line, code, domain.StructureItem{Kind: k, Code: row.Cell(item), Coefficient: coef}); err != nil {
-			return err
-		}
-	}
+		return b.AddItem(f, row.Line, code, domain.StructureItem{Kind: k, Code: row.Cell(item), Coefficient: coef})
+	})
 }

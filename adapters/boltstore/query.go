@@ -471,23 +471,38 @@ func window(n, offset, limit int) (in, full bool) {
 	return in, full
 }
 
+// pager keeps the ids of a page (offset, limit) of the entries it is
+// given, in order.
+type pager struct {
+	offset, limit int
+	n             int // entries given so far
+	ids           []string
+}
+
+func newPager(offset, limit int) *pager { return &pager{offset: offset, limit: limit, ids: []string{}} }
+
+// add counts an entry and keeps its id when it is in the page; false once
+// the page is full.
+func (p *pager) add(id []byte) bool {
+	in, full := window(p.n, p.offset, p.limit)
+	p.n++
+	if in {
+		p.ids = append(p.ids, string(id))
+	}
+	return !full
+}
+
 // pageByID walks the company's rows in ID order; it reads keys only.
 func (t *tx) pageByID(k *listKind, companyID string, offset, limit int) []string {
 	prefix := key(companyID, "")
-	ids := []string{}
+	p := newPager(offset, limit)
 	c := t.bucket(k.rows).Cursor()
-	n := 0
 	for kk, _ := c.Seek(prefix); kk != nil && bytes.HasPrefix(kk, prefix); kk, _ = c.Next() {
-		in, full := window(n, offset, limit)
-		n++
-		if in {
-			ids = append(ids, string(kk[len(prefix):]))
-		}
-		if full {
+		if !p.add(kk[len(prefix):]) {
 			break
 		}
 	}
-	return ids
+	return p.ids
 }
 
 // pageByOrder walks the sort index of one field. Descending, it walks the
@@ -495,21 +510,15 @@ func (t *tx) pageByID(k *listKind, companyID string, offset, limit int) []string
 // in ID order.
 func (t *tx) pageByOrder(k *listKind, companyID string, o app.Order, offset, limit int) []string {
 	prefix := orderPrefix(companyID, o.Field)
-	ids := []string{}
+	p := newPager(offset, limit)
 	c := t.bucket(k.order).Cursor()
-	n := 0
 	if !o.Desc {
 		for kk, v := c.Seek(prefix); kk != nil && bytes.HasPrefix(kk, prefix); kk, v = c.Next() {
-			in, full := window(n, offset, limit)
-			n++
-			if in {
-				ids = append(ids, string(v))
-			}
-			if full {
+			if !p.add(v) {
 				break
 			}
 		}
-		return ids
+		return p.ids
 	}
 	// The last entry of the prefix: seek past it, step back.
 	end := append(bytes.Clone(prefix[:len(prefix)-1]), 1)
@@ -523,35 +532,26 @@ func (t *tx) pageByOrder(k *listKind, companyID string, o app.Order, offset, lim
 	for kk != nil && bytes.HasPrefix(kk, prefix) {
 		group := bytes.Clone(kk[:len(kk)-len(v)])
 		for gk, gv := c.Seek(group); gk != nil && bytes.HasPrefix(gk, group); gk, gv = c.Next() {
-			in, full := window(n, offset, limit)
-			n++
-			if in {
-				ids = append(ids, string(gv))
-			}
-			if full {
-				return ids
+			if !p.add(gv) {
+				return p.ids
 			}
 		}
 		c.Seek(group)
 		kk, v = c.Prev()
 	}
-	return ids
+	return p.ids
 }
 
 // pageByPrefix walks the entries of an index under prefix, each the prefix
 // and an id, in ID order: the users of an own item (uses index) or the
 // members of a group (order index).
 func (t *tx) pageByPrefix(bucket, prefix []byte, offset, limit int) ([]string, int) {
-	ids := []string{}
+	p := newPager(offset, limit)
 	c := t.bucket(bucket).Cursor()
-	n := 0
 	for kk, _ := c.Seek(prefix); kk != nil && bytes.HasPrefix(kk, prefix); kk, _ = c.Next() {
-		if in, _ := window(n, offset, limit); in {
-			ids = append(ids, string(kk[len(prefix):]))
-		}
-		n++
+		p.add(kk[len(prefix):]) // every entry counts: the total
 	}
-	return ids, n
+	return p.ids, p.n
 }
 
 // pageByCode finds the company's compositions with the code (one per state)

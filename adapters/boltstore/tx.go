@@ -154,6 +154,18 @@ func decoded[T any](d *decoder, v T, bucket []byte, k string) (T, error) {
 	return v, nil
 }
 
+// decodeRecord decodes data, the record k of bucket, as an R and converts
+// it with conv.
+func decodeRecord[R, V any](bucket, k, data []byte, conv func(*R, *decoder) V) (V, error) {
+	var r R
+	if err := json.Unmarshal(data, &r); err != nil {
+		var zero V
+		return zero, fmt.Errorf("boltstore: corrupt record %q in bucket %s: %w", k, bucket, err)
+	}
+	var d decoder
+	return decoded(&d, conv(&r, &d), bucket, string(k))
+}
+
 func notFound(format string, args ...any) error {
 	return domain.Errorf(domain.ENOTFOUND, format, args...)
 }
@@ -165,16 +177,11 @@ func readRecord[R, T any](t *tx, bucket, k []byte, conv func(*R, *decoder) T, fo
 	if err := t.readable(); err != nil {
 		return zero, err
 	}
-	var r R
-	ok, err := t.get(bucket, k, &r)
-	if err != nil {
-		return zero, err
-	}
-	if !ok {
+	data := t.bucket(bucket).Get(k)
+	if data == nil {
 		return zero, notFound(format, args...)
 	}
-	var d decoder
-	return decoded(&d, conv(&r, &d), bucket, string(k))
+	return decodeRecord(bucket, k, data, conv)
 }
 
 // byKey reads, with read, the record a unique index maps k to; ENOTFOUND
@@ -545,12 +552,7 @@ func (t *tx) Editions() ([]*domain.Edition, error) {
 	var out []*domain.Edition
 	c := t.bucket(bucketEditions).Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
-		var r editionRecord
-		if err := json.Unmarshal(v, &r); err != nil {
-			return nil, fmt.Errorf("boltstore: corrupt record %q in bucket %s: %w", k, bucketEditions, err)
-		}
-		var d decoder
-		e, err := decoded(&d, r.domain(&d), bucketEditions, string(k))
+		e, err := decodeRecord(bucketEditions, k, v, (*editionRecord).domain)
 		if err != nil {
 			return nil, err
 		}
@@ -680,12 +682,7 @@ func scanEdition[R any, V any](t *tx, bucket []byte, editionKey string, conv fun
 	prefix := key(editionKey, "")
 	c := t.bucket(bucket).Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		var r R
-		if err := json.Unmarshal(v, &r); err != nil {
-			return nil, fmt.Errorf("boltstore: corrupt record %q in bucket %s: %w", k, bucket, err)
-		}
-		var d decoder
-		rec, err := decoded(&d, conv(&r, &d), bucket, string(k))
+		rec, err := decodeRecord(bucket, k, v, conv)
 		if err != nil {
 			return nil, err
 		}

@@ -3,7 +3,6 @@ package boltstore
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -45,39 +44,20 @@ func (s *Store) Walk(ctx context.Context, v Visitor) error {
 				return err
 			}
 		}
+		bankComposition := func(r *bankCompositionRecord, d *decoder) *domain.BankComposition {
+			return joinStructure(btx, nil, d, r)
+		}
 		steps := []func() error{
-			func() error {
-				return walkBucket(btx, bucketCompanies, v.Company, func(d *decoder, r *companyRecord) *domain.Company { return r.domain(d) })
-			},
-			func() error {
-				return walkBucket(btx, bucketDepartments, v.Department, func(d *decoder, r *departmentRecord) *domain.Department { return r.domain(d) })
-			},
-			func() error {
-				return walkBucket(btx, bucketUsers, v.User, func(d *decoder, r *userRecord) *domain.User { return r.domain(d) })
-			},
-			func() error {
-				return walkBucket(btx, bucketGroups, v.Group, func(d *decoder, r *groupRecord) *domain.Group { return r.domain(d) })
-			},
-			func() error {
-				return walkBucket(btx, bucketResources, v.Resource, func(d *decoder, r *resourceRecord) *domain.Resource { return r.domain(d) })
-			},
-			func() error {
-				return walkBucket(btx, bucketCompositions, v.Composition, func(d *decoder, r *compositionRecord) *domain.Composition { return r.domain(d) })
-			},
-			func() error {
-				return walkBucket(btx, bucketEditions, v.Edition, func(d *decoder, r *editionRecord) *domain.Edition { return r.domain(d) })
-			},
-			func() error {
-				return walkBank(btx, bucketBankResources, v.BankResource, func(d *decoder, r *bankResourceRecord) *domain.BankResource { return r.domain(d) })
-			},
-			func() error {
-				return walkBank(btx, bucketBankCompositions, v.BankComposition, func(d *decoder, r *bankCompositionRecord) *domain.BankComposition {
-					return joinStructure(btx, nil, d, r)
-				})
-			},
-			func() error {
-				return walkBucket(btx, bucketBudgets, v.Budget, func(d *decoder, r *budgetRecord) *domain.Budget { return r.domain(d) })
-			},
+			func() error { return walkBucket(btx, bucketCompanies, v.Company, (*companyRecord).domain) },
+			func() error { return walkBucket(btx, bucketDepartments, v.Department, (*departmentRecord).domain) },
+			func() error { return walkBucket(btx, bucketUsers, v.User, (*userRecord).domain) },
+			func() error { return walkBucket(btx, bucketGroups, v.Group, (*groupRecord).domain) },
+			func() error { return walkBucket(btx, bucketResources, v.Resource, (*resourceRecord).domain) },
+			func() error { return walkBucket(btx, bucketCompositions, v.Composition, (*compositionRecord).domain) },
+			func() error { return walkBucket(btx, bucketEditions, v.Edition, (*editionRecord).domain) },
+			func() error { return walkBank(btx, bucketBankResources, v.BankResource, (*bankResourceRecord).domain) },
+			func() error { return walkBank(btx, bucketBankCompositions, v.BankComposition, bankComposition) },
+			func() error { return walkBucket(btx, bucketBudgets, v.Budget, (*budgetRecord).domain) },
 		}
 		for _, step := range steps {
 			if err := step(); err != nil {
@@ -89,17 +69,12 @@ func (s *Store) Walk(ctx context.Context, v Visitor) error {
 }
 
 // walkBucket decodes every record of a bucket and hands it to fn.
-func walkBucket[R any, V any](btx *bolt.Tx, bucket []byte, fn func(V) error, conv func(*decoder, *R) V) error {
+func walkBucket[R any, V any](btx *bolt.Tx, bucket []byte, fn func(V) error, conv func(*R, *decoder) V) error {
 	if fn == nil {
 		return nil
 	}
 	return btx.Bucket(bucket).ForEach(func(k, data []byte) error {
-		var r R
-		if err := json.Unmarshal(data, &r); err != nil {
-			return fmt.Errorf("boltstore: corrupt record %q in bucket %s: %w", k, bucket, err)
-		}
-		var d decoder
-		rec, err := decoded(&d, conv(&d, &r), bucket, string(k))
+		rec, err := decodeRecord(bucket, k, data, conv)
 		if err != nil {
 			return err
 		}
@@ -109,7 +84,7 @@ func walkBucket[R any, V any](btx *bolt.Tx, bucket []byte, fn func(V) error, con
 
 // walkBank is walkBucket for the bank buckets, whose keys are
 // "<edition key>\x00<code>".
-func walkBank[R any, V any](btx *bolt.Tx, bucket []byte, fn func(string, V) error, conv func(*decoder, *R) V) error {
+func walkBank[R any, V any](btx *bolt.Tx, bucket []byte, fn func(string, V) error, conv func(*R, *decoder) V) error {
 	if fn == nil {
 		return nil
 	}
@@ -118,12 +93,7 @@ func walkBank[R any, V any](btx *bolt.Tx, bucket []byte, fn func(string, V) erro
 		if i < 0 {
 			return fmt.Errorf("boltstore: bad key %q in bucket %s", k, bucket)
 		}
-		var r R
-		if err := json.Unmarshal(data, &r); err != nil {
-			return fmt.Errorf("boltstore: corrupt record %q in bucket %s: %w", k, bucket, err)
-		}
-		var d decoder
-		rec, err := decoded(&d, conv(&d, &r), bucket, string(k))
+		rec, err := decodeRecord(bucket, k, data, conv)
 		if err != nil {
 			return err
 		}

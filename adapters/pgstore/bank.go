@@ -153,29 +153,39 @@ func (t *tx) PutBankResource(editionKey string, v *domain.BankResource) error {
 	if err := checkPut(t, "bank resource", v, func(v *domain.BankResource) []string { return []string{"edition key", editionKey, "code", v.Code} }); err != nil {
 		return err
 	}
-	b := t.bank
-	k := bankKey{editionKey, v.Code}
-	if _, ok := b.resources[k]; !ok {
-		b.resOrder = append(b.resOrder, k)
+	return buffer(t, t.bank.resources, &t.bank.resOrder, bankKey{editionKey, v.Code}, copyBankResource(v))
+}
+
+// buffer puts x under k in the bank write buffer m (order: its keys in the
+// order first put) and flushes the buffer once it holds flushAt records.
+func buffer[T any](t *tx, m map[bankKey]T, order *[]bankKey, k bankKey, x T) error {
+	if _, ok := m[k]; !ok {
+		*order = append(*order, k)
 	}
-	b.resources[k] = copyBankResource(v)
-	if len(b.resOrder) >= flushAt {
+	m[k] = x
+	if len(*order) >= flushAt {
 		return t.flush()
 	}
 	return nil
 }
 
-func (t *tx) BankResources(editionKey string) ([]*domain.BankResource, error) {
+// editionRecords reads, with read where (a condition on the edition key,
+// $1), every record of an edition, once the write buffer is flushed.
+func editionRecords[T any](t *tx, editionKey string, read func(where string, args ...any) ([]T, error), where string) ([]T, error) {
 	if err := t.readable(); err != nil {
 		return nil, err
 	}
 	if editionKey == "" {
-		return []*domain.BankResource{}, nil
+		return []T{}, nil
 	}
 	if err := t.flush(); err != nil {
 		return nil, err
 	}
-	return t.bankResources(`edition_key = $1`, editionKey)
+	return read(where, editionKey)
+}
+
+func (t *tx) BankResources(editionKey string) ([]*domain.BankResource, error) {
+	return editionRecords(t, editionKey, t.bankResources, `edition_key = $1`)
 }
 
 func (t *tx) BankComposition(editionKey, code string) (*domain.BankComposition, error) {
@@ -265,29 +275,11 @@ func (t *tx) PutBankComposition(editionKey string, c *domain.BankComposition) er
 	if err := checkPut(t, "bank composition", c, func(c *domain.BankComposition) []string { return []string{"edition key", editionKey, "code", c.Code} }); err != nil {
 		return err
 	}
-	b := t.bank
-	k := bankKey{editionKey, c.Code}
-	if _, ok := b.compositions[k]; !ok {
-		b.compOrder = append(b.compOrder, k)
-	}
-	b.compositions[k] = copyBankComposition(c)
-	if len(b.compOrder) >= flushAt {
-		return t.flush()
-	}
-	return nil
+	return buffer(t, t.bank.compositions, &t.bank.compOrder, bankKey{editionKey, c.Code}, copyBankComposition(c))
 }
 
 func (t *tx) BankCompositions(editionKey string) ([]*domain.BankComposition, error) {
-	if err := t.readable(); err != nil {
-		return nil, err
-	}
-	if editionKey == "" {
-		return []*domain.BankComposition{}, nil
-	}
-	if err := t.flush(); err != nil {
-		return nil, err
-	}
-	return t.bankCompositions(`r.edition_key = $1`, editionKey)
+	return editionRecords(t, editionKey, t.bankCompositions, `r.edition_key = $1`)
 }
 
 // byEdition groups buffered keys by edition, keeping their order.

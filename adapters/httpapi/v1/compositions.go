@@ -116,9 +116,12 @@ type compositionUpdateRequest struct {
 	CalculationMethod calcMethodInput `json:"calculation_method"`
 }
 
-// patch maps the request to the app patch, or EINVALID when two names of
-// one field disagree.
-func (in compositionUpdateRequest) patch() (app.CompositionPatch, error) {
+// patch maps the request to the app patch, or EINVALID when the body names
+// an id other than the path's or two names of one field disagree.
+func (in compositionUpdateRequest) patch(pathID string) (app.CompositionPatch, error) {
+	if err := checkBodyID(in.ID, pathID); err != nil {
+		return app.CompositionPatch{}, err
+	}
 	state, err := pickState(in.Local, in.State)
 	if err != nil {
 		return app.CompositionPatch{}, err
@@ -179,11 +182,10 @@ func (h *handler) listCompositions(w http.ResponseWriter, r *http.Request) {
 
 func (h *handler) createComposition(w http.ResponseWriter, r *http.Request) {
 	var in compositionCreateRequest
-	if err := httpapi.DecodeJSON(r, &in); err != nil {
-		h.fail(w, r, err)
+	svc, ok := h.decode(w, r, &in)
+	if !ok {
 		return
 	}
-	svc := h.env.RejectNumbers(in, "")
 	input, err := in.input()
 	if err != nil {
 		h.fail(w, r, err)
@@ -232,16 +234,11 @@ func (h *handler) findComposition(w http.ResponseWriter, r *http.Request) {
 func (h *handler) updateComposition(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
 	var in compositionUpdateRequest
-	if err := httpapi.DecodeJSON(r, &in); err != nil {
-		h.fail(w, r, err)
+	svc, ok := h.decode(w, r, &in)
+	if !ok {
 		return
 	}
-	svc := h.env.RejectNumbers(in, "")
-	if err := checkBodyID(in.ID, id); err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	patch, err := in.patch()
+	patch, err := in.patch(id)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -321,11 +318,10 @@ var itemFields = renamed(map[string]string{"quantity": "qty"})
 
 func (h *handler) addItems(w http.ResponseWriter, r *http.Request) {
 	var in addItemsRequest
-	if err := httpapi.DecodeJSON(r, &in); err != nil {
-		h.fail(w, r, err)
+	svc, ok := h.decode(w, r, &in)
+	if !ok {
 		return
 	}
-	svc := h.env.RejectNumbers(in, "")
 	items := make([]app.ItemInput, len(in.Items))
 	var v domain.Validation
 	for i, it := range in.Items {
@@ -371,15 +367,15 @@ var baseFields = renamed(map[string]string{"banks": "bases", "location": "local"
 
 func (h *handler) addBases(w http.ResponseWriter, r *http.Request) {
 	var in addBasesRequest
-	if err := httpapi.DecodeJSON(r, &in); err != nil {
-		h.fail(w, r, err)
+	svc, ok := h.decode(w, r, &in)
+	if !ok {
 		return
 	}
 	banks := make([]app.BankInput, len(in.Bases))
 	for i, b := range in.Bases {
 		banks[i] = app.BankInput{Name: b.Name, State: b.Local, Month: b.Version, Region: b.Region, Report: b.Status, WithLaborCharges: b.WithLaborCharges}
 	}
-	pc, err := h.env.App.AddBanks(r.Context(), principal(r), chi.URLParam(r, "id"), banks)
+	pc, err := svc.AddBanks(r.Context(), principal(r), chi.URLParam(r, "id"), banks)
 	if err != nil {
 		h.failAs(w, r, err, baseFields)
 		return
@@ -400,8 +396,8 @@ type codeRequest struct {
 
 func (h *handler) removeItems(w http.ResponseWriter, r *http.Request) {
 	var in removeItemsRequest
-	if err := httpapi.DecodeJSON(r, &in); err != nil {
-		h.fail(w, r, err)
+	svc, ok := h.decode(w, r, &in)
+	if !ok {
 		return
 	}
 	refs := make([]app.ItemRef, 0, len(in.Compositions)+len(in.Resources))
@@ -411,7 +407,7 @@ func (h *handler) removeItems(w http.ResponseWriter, r *http.Request) {
 	for _, res := range in.Resources {
 		refs = append(refs, app.ItemRef{Code: res.Code, Kind: domain.KindResource})
 	}
-	pc, err := h.env.App.RemoveItems(r.Context(), principal(r), chi.URLParam(r, "id"), refs)
+	pc, err := svc.RemoveItems(r.Context(), principal(r), chi.URLParam(r, "id"), refs)
 	if err != nil {
 		h.failAs(w, r, err, removeFields(len(in.Compositions)))
 		return

@@ -3,7 +3,6 @@ package v1
 import (
 	"net/http"
 
-	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 	"github.com/go-chi/chi/v5"
@@ -50,11 +49,11 @@ func (h *handler) listGroups(w http.ResponseWriter, r *http.Request) {
 
 func (h *handler) createGroup(w http.ResponseWriter, r *http.Request) {
 	var in groupRequest
-	if err := httpapi.DecodeJSON(r, &in); err != nil {
-		h.fail(w, r, err)
+	svc, ok := h.decode(w, r, &in)
+	if !ok {
 		return
 	}
-	g, err := h.env.App.CreateGroup(r.Context(), principal(r), app.GroupInput{Description: in.Description})
+	g, err := svc.CreateGroup(r.Context(), principal(r), app.GroupInput{Description: in.Description})
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -74,15 +73,15 @@ func (h *handler) getGroup(w http.ResponseWriter, r *http.Request) {
 func (h *handler) updateGroup(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
 	var in groupRequest
-	if err := httpapi.DecodeJSON(r, &in); err != nil {
-		h.fail(w, r, err)
+	svc, ok := h.decode(w, r, &in)
+	if !ok {
 		return
 	}
 	if err := checkBodyID(in.ID, id); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	g, err := h.env.App.UpdateGroup(r.Context(), principal(r), id, app.GroupInput{Description: in.Description})
+	g, err := svc.UpdateGroup(r.Context(), principal(r), id, app.GroupInput{Description: in.Description})
 	if err != nil {
 		h.fail(w, r, err)
 		return

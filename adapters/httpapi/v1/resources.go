@@ -156,9 +156,12 @@ type resourceUpdateRequest struct {
 	Local updateLocal `json:"local"`
 }
 
-// patch maps the request to the app patch, or EINVALID when two names of
-// one field disagree.
-func (in resourceUpdateRequest) patch() (app.ResourcePatch, error) {
+// patch maps the request to the app patch, or EINVALID when the body names
+// an id other than the path's or two names of one field disagree.
+func (in resourceUpdateRequest) patch(pathID string) (app.ResourcePatch, error) {
+	if err := checkBodyID(in.ID, pathID); err != nil {
+		return app.ResourcePatch{}, err
+	}
 	second, err := pickSecondCode(in.SecondCode, in.Code2)
 	if err != nil {
 		return app.ResourcePatch{}, err
@@ -190,11 +193,10 @@ func (h *handler) listResources(w http.ResponseWriter, r *http.Request) {
 
 func (h *handler) createResource(w http.ResponseWriter, r *http.Request) {
 	var in resourceCreateRequest
-	if err := httpapi.DecodeJSON(r, &in); err != nil {
-		h.fail(w, r, err)
+	svc, ok := h.decode(w, r, &in)
+	if !ok {
 		return
 	}
-	svc := h.env.RejectNumbers(in, "")
 	res, err := svc.CreateResource(r.Context(), principal(r), in.input())
 	if err != nil {
 		h.failAs(w, r, err, createResourceFields)
@@ -235,16 +237,11 @@ func (h *handler) findResource(w http.ResponseWriter, r *http.Request) {
 func (h *handler) updateResource(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
 	var in resourceUpdateRequest
-	if err := httpapi.DecodeJSON(r, &in); err != nil {
-		h.fail(w, r, err)
+	svc, ok := h.decode(w, r, &in)
+	if !ok {
 		return
 	}
-	svc := h.env.RejectNumbers(in, "")
-	if err := checkBodyID(in.ID, id); err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	patch, err := in.patch()
+	patch, err := in.patch(id)
 	if err != nil {
 		h.fail(w, r, err)
 		return

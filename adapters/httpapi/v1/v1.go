@@ -234,6 +234,18 @@ func envelope[R, T any](p pagination, total int, records []R, conv func(R) T) li
 	return out
 }
 
+// decode reads the request body into in and returns the Service to run the
+// request on: it takes the body's bad numbers to the use case, which answers
+// them with its own field errors (Env.RejectNumbers). ok false: the error is
+// answered.
+func (h *handler) decode(w http.ResponseWriter, r *http.Request, in any) (*app.Service, bool) {
+	if err := httpapi.DecodeJSON(r, in); err != nil {
+		h.fail(w, r, err)
+		return nil, false
+	}
+	return h.env.RejectNumbers(in, ""), true
+}
+
 // checkBodyID returns an EINVALID error on "id" when a body names an id other
 // than the one in the path.
 func checkBodyID(body *string, pathID string) error {

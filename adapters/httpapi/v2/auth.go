@@ -26,13 +26,8 @@ type authUser struct {
 // access token, 401 for bad credentials (saying nothing of which part was
 // wrong), 429 after too many failures.
 func (h *handlers) authenticate(w http.ResponseWriter, r *http.Request) {
-	if _, err := query(r); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	b, err := decodeAttrs(r, "access-tokens", "")
-	if err != nil {
-		h.writeError(w, r, err)
+	b := h.readAttrs(w, r, "access-tokens", "")
+	if b == nil {
 		return
 	}
 	email := read[string](b, attr{app: "email", names: []string{"email"}, kind: "string"})

@@ -1,7 +1,6 @@
 package v2
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -36,16 +35,27 @@ func (h *handlers) listBanks(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	eds, total, err := h.env.App.Editions(r.Context(), lq.app)
+	writeNodeList(h, w, r, lq.page, eds, total, err, func(e *domain.Edition, base string) *jsonapi.Node {
+		return h.bankNode(e, base+"/"+app.EditionID(e.Ref()))
+	})
+}
+
+// writeNodeList answers a page of a list whose documents are built by hand:
+// each item's node (node gives it, with its self link under the list's
+// path base), the links to the other pages and the total in meta; or the
+// list's error, a bad filter or sort being its parameter's 400.
+func writeNodeList[T any](h *handlers, w http.ResponseWriter, r *http.Request, page pageQuery, items []T, total int, err error,
+	node func(it T, base string) *jsonapi.Node) {
 	if err != nil {
 		h.writeError(w, r, asParamErrors(err))
 		return
 	}
 	base := strings.TrimSuffix(r.URL.Path, "/")
-	nodes := make([]*jsonapi.Node, len(eds))
-	for i, e := range eds {
-		nodes[i] = h.bankNode(e, base+"/"+app.EditionID(e.Ref()))
+	nodes := make([]*jsonapi.Node, len(items))
+	for i, it := range items {
+		nodes[i] = node(it, base)
 	}
-	h.writeNodes(w, r, &jsonapi.ManyPayload{Data: nodes, Links: lq.page.links(r, total), Meta: totalMeta(total)})
+	h.writeNodes(w, r, &jsonapi.ManyPayload{Data: nodes, Links: page.links(r, total), Meta: totalMeta(total)})
 }
 
 // getBank handles GET /banks/{id}: one edition; 404 for an id that names no
@@ -80,16 +90,9 @@ func (h *handlers) listBankItems(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	items, total, err := h.env.App.BankItems(r.Context(), ed.Ref(), lq.app)
-	if err != nil {
-		h.writeError(w, r, asParamErrors(err))
-		return
-	}
-	base := strings.TrimSuffix(r.URL.Path, "/")
-	nodes := make([]*jsonapi.Node, len(items))
-	for i, it := range items {
-		nodes[i] = bankItemNode(it, base+"/"+url.PathEscape(it.Code))
-	}
-	h.writeNodes(w, r, &jsonapi.ManyPayload{Data: nodes, Links: lq.page.links(r, total), Meta: totalMeta(total)})
+	writeNodeList(h, w, r, lq.page, items, total, err, func(it *app.BankItem, base string) *jsonapi.Node {
+		return bankItemNode(it, base+"/"+url.PathEscape(it.Code))
+	})
 }
 
 // getBankItem handles GET /banks/{id}/items/{code}[?kind=resource|composition]:
@@ -268,12 +271,5 @@ func (h *handlers) writeNodes(w http.ResponseWriter, r *http.Request, p any) {
 	case *jsonapi.ManyPayload:
 		linkRelationships(apiBase(r), p.Data)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(p); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	writeBody(w, http.StatusOK, buf.Bytes())
+	h.writeJSON(w, r, http.StatusOK, p)
 }

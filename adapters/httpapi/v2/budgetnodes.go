@@ -1,7 +1,6 @@
 package v2
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 
@@ -169,12 +168,5 @@ func (h *handlers) removedMeta(pb *domain.PricedBudget, nodeID, parentID string)
 // writeMeta writes a JSON:API document with top-level meta only (JSON:API
 // allows it as the answer to a DELETE that has something to say).
 func (h *handlers) writeMeta(w http.ResponseWriter, r *http.Request, st int, meta map[string]any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(map[string]any{"meta": meta}); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	writeBody(w, st, buf.Bytes())
+	h.writeJSON(w, r, st, map[string]any{"meta": meta})
 }

@@ -246,13 +246,8 @@ func (h *handlers) listBudgets(w http.ResponseWriter, r *http.Request) {
 // createBudget handles POST /budgets: plain JSON or a JSON:API document of
 // type budgets → 201 with the budget, its tree and totals, and Location.
 func (h *handlers) createBudget(w http.ResponseWriter, r *http.Request) {
-	if _, err := query(r); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	b, err := decodeAttrs(r, "budgets", "")
-	if err != nil {
-		h.writeError(w, r, err)
+	b := h.readAttrs(w, r, "budgets", "")
+	if b == nil {
 		return
 	}
 	pt := budgetPatch(b)
@@ -302,18 +297,8 @@ func (h *handlers) getBudget(w http.ResponseWriter, r *http.Request) {
 // node ids).
 func (h *handlers) updateBudget(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
-	if _, err := query(r); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	b, err := decodeAttrs(r, "budgets", id)
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	pt := budgetPatch(b)
-	if err := b.finish(budgetReadOnly...); err != nil {
-		h.writeError(w, r, err)
+	b, pt, ok := readPatch(h, w, r, "budgets", id, budgetPatch, budgetReadOnly...)
+	if !ok {
 		return
 	}
 	pb, err := h.env.App.Rejecting(b.rejected).UpdateBudget(r.Context(), principal(r), id, pt)
@@ -419,13 +404,8 @@ func (b nodeAddBody) NumberErrors(ptr string) []domain.FieldError {
 // what it holds) and its figures, the budget's new totals in meta, and the
 // node's Location.
 func (h *handlers) addNode(w http.ResponseWriter, r *http.Request) {
-	if _, err := query(r); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
 	var body nodeAddBody
-	if err := decodeMembers(r, &body, "parent_id", "position", "kind", "description", "bank", "code", "quantity", "items"); err != nil {
-		h.writeError(w, r, err)
+	if !h.readBody(w, r, &body, "parent_id", "position", "kind", "description", "bank", "code", "quantity", "items") {
 		return
 	}
 	at := app.NodePlace{ParentID: body.ParentID.Value, Position: body.Position}
@@ -455,13 +435,8 @@ type nodePatchBody struct {
 // as it now is (its figures, number and place) and the budget's new totals
 // in meta. The change and the move happen together or not at all.
 func (h *handlers) updateNode(w http.ResponseWriter, r *http.Request) {
-	if _, err := query(r); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
 	var body nodePatchBody
-	if err := decodeMembers(r, &body, "description", "quantity", "parent_id", "position"); err != nil {
-		h.writeError(w, r, err)
+	if !h.readBody(w, r, &body, "description", "quantity", "parent_id", "position") {
 		return
 	}
 	ch := app.NodeChange{NodePatch: app.NodePatch{Description: body.Description}}

@@ -117,18 +117,8 @@ func (h *handlers) listCompositions(w http.ResponseWriter, r *http.Request) {
 // createComposition handles POST /my_database/compositions: 201 with the
 // composition and its Location.
 func (h *handlers) createComposition(w http.ResponseWriter, r *http.Request) {
-	if _, err := query(r); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	b, err := decodeAttrs(r, "compositions", "")
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	pt := compositionPatch(b)
-	if err := b.finish(compositionReadOnly...); err != nil {
-		h.writeError(w, r, err)
+	b, pt, ok := readPatch(h, w, r, "compositions", "", compositionPatch, compositionReadOnly...)
+	if !ok {
 		return
 	}
 	in := app.CompositionInput{
@@ -187,18 +177,8 @@ func (h *handlers) getComposition(w http.ResponseWriter, r *http.Request) {
 // attributes the body names change.
 func (h *handlers) updateComposition(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
-	if _, err := query(r); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	b, err := decodeAttrs(r, "compositions", id)
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	pt := compositionPatch(b)
-	if err := b.finish(compositionReadOnly...); err != nil {
-		h.writeError(w, r, err)
+	b, pt, ok := readPatch(h, w, r, "compositions", id, compositionPatch, compositionReadOnly...)
+	if !ok {
 		return
 	}
 	pc, err := h.env.App.Rejecting(b.rejected).UpdateComposition(r.Context(), principal(r), id, pt)
@@ -235,15 +215,10 @@ type bankIn struct {
 // {"banks":[{name, location, version, status, region}]}: status is the report
 // flag (relatorio).
 func (h *handlers) addBanks(w http.ResponseWriter, r *http.Request) {
-	if _, err := query(r); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
 	var body struct {
 		Banks []bankIn `json:"banks"`
 	}
-	if err := httpapi.DecodeJSON(r, &body); err != nil {
-		h.writeError(w, r, err)
+	if !h.readBody(w, r, &body) {
 		return
 	}
 	in := make([]app.BankInput, len(body.Banks))
@@ -265,6 +240,11 @@ type itemIn struct {
 	Utilization number `json:"utilization"`
 }
 
+// itemsBody is the body of add_items and remove_items.
+type itemsBody struct {
+	Items []itemIn `json:"items"`
+}
+
 func (it itemIn) kind() domain.ItemKind {
 	switch {
 	case it.Resource == nil:
@@ -280,15 +260,8 @@ func (it itemIn) kind() domain.ItemKind {
 // the new quantity. Either every item is added or, with 422 naming each bad
 // item, none.
 func (h *handlers) addItems(w http.ResponseWriter, r *http.Request) {
-	if _, err := query(r); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	var body struct {
-		Items []itemIn `json:"items"`
-	}
-	if err := httpapi.DecodeJSON(r, &body); err != nil {
-		h.writeError(w, r, err)
+	var body itemsBody
+	if !h.readBody(w, r, &body) {
 		return
 	}
 	in := make([]app.ItemInput, len(body.Items))
@@ -303,15 +276,8 @@ func (h *handlers) addItems(w http.ResponseWriter, r *http.Request) {
 // removeItems handles DELETE /my_database/compositions/{id}/remove_items
 // {"items":[{bank, code, resource}]}.
 func (h *handlers) removeItems(w http.ResponseWriter, r *http.Request) {
-	if _, err := query(r); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	var body struct {
-		Items []itemIn `json:"items"`
-	}
-	if err := httpapi.DecodeJSON(r, &body); err != nil {
-		h.writeError(w, r, err)
+	var body itemsBody
+	if !h.readBody(w, r, &body) {
 		return
 	}
 	refs := make([]app.ItemRef, len(body.Items))

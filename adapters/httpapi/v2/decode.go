@@ -136,6 +136,59 @@ func decodeAttrs(r *http.Request, typ, id string) (*attrBody, error) {
 	return b, nil
 }
 
+// readAttrs is decodeAttrs for a request that takes no query parameter
+// (query): nil when it answered the error.
+func (h *handlers) readAttrs(w http.ResponseWriter, r *http.Request, typ, id string) *attrBody {
+	if _, err := query(r); err != nil {
+		h.writeError(w, r, err)
+		return nil
+	}
+	b, err := decodeAttrs(r, typ, id)
+	if err != nil {
+		h.writeError(w, r, err)
+		return nil
+	}
+	return b
+}
+
+// readPatch reads a create (id "") or update body for a record of the
+// JSON:API type typ (readAttrs), its attributes with attrs, then what is
+// wrong with the body itself (finish, readOnly ignored). ok false: the error
+// is answered.
+func readPatch[T any](h *handlers, w http.ResponseWriter, r *http.Request, typ, id string, attrs func(*attrBody) T, readOnly ...string) (*attrBody, T, bool) {
+	var zero T
+	b := h.readAttrs(w, r, typ, id)
+	if b == nil {
+		return nil, zero, false
+	}
+	pt := attrs(b)
+	if err := b.finish(readOnly...); err != nil {
+		h.writeError(w, r, err)
+		return nil, zero, false
+	}
+	return b, pt, true
+}
+
+// readBody reads the plain JSON body of a request that takes no query
+// parameter (query) into v: with known members named, as decodeMembers
+// (every other member is 422), else as httpapi.DecodeJSON. false when it
+// answered the error.
+func (h *handlers) readBody(w http.ResponseWriter, r *http.Request, v any, known ...string) bool {
+	if _, err := query(r); err != nil {
+		h.writeError(w, r, err)
+		return false
+	}
+	decode := httpapi.DecodeJSON
+	if len(known) > 0 {
+		decode = func(r *http.Request, v any) error { return decodeMembers(r, v, known...) }
+	}
+	if err := decode(r, v); err != nil {
+		h.writeError(w, r, err)
+		return false
+	}
+	return true
+}
+
 // fieldError is an error of the code about one member of the request.
 func fieldError(code, ptr, msg string) error {
 	return &domain.Error{Code: code, Message: msg, Fields: []domain.FieldError{{Field: ptr, Message: msg}}}

@@ -107,10 +107,16 @@ func (h *handlers) writeCompound(w http.ResponseWriter, r *http.Request, st int,
 			p.Included = included
 		}
 	}
+	h.writeJSON(w, r, st, p)
+}
+
+// writeJSON writes v as encoding/json does, without escaping HTML (links
+// keep their & readable), with status st.
+func (h *handlers) writeJSON(w http.ResponseWriter, r *http.Request, st int, v any) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // links keep their & readable
-	if err := enc.Encode(p); err != nil {
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		h.writeError(w, r, err)
 		return
 	}

@@ -1,8 +1,6 @@
 package v2
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -70,12 +68,5 @@ func enumPayload(c app.Catalog, self string) *jsonapi.ManyPayload {
 // writePayload writes a document built by hand (where the JSON:API type
 // is not fixed, which google/jsonapi's struct tags cannot say).
 func (h *handlers) writePayload(w http.ResponseWriter, r *http.Request, p *jsonapi.ManyPayload) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(p); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	writeBody(w, http.StatusOK, buf.Bytes())
+	h.writeJSON(w, r, http.StatusOK, p)
 }

@@ -187,13 +187,8 @@ func (h *handlers) getBudgetBDI(w http.ResponseWriter, r *http.Request) {
 // updateBudgetBDI handles PATCH /budgets/{id}/bdi.
 func (h *handlers) updateBudgetBDI(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
-	if _, err := query(r); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	b, err := decodeAttrs(r, "budget-bdis", id)
-	if err != nil {
-		h.writeError(w, r, err)
+	b := h.readAttrs(w, r, "budget-bdis", id)
+	if b == nil {
 		return
 	}
 	var missing domain.Validation

@@ -45,13 +45,8 @@ func compositionsPath(r *http.Request, id string) string {
 // copyBankComposition handles POST /banks/{id}/items/{code}/copy: body
 // {code, deep} (JSON:API type composition-copies).
 func (h *handlers) copyBankComposition(w http.ResponseWriter, r *http.Request) {
-	if _, err := query(r); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	b, err := decodeAttrs(r, "composition-copies", "")
-	if err != nil {
-		h.writeError(w, r, err)
+	b := h.readAttrs(w, r, "composition-copies", "")
+	if b == nil {
 		return
 	}
 	in := app.CopyInput{EditionID: pathParam(r, "id"), Code: pathParam(r, "code")}
@@ -73,13 +68,8 @@ func (h *handlers) copyBankComposition(w http.ResponseWriter, r *http.Request) {
 // duplicateComposition handles POST /my_database/compositions/{id}/duplicate:
 // body {code, location} (JSON:API type composition-duplicates).
 func (h *handlers) duplicateComposition(w http.ResponseWriter, r *http.Request) {
-	if _, err := query(r); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	b, err := decodeAttrs(r, "composition-duplicates", "")
-	if err != nil {
-		h.writeError(w, r, err)
+	b := h.readAttrs(w, r, "composition-duplicates", "")
+	if b == nil {
 		return
 	}
 	code := deref(read[string](b, aCode))
@@ -100,13 +90,8 @@ func (h *handlers) duplicateComposition(w http.ResponseWriter, r *http.Request) 
 // duplicateBudget handles POST /budgets/{id}/duplicate: body {code,
 // description} (JSON:API type budget-duplicates).
 func (h *handlers) duplicateBudget(w http.ResponseWriter, r *http.Request) {
-	if _, err := query(r); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	b, err := decodeAttrs(r, "budget-duplicates", "")
-	if err != nil {
-		h.writeError(w, r, err)
+	b := h.readAttrs(w, r, "budget-duplicates", "")
+	if b == nil {
 		return
 	}
 	code := deref(read[string](b, aCode))

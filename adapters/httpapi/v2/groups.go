@@ -51,20 +51,13 @@ func (h *handlers) listGroups(w http.ResponseWriter, r *http.Request) {
 	h.writeCompound(w, r, http.StatusOK, docs, lq.page.links(r, total), totalMeta(total), lq.include)
 }
 
+// readDescription reads a group's one attribute.
+func readDescription(b *attrBody) *string { return read[string](b, aDescription) }
+
 // createGroup handles POST /my_database/groups {description}: 201 with Location.
 func (h *handlers) createGroup(w http.ResponseWriter, r *http.Request) {
-	if _, err := query(r); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	b, err := decodeAttrs(r, "groups", "")
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	desc := read[string](b, aDescription)
-	if err := b.finish(groupReadOnly...); err != nil {
-		h.writeError(w, r, err)
+	b, desc, ok := readPatch(h, w, r, "groups", "", readDescription, groupReadOnly...)
+	if !ok {
 		return
 	}
 	g, err := h.env.App.CreateGroup(r.Context(), principal(r), app.GroupInput{Description: deref(desc)})
@@ -95,21 +88,12 @@ func (h *handlers) getGroup(w http.ResponseWriter, r *http.Request) {
 // name the description changes nothing and answers the group as it is.
 func (h *handlers) updateGroup(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
-	if _, err := query(r); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	b, err := decodeAttrs(r, "groups", id)
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	desc := read[string](b, aDescription)
-	if err := b.finish(groupReadOnly...); err != nil {
-		h.writeError(w, r, err)
+	b, desc, ok := readPatch(h, w, r, "groups", id, readDescription, groupReadOnly...)
+	if !ok {
 		return
 	}
 	var g *domain.Group
+	var err error
 	if desc == nil {
 		g, err = h.env.App.Group(r.Context(), principal(r), id)
 	} else {

@@ -71,18 +71,8 @@ func (h *handlers) listResources(w http.ResponseWriter, r *http.Request) {
 
 // createResource handles POST /my_database/resources: 201 with Location.
 func (h *handlers) createResource(w http.ResponseWriter, r *http.Request) {
-	if _, err := query(r); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	b, err := decodeAttrs(r, "resources", "")
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	pt := resourcePatch(b)
-	if err := b.finish(resourceReadOnly...); err != nil {
-		h.writeError(w, r, err)
+	b, pt, ok := readPatch(h, w, r, "resources", "", resourcePatch, resourceReadOnly...)
+	if !ok {
 		return
 	}
 	in := app.ResourceInput{
@@ -130,18 +120,8 @@ func (h *handlers) getResource(w http.ResponseWriter, r *http.Request) {
 // attributes the body names change; locals, when named, replace every state.
 func (h *handlers) updateResource(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
-	if _, err := query(r); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	b, err := decodeAttrs(r, "resources", id)
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	pt := resourcePatch(b)
-	if err := b.finish(resourceReadOnly...); err != nil {
-		h.writeError(w, r, err)
+	b, pt, ok := readPatch(h, w, r, "resources", id, resourcePatch, resourceReadOnly...)
+	if !ok {
 		return
 	}
 	res, err := h.env.App.Rejecting(b.rejected).UpdateResource(r.Context(), principal(r), id, pt)
