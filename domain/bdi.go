@@ -74,15 +74,29 @@ type lineAmounts struct {
 // line computes a line's figures from its unit price, quantity and BDI
 // factor (1 + the rate that applies to it / 100), by the rule above: the
 // one computation of a budget line's figures.
-func (r BDIRule) line(unitPrice, quantity, factor amount) lineAmounts {
+func (r *BDIRule) line(unitPrice, quantity, factor amount) lineAmounts {
+	return r.lineWith(r.unitWithBDI(unitPrice, factor), unitPrice, quantity)
+}
+
+// unitWithBDI is a line's unit price with BDI (line), nothing on the
+// final total.
+func (r *BDIRule) unitWithBDI(unitPrice, factor amount) amount {
+	if r.Mode == BDIOnFinalTotal {
+		return amount{}
+	}
+	return mulCut(unitPrice, factor, 2, r.Rounding.mode()).cents()
+}
+
+// lineWith is line with its unit price with BDI computed (unitWithBDI).
+func (r *BDIRule) lineWith(unitWithBDI, unitPrice, quantity amount) lineAmounts {
 	mode := r.Rounding.mode()
 	f := lineAmounts{total: mulCut(unitPrice, quantity, 2, mode).cents()}
 	if r.Mode == BDIOnFinalTotal {
 		f.final, f.withBDI = true, f.total
 		return f
 	}
-	f.unitWithBDI = mulCut(unitPrice, factor, 2, mode).cents()
-	f.withBDI = mulCut(f.unitWithBDI, quantity, 2, mode).cents()
+	f.unitWithBDI = unitWithBDI
+	f.withBDI = mulCut(unitWithBDI, quantity, 2, mode).cents()
 	return f
 }
 

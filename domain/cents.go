@@ -38,9 +38,14 @@ type amount struct {
 
 // amountOf is d as an amount.
 func amountOf(d decimal.Decimal) amount {
-	if c, ok := coefficient64(d); ok {
-		return amount{v: c, e: d.Exponent()}
+	if d.NumDigits() <= 18 {
+		return amount{v: d.CoefficientInt64(), e: d.Exponent()}
 	}
+	return bigAmount(d)
+}
+
+// bigAmount is d held as a decimal.
+func bigAmount(d decimal.Decimal) amount {
 	big := new(decimal.Decimal) // here, not d's address: d would live on the heap on every call
 	*big = d
 	return amount{big: big}
@@ -71,6 +76,15 @@ func (a amount) cents() amount {
 // add is a + b as decimal.Decimal.Add gives it: the exponent the lesser
 // of the two.
 func (a amount) add(b amount) amount {
+	if s := a.v + b.v; a.big == nil && b.big == nil && a.e == b.e && (s > a.v) == (b.v > 0) {
+		return amount{v: s, e: a.e} // the figures of a budget: centavos, without overflow
+	}
+	return a.addScaled(b)
+}
+
+// addScaled is add for amounts of different exponents, or whose sum
+// overflows, or held as decimals.
+func (a amount) addScaled(b amount) amount {
 	if a.big == nil && b.big == nil {
 		x, y, e, ok := a.v, b.v, a.e, true
 		if b.e < e {

@@ -138,7 +138,7 @@ type syntheticStream struct {
 	// the unit price.
 	factor, supplyFactor amount
 	supply               map[string]bool // nil: look in b.SupplyNodes
-	lines                map[streamLineKey]*lineInfo
+	lines                map[streamLineKey]*streamItem
 	// Per stage, in tree order: the sums of its lines' totals.
 	stageTotal, stageWithBDI []amount
 	total                    amount // the budget's total
@@ -158,7 +158,7 @@ func (s *syntheticStream) prepare() {
 			s.supply[id] = true
 		}
 	}
-	s.lines = map[streamLineKey]*lineInfo{}
+	s.lines = map[streamLineKey]*streamItem{}
 }
 
 func (s *syntheticStream) isSupply(id string) bool {
@@ -176,25 +176,38 @@ type streamLine struct {
 	supply bool
 }
 
+// streamItem is what lines name, resolved, with its unit price in the
+// budget's regime and its unit prices with BDI (the lines' and the supply
+// lines'), computed once.
+type streamItem struct {
+	li                 *lineInfo
+	price              decimal.Decimal
+	amount             amount
+	withBDI, supplyBDI amount
+}
+
 // line resolves the line n (once per distinct item: the key costs no
 // allocation) and computes its figures.
 func (s *syntheticStream) line(n *BudgetNode) (streamLine, *lineInfo, error) {
 	k := streamLineKey{n.Kind, n.Bank, n.Code}
-	li := s.lines[k]
-	if li == nil {
-		var err error
-		if li, err = s.bp.line(s.b, n); err != nil {
+	it := s.lines[k]
+	if it == nil {
+		li, err := s.bp.line(s.b, n)
+		if err != nil {
 			return streamLine{}, nil, err
 		}
-		s.lines[k] = li
+		it = &streamItem{li: li, price: li.price.In(s.reg)}
+		it.amount = amountOf(it.price)
+		it.withBDI, it.supplyBDI = s.rule.unitWithBDI(it.amount, s.factor), s.rule.unitWithBDI(it.amount, s.supplyFactor)
+		s.lines[k] = it
 	}
-	f := streamLine{unitPrice: li.price.In(s.reg), supply: s.isSupply(n.ID)}
-	factor := s.factor
+	f := streamLine{unitPrice: it.price, supply: s.isSupply(n.ID)}
+	withBDI := it.withBDI
 	if f.supply {
-		factor = s.supplyFactor
+		withBDI = it.supplyBDI
 	}
-	f.lineAmounts = s.rule.line(amountOf(f.unitPrice), amountOf(n.Quantity), factor)
-	return f, li, nil
+	f.lineAmounts = s.rule.lineWith(withBDI, it.amount, amountOf(n.Quantity))
+	return f, it.li, nil
 }
 
 // numberer numbers the nodes of a walk by position ("1", "1.1", …).
