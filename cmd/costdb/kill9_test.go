@@ -24,11 +24,9 @@ func TestKill9UnderConcurrentLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
+	t.Parallel() // waits on processes of its own: the three such tests overlap
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "costdb")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := builtBinary(t)
 	db := filepath.Join(dir, "c.db")
 	out, err := exec.Command(bin, "users", "add", "--db", db, "--company", "Alfa", "--email", "a@alfa.com").Output()
 	if err != nil {

@@ -180,12 +180,9 @@ func TestKill9LosesNothingAcknowledged(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
+	t.Parallel() // waits on processes of its own: the three such tests overlap
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "costdb")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := builtBinary(t)
 	db := filepath.Join(dir, "c.db")
 	out, err := exec.Command(bin, "users", "add", "--db", db, "--company", "Alfa", "--email", "a@alfa.com").Output()
 	if err != nil {
@@ -269,7 +266,6 @@ func TestKill9LosesNothingAcknowledged(t *testing.T) {
 	if r := do(t, "GET", base2+"/api/v1/base/mybase/resources", tok, ""); r.status != 200 {
 		t.Errorf("old token after restart: %d", r.status)
 	}
-	_ = os.Remove(bin)
 }
 
 func TestSigningKeyFromFile(t *testing.T) {

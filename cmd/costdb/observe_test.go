@@ -331,11 +331,9 @@ func TestSIGTERMStopsCleanly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
+	t.Parallel() // waits on processes of its own: the three such tests overlap
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "costdb")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := builtBinary(t)
 	db := filepath.Join(dir, "c.db")
 	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", db, "--log-format", "json")
 	var logs syncBuffer

@@ -22,8 +22,6 @@ import (
 	"github.com/costdb/costdb/domain"
 )
 
-func TestMain(m *testing.M) { pgtest.Main(m) }
-
 // serve starts a server in-process on db, signing tokens with the keys of
 // keyFile, and returns it; it is closed when the test ends.
 func serve(t *testing.T, db, keyFile string) *Main {

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/costdb/costdb/adapters/httpapi/apitest"
@@ -385,17 +386,42 @@ func fill(path string, _ map[string]string, q url.Values) string {
 	return path + "?" + q.Encode()
 }
 
+// visit validates v against s. The answers are kept for the test binary:
+// the document and the generated requests are the same on each storage
+// engine's run (and kin-openapi compiles the schema again at each call,
+// which makes most of this test's own cost).
 func visit(s *openapi3.Schema, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
+	key := visitKey{s, string(b)}
+	visitMu.Lock()
+	res, ok := visited[key]
+	visitMu.Unlock()
+	if ok {
+		return res
+	}
 	var x any
 	if err := json.Unmarshal(b, &x); err != nil {
 		return err
 	}
-	return s.VisitJSON(x, openapi3.EnableJSONSchema2020(), openapi3.MultiErrors())
+	res = s.VisitJSON(x, openapi3.EnableJSONSchema2020(), openapi3.MultiErrors())
+	visitMu.Lock()
+	visited[key] = res
+	visitMu.Unlock()
+	return res
 }
+
+type visitKey struct {
+	schema *openapi3.Schema
+	value  string // JSON
+}
+
+var (
+	visitMu sync.Mutex
+	visited = map[visitKey]error{}
+)
 
 func mustJSON(v any) string {
 	if v == nil {

@@ -1,7 +1,8 @@
 // Package pgtest starts a throwaway PostgreSQL cluster for tests: initdb into
 // a temporary directory, postgres on a free port of 127.0.0.1 with fsync off,
-// one fresh database per caller, everything removed when the test binary
-// ends. A package that uses it calls Main from its TestMain:
+// one fresh database per caller (made ahead of the test that takes it, and
+// dropped after it in the background), everything removed when the test
+// binary ends. A package that uses it calls Main from its TestMain:
 //
 //	func TestMain(m *testing.M) { pgtest.Main(m) }
 //
@@ -49,6 +50,14 @@ var (
 
 	templatesMu sync.Mutex
 	templates   = map[string]error{}
+
+	poolsMu sync.Mutex
+	pools   = map[string]*pool{} // by template ("" for an empty database)
+	drops   = make(chan string, 1024)
+	dropper sync.Once
+	// stopping is set when the cluster stops: the pool and the dropper
+	// then leave it alone.
+	stopping atomic.Bool
 )
 
 // Main runs the tests of a package and then stops the cluster, when one
@@ -63,6 +72,7 @@ func Main(m *testing.M) {
 // that runs m.Run more than once calls it after the last run.
 func Stop() {
 	if running != nil && !running.stopped {
+		stopping.Store(true)
 		running.stop()
 	}
 }
@@ -103,7 +113,7 @@ func URL(name string) string {
 }
 
 // NewDatabase creates an empty database for the test and returns its URL.
-// The database is dropped when the test ends.
+// The database is dropped after the test ends.
 func NewDatabase(t testing.TB) string {
 	t.Helper()
 	return newDatabase(t, "")
@@ -112,7 +122,7 @@ func NewDatabase(t testing.TB) string {
 // NewDatabaseFrom creates a database for the test as a copy of the template
 // that prepare fills once per test binary (prepare is called with the
 // template's URL the first time name is asked for and must close every
-// connection it opened). The copy is dropped when the test ends.
+// connection it opened). The copy is dropped after the test ends.
 func NewDatabaseFrom(t testing.TB, name string, prepare func(url string) error) string {
 	t.Helper()
 	need(t)
@@ -137,16 +147,85 @@ func NewDatabaseFrom(t testing.TB, name string, prepare func(url string) error) 
 func newDatabase(t testing.TB, template string) string {
 	t.Helper()
 	need(t)
-	name := fmt.Sprintf("t%d_%d", os.Getpid(), seq.Add(1))
-	if err := createDatabase(name, template); err != nil {
+	name, err := take(template)
+	if err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
-	t.Cleanup(func() {
-		if err := admin(`DROP DATABASE IF EXISTS ` + name + ` WITH (FORCE)`); err != nil {
-			t.Logf("pgtest: drop %s: %v", name, err)
-		}
-	})
+	// The database is dropped in the background once the test has ended
+	// (its connections, if any are left, are ended by FORCE): the next test
+	// does not wait for it.
+	t.Cleanup(func() { drop(name) })
 	return URL(name)
+}
+
+// A pool keeps the next copy of a template ready: from the second database
+// asked of a template on, a goroutine creates one copy ahead, so that a
+// test finds its database made while the previous test ran. Copies left
+// in the pool when the cluster stops go with it.
+type pool struct {
+	ready chan created
+	asked int
+}
+
+type created struct {
+	name string
+	err  error
+}
+
+// take returns a new database copied from template ("" for an empty one):
+// the pool's ready copy, or one created now.
+func take(template string) (string, error) {
+	poolsMu.Lock()
+	p := pools[template]
+	if p == nil {
+		p = &pool{}
+		pools[template] = p
+	}
+	p.asked++
+	if p.asked == 2 {
+		p.ready = make(chan created)
+		go p.fill(template)
+	}
+	ready := p.ready
+	poolsMu.Unlock()
+	if ready != nil {
+		c := <-ready
+		return c.name, c.err
+	}
+	name := nextName()
+	return name, createDatabase(name, template)
+}
+
+// fill creates copies of template one ahead of the tests until the
+// cluster stops; an error is handed to the test that asks next.
+func (p *pool) fill(template string) {
+	for {
+		name := nextName()
+		err := createDatabase(name, template)
+		if stopping.Load() {
+			return
+		}
+		p.ready <- created{name, err}
+	}
+}
+
+func nextName() string { return fmt.Sprintf("t%d_%d", os.Getpid(), seq.Add(1)) }
+
+// drop drops a test's database in the background, one at a time.
+func drop(name string) {
+	dropper.Do(func() {
+		go func() {
+			for name := range drops {
+				if stopping.Load() {
+					continue
+				}
+				if err := admin(`DROP DATABASE IF EXISTS ` + name + ` WITH (FORCE)`); err != nil && !stopping.Load() {
+					fmt.Fprintf(os.Stderr, "pgtest: drop %s: %v\n", name, err)
+				}
+			}
+		}()
+	})
+	drops <- name
 }
 
 func createDatabase(name, template string) error {
@@ -279,6 +358,9 @@ func (c *cluster) cmd(name string, args ...string) *exec.Cmd {
 
 func (c *cluster) stop() {
 	c.stopped = true
+	if os.Getenv("COSTDB_PGTEST_CPU") == "1" {
+		fmt.Fprintf(os.Stderr, "pgtest: server CPU %s\n", c.cpu())
+	}
 	_ = c.cmd("pg_ctl", "-D", filepath.Join(c.dir, "data"), "-m", "immediate", "-w", "stop").Run()
 	_ = os.RemoveAll(c.dir)
 }
@@ -290,4 +372,36 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// cpu reads the CPU time the server has used so far from /proc, in
+// seconds of user and system time: the postmaster's, the backends' it has
+// reaped, and its living children's (checkpointer, writers). The test
+// binary's own CPU figures leave the server out. It assumes the usual 100
+// clock ticks a second.
+func (c *cluster) cpu() string {
+	pidFile, err := os.ReadFile(filepath.Join(c.dir, "data", "postmaster.pid"))
+	if err != nil {
+		return err.Error()
+	}
+	pid, _, _ := strings.Cut(string(pidFile), "\n")
+	pid = strings.TrimSpace(pid)
+	var user, sys float64
+	procs, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, p := range procs {
+		stat, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		_, rest, _ := strings.Cut(string(stat), ") ")
+		f := strings.Fields(rest) // from field 3 (state) on
+		if len(f) < 15 || (filepath.Base(filepath.Dir(p)) != pid && f[1] != pid) {
+			continue
+		}
+		tick := func(i int) float64 { n, _ := strconv.ParseFloat(f[i], 64); return n / 100 }
+		// utime, stime, cutime, cstime are fields 14 to 17.
+		user += tick(11) + tick(13)
+		sys += tick(12) + tick(14)
+	}
+	return fmt.Sprintf("%.2fs user %.2fs system", user, sys)
 }
