@@ -283,6 +283,7 @@ var resourceList = querySpec{
 		{names: []string{"state"}, parse: pricedInCond},
 		{names: []string{"status"}, parse: boolCond(FieldStatus)},
 		{names: []string{"is_sicro"}, parse: boolCond(FieldIsSicro)},
+		{names: []string{"tags"}, parse: taggedCond},
 		{names: []string{"created_after"}, parse: timeCond(AtOrAfter, FieldCreatedAt)},
 		{names: []string{"created_before"}, parse: timeCond(Before, FieldCreatedAt)},
 	},
@@ -307,6 +308,7 @@ var compositionList = querySpec{
 		{names: []string{"location", "state"}, parse: equalFoldCond(FieldState, stateCode)},
 		{names: []string{"group"}, parse: sameIDCond(FieldGroup)},
 		{names: []string{"is_sicro"}, parse: boolCond(FieldIsSicro)},
+		{names: []string{"tags"}, parse: taggedCond},
 		{names: []string{"created_after"}, parse: timeCond(AtOrAfter, FieldCreatedAt)},
 		{names: []string{"created_before"}, parse: timeCond(Before, FieldCreatedAt)},
 	},
@@ -358,6 +360,15 @@ func resourceTypeCond(v string, _ *time.Location) (Cond, string) {
 		return Cond{}, "is not a resource type (see the resource_types catalogue)"
 	}
 	return Cond{Op: Equal, Fields: []Field{FieldType}, Int: t}, ""
+}
+
+// taggedCond matches a record that has the tag (the value as it is, its
+// surrounding spaces trimmed: a tag has none).
+func taggedCond(v string, _ *time.Location) (Cond, string) {
+	if len([]rune(v)) > domain.MaxTagLength {
+		return Cond{}, fmt.Sprintf("is longer than a tag (%d characters)", domain.MaxTagLength)
+	}
+	return Cond{Op: Tagged, Text: v}, ""
 }
 
 // pricedInCond matches a resource with a price line in the state.

@@ -79,6 +79,12 @@ func Strs[T any](name string, get func(v T) []string) Member[T] {
 	return Field(name, func(e *Encoder, v T) { e.StringList(get(v)) })
 }
 
+// TagList is the member `tags` of a record (domain.CheckTags), left out
+// when it has none.
+func TagList[T any](get func(v T) []string) Member[T] {
+	return Strs("tags", get).OmitIf(func(v T) bool { return len(get(v)) == 0 })
+}
+
 // Object is the members of a JSON object, in the order they are written.
 type Object[T any] struct {
 	members []Member[T]
