@@ -15,6 +15,7 @@ type BudgetInput struct {
 	Description string
 	Client      string
 	State       string // UF; v2 calls it location
+	Tags        []string
 	Desonerado  bool
 	BDI         decimal.Decimal       // percent: 25 means 25%
 	BDIMode     domain.BDIMode        // "" means unit_price
@@ -97,6 +98,7 @@ func (in BudgetInput) applyFields(b *domain.Budget) {
 	b.Description = strings.TrimSpace(in.Description)
 	b.Client = strings.TrimSpace(in.Client)
 	b.State = strings.ToUpper(strings.TrimSpace(in.State))
+	b.Tags = Tags(in.Tags)
 	b.Desonerado = in.Desonerado
 	b.BDI = in.BDI
 	b.BDIMode, b.Rounding = in.BDIMode, in.Rounding
@@ -147,6 +149,7 @@ type BudgetPatch struct {
 	Description *string
 	Client      *string
 	State       *string
+	Tags        *[]string
 	Desonerado  *bool
 	BDI         *decimal.Decimal
 	BDIMode     *domain.BDIMode
@@ -166,12 +169,13 @@ func (s *Service) UpdateBudget(ctx context.Context, p domain.Principal, id strin
 		if err != nil {
 			return err
 		}
-		in := BudgetInput{Code: b.Code, Description: b.Description, Client: b.Client, State: b.State,
+		in := BudgetInput{Code: b.Code, Description: b.Description, Client: b.Client, State: b.State, Tags: b.Tags,
 			Desonerado: b.Desonerado, BDI: b.BDI, BDIMode: b.BDIMode, Rounding: b.Rounding}
 		set(&in.Code, patch.Code)
 		set(&in.Description, patch.Description)
 		set(&in.Client, patch.Client)
 		set(&in.State, patch.State)
+		set(&in.Tags, patch.Tags)
 		set(&in.Desonerado, patch.Desonerado)
 		set(&in.BDI, patch.BDI)
 		set(&in.BDIMode, patch.BDIMode)
@@ -414,10 +418,10 @@ func (s *Service) budget(tx Tx, p domain.Principal, id string) (*domain.Budget, 
 // Budgets lists the budgets of the caller's company that match q, priced,
 // in q's order (creation order by default), with the number that match.
 // Filters: code, description, client, search (code, description or client;
-// v1 `search`), location (alias state), created_after, created_before,
-// updated_after, updated_before; sort fields: code, description, client,
-// location (state), created_at, updated_at. Only the page asked for is
-// priced. Returns EBADREQUEST for a bad query (see ListQuery).
+// v1 `search`), location (alias state), tags (has the tag), created_after,
+// created_before, updated_after, updated_before; sort fields: code,
+// description, client, location (state), created_at, updated_at. Only the
+// page asked for is priced. Returns EBADREQUEST for a bad query (see ListQuery).
 func (s *Service) Budgets(ctx context.Context, p domain.Principal, q ListQuery) ([]*domain.PricedBudget, int, error) {
 	sq, err := compileQuery(budgetList, q)
 	if err != nil {
@@ -457,6 +461,7 @@ var budgetList = querySpec{
 		{names: []string{"client"}, parse: containsIn(FieldClient)},
 		{names: []string{"search"}, parse: containsIn(FieldCode, FieldDescription, FieldClient)},
 		{names: []string{"location", "state"}, parse: equalFoldCond(FieldState, stateCode)},
+		tagsFilter,
 		{names: []string{"created_after"}, parse: timeCond(AtOrAfter, FieldCreatedAt)},
 		{names: []string{"created_before"}, parse: timeCond(Before, FieldCreatedAt)},
 		{names: []string{"updated_after"}, parse: timeCond(AtOrAfter, FieldUpdatedAt)},

@@ -23,6 +23,7 @@ type CompositionInput struct {
 	Labor       bool
 	Rounding    domain.RoundingMethod // 0 takes the model's default
 	Note        string
+	Tags        []string
 	// SICRO model.
 	TeamProduction decimal.Decimal
 	FIC            decimal.Decimal
@@ -44,6 +45,7 @@ func (in CompositionInput) apply(c *domain.Composition) {
 		c.Rounding = domain.DefaultRounding(in.IsSicro)
 	}
 	c.Note = in.Note
+	c.Tags = Tags(in.Tags)
 	c.TeamProduction, c.FIC, c.LaborAddition = in.TeamProduction, in.FIC, in.LaborAddition
 }
 
@@ -84,6 +86,7 @@ type CompositionPatch struct {
 	Labor          *bool
 	Rounding       *domain.RoundingMethod
 	Note           *string
+	Tags           *[]string
 	TeamProduction *decimal.Decimal
 	FIC            *decimal.Decimal
 	LaborAddition  *decimal.Decimal
@@ -93,7 +96,7 @@ func (pt CompositionPatch) apply(c *domain.Composition) {
 	in := CompositionInput{
 		GroupID: c.GroupID, Code: c.Code, SecondCode: c.SecondCode, Description: c.Description,
 		Type: c.Type, Unit: c.Unit, State: c.State, IsSicro: c.IsSicro, Labor: c.Labor,
-		Rounding: c.Rounding, Note: c.Note,
+		Rounding: c.Rounding, Note: c.Note, Tags: c.Tags,
 		TeamProduction: c.TeamProduction, FIC: c.FIC, LaborAddition: c.LaborAddition,
 	}
 	set(&in.GroupID, pt.GroupID)
@@ -107,6 +110,7 @@ func (pt CompositionPatch) apply(c *domain.Composition) {
 	set(&in.Labor, pt.Labor)
 	set(&in.Rounding, pt.Rounding)
 	set(&in.Note, pt.Note)
+	set(&in.Tags, pt.Tags)
 	set(&in.TeamProduction, pt.TeamProduction)
 	set(&in.FIC, pt.FIC)
 	set(&in.LaborAddition, pt.LaborAddition)
@@ -302,8 +306,9 @@ func compositionInAnyState(tx Tx, p domain.Principal, code string) (*domain.Comp
 // q, priced, in q's order (creation order by default), with the number that
 // match. Filters: code, description, search (code or description),
 // composition_type (alias type), unit, location (alias state), group,
-// is_sicro, created_after, created_before; sort fields: code, description,
-// composition_type (type), unit, location (state), is_sicro, created_at.
+// is_sicro, tags (has the tag), created_after, created_before; sort
+// fields: code, description, composition_type (type), unit, location
+// (state), is_sicro, created_at.
 // Only the page asked for is priced. Returns EBADREQUEST for a bad query
 // (see ListQuery).
 func (s *Service) Compositions(ctx context.Context, p domain.Principal, q ListQuery) ([]*domain.PricedComposition, int, error) {

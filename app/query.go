@@ -312,6 +312,7 @@ var (
 	unitFilter        = queryFilter{names: []string{"unit"}, parse: equalFoldCond(FieldUnit, nil)}
 	groupFilter       = queryFilter{names: []string{"group"}, parse: sameIDCond(FieldGroup)}
 	isSicroFilter     = queryFilter{names: []string{"is_sicro"}, parse: boolCond(FieldIsSicro)}
+	tagsFilter        = queryFilter{names: []string{"tags"}, parse: taggedCond}
 	createdAfter      = queryFilter{names: []string{"created_after"}, parse: timeCond(AtOrAfter, FieldCreatedAt)}
 	createdBefore     = queryFilter{names: []string{"created_before"}, parse: timeCond(Before, FieldCreatedAt)}
 
@@ -334,7 +335,7 @@ var resourceList = querySpec{
 		unitFilter, groupFilter,
 		{names: []string{"state"}, parse: pricedInCond},
 		{names: []string{"status"}, parse: boolCond(FieldStatus)},
-		isSicroFilter, createdAfter, createdBefore,
+		isSicroFilter, tagsFilter, createdAfter, createdBefore,
 	},
 	sorts: []querySort{
 		codeSort, descriptionSort,
@@ -351,7 +352,7 @@ var compositionList = querySpec{
 		{names: []string{"composition_type", "type"}, parse: equalFoldCond(FieldType, compositionClassCode)},
 		unitFilter,
 		{names: []string{"location", "state"}, parse: equalFoldCond(FieldState, stateCode)},
-		groupFilter, isSicroFilter, createdAfter, createdBefore,
+		groupFilter, isSicroFilter, tagsFilter, createdAfter, createdBefore,
 	},
 	sorts: []querySort{
 		codeSort, descriptionSort,
@@ -399,6 +400,15 @@ func resourceTypeCond(v string, _ *time.Location) (Cond, string) {
 		return Cond{}, "is not a resource type (see the resource_types catalogue)"
 	}
 	return Cond{Op: Equal, Fields: []Field{FieldType}, Int: t}, ""
+}
+
+// taggedCond matches a record that has the tag (the value as it is, its
+// surrounding spaces trimmed: a tag has none).
+func taggedCond(v string, _ *time.Location) (Cond, string) {
+	if len([]rune(v)) > domain.MaxTagLength {
+		return Cond{}, fmt.Sprintf("is longer than a tag (%d characters)", domain.MaxTagLength)
+	}
+	return Cond{Op: Tagged, Text: v}, ""
 }
 
 // pricedInCond matches a resource with a price line in the state.

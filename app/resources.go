@@ -21,6 +21,7 @@ type ResourceInput struct {
 	IsSicro     bool
 	Status      bool
 	Note        string
+	Tags        []string
 	// Locals are the prices per state. On update they replace the whole map.
 	Locals map[string]domain.PriceLine
 }
@@ -35,6 +36,7 @@ func (in ResourceInput) apply(r *domain.Resource) {
 	r.IsSicro = in.IsSicro
 	r.Status = in.Status
 	r.Note = in.Note
+	r.Tags = Tags(in.Tags)
 	r.Locals = make(map[string]domain.PriceLine, len(in.Locals))
 	for st, line := range in.Locals {
 		r.Locals[strings.ToUpper(strings.TrimSpace(st))] = line
@@ -71,6 +73,7 @@ type ResourcePatch struct {
 	IsSicro     *bool
 	Status      *bool
 	Note        *string
+	Tags        *[]string
 	// Locals, when set, replace the whole map of prices per state.
 	Locals map[string]domain.PriceLine
 }
@@ -78,7 +81,7 @@ type ResourcePatch struct {
 func (pt ResourcePatch) apply(r *domain.Resource) {
 	in := ResourceInput{
 		GroupID: r.GroupID, Code: r.Code, SecondCode: r.SecondCode, Description: r.Description,
-		Type: r.Type, Unit: r.Unit, IsSicro: r.IsSicro, Status: r.Status, Note: r.Note, Locals: r.Locals,
+		Type: r.Type, Unit: r.Unit, IsSicro: r.IsSicro, Status: r.Status, Note: r.Note, Tags: r.Tags, Locals: r.Locals,
 	}
 	set(&in.GroupID, pt.GroupID)
 	set(&in.Code, pt.Code)
@@ -89,10 +92,19 @@ func (pt ResourcePatch) apply(r *domain.Resource) {
 	set(&in.IsSicro, pt.IsSicro)
 	set(&in.Status, pt.Status)
 	set(&in.Note, pt.Note)
+	set(&in.Tags, pt.Tags)
 	if pt.Locals != nil {
 		in.Locals = pt.Locals
 	}
 	in.apply(r)
+}
+
+// Tags are the tags a client sent, as a record keeps them: nil for none.
+func Tags(tags []string) []string {
+	if len(tags) == 0 {
+		return nil
+	}
+	return slices.Clone(tags)
 }
 
 // set copies *from into *to when from is not nil.
@@ -170,8 +182,9 @@ func (s *Service) resource(tx Tx, p domain.Principal, id string) (*domain.Resour
 // q's order (creation order by default), with the number that match.
 // Filters: code, description, search (code or description), resource_type
 // (alias type), unit, group, state (has a price line in the state), status,
-// is_sicro, created_after, created_before; sort fields: code, description,
-// resource_type (type), unit, status, is_sicro, created_at. Returns
+// is_sicro, tags (has the tag), created_after, created_before; sort fields:
+// code, description, resource_type (type), unit, status, is_sicro,
+// created_at. Returns
 // EBADREQUEST for a bad query (see ListQuery).
 func (s *Service) Resources(ctx context.Context, p domain.Principal, q ListQuery) ([]*domain.Resource, int, error) {
 	return listOf(ctx, s.store, p, resourceList, q, Tx.Resources)

@@ -54,16 +54,18 @@ import (
 //     State must also equal Item.State (an own composition is known by code
 //     and state); for Kind resource Item.State is ignored. Fields is empty.
 //     A record that uses the item several times counts once.
+//   - Tagged: the record (a resource, a composition or a budget) has the
+//     tag Text among its tags, byte for byte. Fields is empty.
 //
 // Fields each list accepts (a store returns an error for any other; app
 // never sends one):
 //   - Groups: description, created_at.
 //   - Resources: code, description, type (int), unit, group, status,
-//     is_sicro, created_at; PricedIn.
+//     is_sicro, created_at; PricedIn, Tagged.
 //   - Compositions: code, description, type (text: the composition class),
-//     unit, state, group, is_sicro, created_at; Uses.
+//     unit, state, group, is_sicro, created_at; Uses, Tagged.
 //   - Budgets: code, description, client, state, created_at, updated_at;
-//     Uses.
+//     Uses, Tagged.
 type Query struct {
 	Where  []Cond
 	Sort   []Order
@@ -101,6 +103,7 @@ const (
 	Before
 	PricedIn
 	Uses
+	Tagged
 )
 
 // Cond is one condition of a Query: Op applied to Fields with the operand in

@@ -108,6 +108,7 @@ type Budget struct {
 	Description  string
 	Client       string
 	State        string
+	Tags         []string  // free labels (CheckTags)
 	Banks        []BankRef // sorted by name, one per bank
 	Desonerado   bool
 	BDI          decimal.Decimal // percent: 25 means 25%
@@ -187,6 +188,7 @@ func (b *Budget) Validate() error {
 	checkCode(&v, "/code", b.Code)
 	checkText(&v, "/description", b.Description, true, 1000)
 	checkText(&v, "/client", b.Client, false, 255)
+	CheckTags(&v, "/tags", b.Tags)
 	if !ValidState(b.State) {
 		v.Add("/state", "is not a state code")
 	}

@@ -17,6 +17,7 @@ type BudgetHeader struct {
 	Description  string
 	Client       string
 	State        string
+	Tags         []string
 	Banks        []BankRef
 	Desonerado   bool
 	BDI          decimal.Decimal
@@ -30,7 +31,7 @@ type BudgetHeader struct {
 func (b *Budget) Header() *BudgetHeader {
 	return &BudgetHeader{
 		ID: b.ID, CompanyID: b.CompanyID, UserID: b.UserID, DepartmentID: b.DepartmentID,
-		Code: b.Code, Description: b.Description, Client: b.Client, State: b.State,
+		Code: b.Code, Description: b.Description, Client: b.Client, State: b.State, Tags: append([]string(nil), b.Tags...),
 		Banks: append([]BankRef(nil), b.Banks...), Desonerado: b.Desonerado,
 		BDI: b.BDI, BDIMode: b.BDIMode, Rounding: b.Rounding,
 		CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt,

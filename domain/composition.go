@@ -116,6 +116,7 @@ type Composition struct {
 	Labor        bool // a labour composition (the origin system's `labor` flag)
 	Rounding     RoundingMethod
 	Note         string
+	Tags         []string // free labels (CheckTags)
 	// SICRO model only.
 	TeamProduction decimal.Decimal // units produced per hour by the team
 	FIC            decimal.Decimal // rain factor (fator de influência de chuvas)
@@ -144,6 +145,7 @@ func (c *Composition) Validate() error {
 	checkText(&v, "/description", c.Description, true, 1000)
 	checkText(&v, "/unit", c.Unit, true, 20)
 	checkText(&v, "/note", c.Note, false, 4000)
+	CheckTags(&v, "/tags", c.Tags)
 	if c.Type != "" && !ValidCompositionClass(c.Type) {
 		v.Add("/type", "is not a composition class (see the composition classes catalogue)")
 	}

@@ -2,6 +2,8 @@ package domain
 
 import (
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -82,6 +84,7 @@ type Resource struct {
 	IsSicro      bool
 	Status       bool
 	Note         string
+	Tags         []string // free labels (CheckTags)
 	Locals       map[string]PriceLine
 	CreatedAt    time.Time
 }
@@ -105,6 +108,7 @@ func (r *Resource) Validate() error {
 	checkText(&v, "/description", r.Description, true, 1000)
 	checkText(&v, "/unit", r.Unit, true, 20)
 	checkText(&v, "/note", r.Note, false, 4000)
+	CheckTags(&v, "/tags", r.Tags)
 	if !ValidResourceType(r.Type) {
 		v.Add("/type", "is not a resource type (see the resource types catalogue)")
 	}
@@ -158,5 +162,37 @@ func checkCode(v *Validation, field, code string) {
 	}
 	if code[0] == ' ' || code[len(code)-1] == ' ' {
 		v.Add(field, "must not start or end with a space")
+	}
+}
+
+// MaxTags and MaxTagLength bound the free labels of a resource, a
+// composition or a budget.
+const (
+	MaxTags      = 20
+	MaxTagLength = 50
+)
+
+// CheckTags adds the field errors of a record's tags: at most MaxTags,
+// each one not blank, with no space around it, of at most MaxTagLength
+// characters, and none twice. A tag is free text; a list filtered by a tag
+// keeps the records that carry exactly it.
+func CheckTags(v *Validation, field string, tags []string) {
+	if len(tags) > MaxTags {
+		v.Add(field, "has more than %d tags", MaxTags)
+	}
+	seen := make(map[string]bool, len(tags))
+	for i, t := range tags {
+		ptr := field + "/" + strconv.Itoa(i)
+		switch {
+		case strings.TrimSpace(t) == "":
+			v.Add(ptr, "must not be blank")
+		case strings.TrimSpace(t) != t:
+			v.Add(ptr, "must not begin or end with a space")
+		case len([]rune(t)) > MaxTagLength:
+			v.Add(ptr, "is longer than %d characters", MaxTagLength)
+		case seen[t]:
+			v.Add(ptr, "is already a tag of the record")
+		}
+		seen[t] = true
 	}
 }

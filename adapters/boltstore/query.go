@@ -45,6 +45,7 @@ type listKind struct {
 	sorts   []app.Field
 	filters []app.Field
 	intType bool // FieldType is an integer (resources), else a text
+	tagged  bool // its records have tags (app.Tagged)
 }
 
 var (
@@ -73,7 +74,7 @@ var (
 		sorts: []app.Field{app.FieldCode, app.FieldDescription, app.FieldType, app.FieldUnit, app.FieldStatus, app.FieldIsSicro, app.FieldCreatedAt, app.FieldGroup},
 		filters: []app.Field{app.FieldCode, app.FieldDescription, app.FieldType, app.FieldUnit, app.FieldGroup,
 			app.FieldStatus, app.FieldIsSicro, app.FieldCreatedAt},
-		intType: true,
+		intType: true, tagged: true,
 	}
 	compositionKind = &listKind{
 		name: "compositions", records: bucketCompositions, rows: bucketCompositionsByCompany,
@@ -81,6 +82,7 @@ var (
 		sorts: []app.Field{app.FieldCode, app.FieldDescription, app.FieldType, app.FieldUnit, app.FieldState, app.FieldIsSicro, app.FieldCreatedAt, app.FieldGroup},
 		filters: []app.Field{app.FieldCode, app.FieldDescription, app.FieldType, app.FieldUnit, app.FieldState,
 			app.FieldGroup, app.FieldIsSicro, app.FieldCreatedAt},
+		tagged: true,
 	}
 	budgetKind = &listKind{
 		name: "budgets", records: bucketBudgets, rows: bucketBudgetsByCompany,
@@ -88,6 +90,7 @@ var (
 		sorts: []app.Field{app.FieldCode, app.FieldDescription, app.FieldClient, app.FieldState, app.FieldCreatedAt, app.FieldUpdatedAt},
 		filters: []app.Field{app.FieldCode, app.FieldDescription, app.FieldClient, app.FieldState,
 			app.FieldCreatedAt, app.FieldUpdatedAt},
+		tagged: true,
 	}
 	listKinds = []*listKind{groupKind, resourceKind, compositionKind, budgetKind}
 )
@@ -398,6 +401,11 @@ func (k *listKind) check(q app.Query) error {
 		case app.Uses:
 			if k.uses == nil {
 				return fmt.Errorf("boltstore: %s use no items", k.name)
+			}
+			continue
+		case app.Tagged:
+			if !k.tagged {
+				return fmt.Errorf("boltstore: %s have no tags", k.name)
 			}
 			continue
 		case app.Contains, app.EqualFold, app.Equal, app.AtOrAfter, app.Before:
@@ -713,6 +721,20 @@ func (t *tx) matcher(k *listKind, companyID string, where []app.Cond) (func(id [
 					}
 				}
 				return false
+			})
+		case app.Tagged:
+			// The rows hold no tags: the record is read (a scan, as a text
+			// filter's).
+			records := t.bucket(k.records)
+			tests = append(tests, func(id []byte, _ *rowView) bool {
+				data := records.Get(id)
+				if !bytes.Contains(data, []byte(`"tags":[`)) {
+					return false
+				}
+				var r struct {
+					Tags []string `json:"tags"`
+				}
+				return json.Unmarshal(data, &r) == nil && slices.Contains(r.Tags, c.Text)
 			})
 		case app.Uses:
 			prefix := usesPrefix(companyID, string(c.Item.Kind), c.Item.Code, c.Item.State)

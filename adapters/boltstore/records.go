@@ -74,6 +74,7 @@ type resourceRecord struct {
 	Note         string                     `json:"note"`
 	Locals       map[string]priceLineRecord `json:"locals"`
 	CreatedAt    string                     `json:"created_at"`
+	Tags         []string                   `json:"tags,omitempty"` // absent: none
 }
 
 type bankRefRecord struct {
@@ -125,6 +126,7 @@ type compositionRecord struct {
 	Banks          []bankRefRecord `json:"banks"`
 	Items          []itemRecord    `json:"items"`
 	CreatedAt      string          `json:"created_at"`
+	Tags           []string        `json:"tags,omitempty"` // absent: none
 }
 
 type editionRecord struct {
@@ -214,6 +216,7 @@ type budgetRecord struct {
 	SupplyBDI      string          `json:"supply_bdi,omitempty"`
 	SupplyBDIParts *bdiPartsRecord `json:"supply_bdi_parts,omitempty"`
 	SupplyNodes    []string        `json:"supply_nodes,omitempty"`
+	Tags           []string        `json:"tags,omitempty"` // absent: none
 }
 
 // bdiPartsRecord is domain.BDIParts, each part a decimal string.
@@ -374,7 +377,7 @@ func toResourceRecord(v *domain.Resource) resourceRecord {
 	r := resourceRecord{
 		ID: v.ID, CompanyID: v.CompanyID, UserID: v.UserID, DepartmentID: v.DepartmentID, GroupID: v.GroupID,
 		Code: v.Code, SecondCode: v.SecondCode, Description: v.Description, Type: v.Type, Unit: v.Unit,
-		IsSicro: v.IsSicro, Status: v.Status, Note: v.Note, CreatedAt: encTime(v.CreatedAt),
+		IsSicro: v.IsSicro, Status: v.Status, Note: v.Note, CreatedAt: encTime(v.CreatedAt), Tags: v.Tags,
 		Locals: make(map[string]priceLineRecord, len(v.Locals)),
 	}
 	for st, p := range v.Locals {
@@ -387,7 +390,7 @@ func (r *resourceRecord) domain(d *decoder) *domain.Resource {
 	v := &domain.Resource{
 		ID: r.ID, CompanyID: r.CompanyID, UserID: r.UserID, DepartmentID: r.DepartmentID, GroupID: r.GroupID,
 		Code: r.Code, SecondCode: r.SecondCode, Description: r.Description, Type: r.Type, Unit: r.Unit,
-		IsSicro: r.IsSicro, Status: r.Status, Note: r.Note, CreatedAt: d.time("created_at", r.CreatedAt),
+		IsSicro: r.IsSicro, Status: r.Status, Note: r.Note, CreatedAt: d.time("created_at", r.CreatedAt), Tags: r.Tags,
 		Locals: make(map[string]domain.PriceLine, len(r.Locals)),
 	}
 	for st, p := range r.Locals {
@@ -403,7 +406,7 @@ func toCompositionRecord(c *domain.Composition) compositionRecord {
 		Code: c.Code, SecondCode: c.SecondCode, Description: c.Description, Type: c.Type, Unit: c.Unit,
 		State: c.State, IsSicro: c.IsSicro, Labor: c.Labor, Rounding: int(c.Rounding), Note: c.Note,
 		TeamProduction: encDec(c.TeamProduction), FIC: encDec(c.FIC), LaborAddition: encDec(c.LaborAddition),
-		CreatedAt: encTime(c.CreatedAt),
+		CreatedAt: encTime(c.CreatedAt), Tags: c.Tags,
 	}
 	if c.Banks != nil {
 		r.Banks = make([]bankRefRecord, len(c.Banks))
@@ -439,6 +442,7 @@ func (r *compositionRecord) domain(d *decoder) *domain.Composition {
 		FIC:            d.dec("fic", r.FIC),
 		LaborAddition:  d.dec("labor_addition", r.LaborAddition),
 		CreatedAt:      d.time("created_at", r.CreatedAt),
+		Tags:           r.Tags,
 	}
 	if r.Banks != nil {
 		c.Banks = make([]domain.BankRef, len(r.Banks))
@@ -599,7 +603,7 @@ func toBudgetRecord(b *domain.Budget) budgetRecord {
 		NodeSeq: b.NodeSeq, Items: toBudgetNodeRecords(b.Items),
 		CreatedAt: encTime(b.CreatedAt), UpdatedAt: encTime(b.UpdatedAt),
 		WorkType: b.WorkType, BDIParts: toBDIPartsRecord(b.BDIParts), SupplyBDIParts: toBDIPartsRecord(b.SupplyBDIParts),
-		SupplyNodes: b.SupplyNodes,
+		SupplyNodes: b.SupplyNodes, Tags: b.Tags,
 	}
 	if !b.SupplyBDI.IsZero() {
 		r.SupplyBDI = encDec(b.SupplyBDI)
@@ -621,7 +625,7 @@ func (r *budgetRecord) domain(d *decoder) *domain.Budget {
 		Rounding: domain.BudgetRounding(r.Rounding), NodeSeq: r.NodeSeq, Items: budgetNodes(d, r.Items),
 		CreatedAt: d.time("created_at", r.CreatedAt), UpdatedAt: d.time("updated_at", r.UpdatedAt),
 		WorkType: r.WorkType, BDIParts: r.BDIParts.domain(d), SupplyBDI: d.dec("supply_bdi", r.SupplyBDI),
-		SupplyBDIParts: r.SupplyBDIParts.domain(d), SupplyNodes: r.SupplyNodes,
+		SupplyBDIParts: r.SupplyBDIParts.domain(d), SupplyNodes: r.SupplyNodes, Tags: r.Tags,
 	}
 	if r.Banks != nil {
 		b.Banks = make([]domain.BankRef, len(r.Banks))

@@ -21,9 +21,17 @@ import (
 // Member is one member of a JSON object written from a T.
 type Member[T any] struct {
 	// Name is the member's name (plain ASCII: it is written as it is).
-	Name  string
-	value func(e *Encoder, v T)
-	omit  func(v T) bool
+	Name string
+	// One of the getters says how the value is written: str, dec, boolean
+	// or whole read it, value writes it.
+	str     func(v T) string
+	dec     func(v T) decimal.Decimal
+	boolean func(v T) bool
+	whole   func(v T) int
+	value   func(e *Encoder, v T)
+	// nullIfEmpty writes an empty string as null.
+	nullIfEmpty bool
+	omit        func(v T) bool
 }
 
 // OmitIf leaves the member out of the records for which omit is true.
@@ -39,23 +47,17 @@ func Field[T any](name string, value func(e *Encoder, v T)) Member[T] {
 
 // Str is a string member.
 func Str[T any](name string, get func(v T) string) Member[T] {
-	return Field(name, func(e *Encoder, v T) { e.String(get(v)) })
+	return Member[T]{Name: name, str: get}
 }
 
 // StrOrNull is a string member written null when empty.
 func StrOrNull[T any](name string, get func(v T) string) Member[T] {
-	return Field(name, func(e *Encoder, v T) {
-		if s := get(v); s != "" {
-			e.String(s)
-		} else {
-			e.Null()
-		}
-	})
+	return Member[T]{Name: name, str: get, nullIfEmpty: true}
 }
 
 // Dec is a number member (Encoder.Num).
 func Dec[T any](name string, get func(v T) decimal.Decimal) Member[T] {
-	return Field(name, func(e *Encoder, v T) { e.Num(get(v)) })
+	return Member[T]{Name: name, dec: get}
 }
 
 // DecOrNull is a number member written null when get says the figure is
@@ -66,17 +68,43 @@ func DecOrNull[T any](name string, get func(v T) (d decimal.Decimal, missing boo
 
 // Whole is an integer member.
 func Whole[T any](name string, get func(v T) int) Member[T] {
-	return Field(name, func(e *Encoder, v T) { e.Int(get(v)) })
+	return Member[T]{Name: name, whole: get}
 }
 
 // Boolean is a true/false member.
 func Boolean[T any](name string, get func(v T) bool) Member[T] {
-	return Field(name, func(e *Encoder, v T) { e.Bool(get(v)) })
+	return Member[T]{Name: name, boolean: get}
 }
 
 // Strs is a list of strings member, [] when empty.
 func Strs[T any](name string, get func(v T) []string) Member[T] {
 	return Field(name, func(e *Encoder, v T) { e.StringList(get(v)) })
+}
+
+// write writes the member's value.
+func (m *Member[T]) write(e *Encoder, v T) {
+	switch {
+	case m.str != nil:
+		if s := m.str(v); s != "" || !m.nullIfEmpty {
+			e.String(s)
+		} else {
+			e.Null()
+		}
+	case m.dec != nil:
+		e.Num(m.dec(v))
+	case m.boolean != nil:
+		e.Bool(m.boolean(v))
+	case m.whole != nil:
+		e.Int(m.whole(v))
+	default:
+		m.value(e, v)
+	}
+}
+
+// TagList is the member `tags` of a record (domain.CheckTags), left out
+// when it has none.
+func TagList[T any](get func(v T) []string) Member[T] {
+	return Strs("tags", get).OmitIf(func(v T) bool { return len(get(v)) == 0 })
 }
 
 // Object is the members of a JSON object, in the order they are written.
@@ -131,7 +159,7 @@ func (o *Object[T]) AppendMembers(e *Encoder, v T, comma bool) bool {
 			e.Byte(',')
 		}
 		e.Raw(o.keys[i])
-		m.value(e, v)
+		m.write(e, v)
 		wrote = true
 	}
 	return wrote
@@ -286,7 +314,7 @@ var CalculationMethod = NewObject(
 )
 
 // CompositionPrices is a composition's `prices`: pnd and pd, then the
-// SICRO members (SicroPrices), from ch_de_eq to cumo.
+// SICRO members, from ch_de_eq to cumo.
 var CompositionPrices = NewObject(
 	Dec("pnd", func(p *domain.Prices) decimal.Decimal { return p.PND }),
 	Dec("pd", func(p *domain.Prices) decimal.Decimal { return p.PD }),

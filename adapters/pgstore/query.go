@@ -124,6 +124,7 @@ type listSQL struct {
 	usesTable, usesParent string
 	// usesKind is the column holding an item's kind in usesTable.
 	pricedIn bool
+	tagged   bool // its records have tags (app.Tagged)
 }
 
 var (
@@ -144,7 +145,7 @@ var (
 			app.FieldStatus: {"status", boolField}, app.FieldIsSicro: {"is_sicro", boolField}, app.FieldCreatedAt: createdF,
 		},
 		sorts:    []app.Field{app.FieldCode, app.FieldDescription, app.FieldType, app.FieldUnit, app.FieldStatus, app.FieldIsSicro, app.FieldCreatedAt},
-		pricedIn: true,
+		pricedIn: true, tagged: true,
 	}
 	compositionList = &listSQL{
 		name: "compositions", table: "compositions",
@@ -154,7 +155,7 @@ var (
 			app.FieldIsSicro: {"is_sicro", boolField}, app.FieldCreatedAt: createdF,
 		},
 		sorts:     []app.Field{app.FieldCode, app.FieldDescription, app.FieldType, app.FieldUnit, app.FieldState, app.FieldIsSicro, app.FieldCreatedAt},
-		usesTable: "composition_items", usesParent: "composition_id",
+		usesTable: "composition_items", usesParent: "composition_id", tagged: true,
 	}
 	budgetList = &listSQL{
 		name: "budgets", table: "budgets",
@@ -163,7 +164,7 @@ var (
 			app.FieldState: {"state", textField}, app.FieldCreatedAt: createdF, app.FieldUpdatedAt: {"updated_at", timeField},
 		},
 		sorts:     []app.Field{app.FieldCode, app.FieldDescription, app.FieldClient, app.FieldState, app.FieldCreatedAt, app.FieldUpdatedAt},
-		usesTable: "budget_nodes", usesParent: "budget_id",
+		usesTable: "budget_nodes", usesParent: "budget_id", tagged: true,
 	}
 )
 
@@ -182,6 +183,12 @@ func (l *listSQL) compile(companyID string, q app.Query) (sel, error) {
 				return sel{}, fmt.Errorf("pgstore: %s cannot be filtered by the states they are priced in", l.name)
 			}
 			conds = append(conds, `EXISTS (SELECT 1 FROM resource_prices p WHERE p.company_id = r.company_id AND p.resource_id = r.id AND p.state = `+arg(c.Text)+`)`)
+			continue
+		case app.Tagged:
+			if !l.tagged {
+				return sel{}, fmt.Errorf("pgstore: %s have no tags", l.name)
+			}
+			conds = append(conds, arg(c.Text)+` = ANY (r.tags)`)
 			continue
 		case app.Uses:
 			if l.usesTable == "" {

@@ -608,7 +608,7 @@ func (t *tx) send(b *pgx.Batch) error {
 // Resources.
 
 const resourceCols = `r.id, r.company_id, r.user_id, r.department_id, r.group_id, r.code, r.second_code, r.description,
-	r.type, r.unit, r.is_sicro, r.status, r.note, r.created_at, r.created_at_ns`
+	r.type, r.unit, r.is_sicro, r.status, r.note, r.created_at, r.created_at_ns, r.tags`
 
 // resources loads the resources that the clause (a WHERE condition on r,
 // with ORDER BY and LIMIT when needed) selects, their prices included, in
@@ -623,10 +623,10 @@ func (t *tx) resources(s sel) ([]*domain.Resource, error) {
 		var at time.Time
 		var ns int32
 		if err := rows.Scan(&v.ID, &v.CompanyID, &v.UserID, &v.DepartmentID, &v.GroupID, &v.Code, &v.SecondCode, &v.Description,
-			&v.Type, &v.Unit, &v.IsSicro, &v.Status, &v.Note, &at, &ns); err != nil {
+			&v.Type, &v.Unit, &v.IsSicro, &v.Status, &v.Note, &at, &ns, &v.Tags); err != nil {
 			return err
 		}
-		v.CreatedAt = fromTS(at, ns)
+		v.CreatedAt, v.Tags = fromTS(at, ns), app.Tags(v.Tags)
 		v.Locals = map[string]domain.PriceLine{}
 		out = append(out, &v)
 		byID[v.ID] = &v
@@ -671,11 +671,11 @@ func (t *tx) PutResource(v *domain.Resource) error {
 	}, "resource code "+v.Code, func(b *pgx.Batch) {
 		b.Queue(`INSERT INTO resources (company_id, id, user_id, department_id, group_id, code, second_code, description,
 			type, unit, is_sicro, status, note, code_fold, code_key, description_fold, description_ci, unit_fold, unit_ci,
-			created_at, created_at_ns)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
+			created_at, created_at_ns, tags)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
 			v.CompanyID, v.ID, v.UserID, v.DepartmentID, v.GroupID, v.Code, v.SecondCode, v.Description,
 			v.Type, v.Unit, v.IsSicro, v.Status, v.Note, app.Fold(v.Code), app.CodeKey(app.Fold(v.Code)),
-			app.Fold(v.Description), ciFold(v.Description), app.Fold(v.Unit), ciFold(v.Unit), at, ns)
+			app.Fold(v.Description), ciFold(v.Description), app.Fold(v.Unit), ciFold(v.Unit), at, ns, tagsArg(v.Tags))
 		for st, p := range v.Locals {
 			b.Queue(`INSERT INTO resource_prices (company_id, resource_id, state, pnd, pd, pndi, pdi) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
 				v.CompanyID, v.ID, st, num(p.PND), num(p.PD), num(p.PNDI), num(p.PDI))
@@ -691,7 +691,7 @@ func (t *tx) DeleteResource(id string) error {
 
 const compositionCols = `r.id, r.company_id, r.user_id, r.department_id, r.group_id, r.code, r.second_code, r.description,
 	r.type, r.unit, r.state, r.is_sicro, r.labor, r.rounding, r.note, r.team_production::text, r.fic::text, r.labor_addition::text,
-	r.has_banks, r.has_items, r.created_at, r.created_at_ns`
+	r.has_banks, r.has_items, r.created_at, r.created_at_ns, r.tags`
 
 // compositions loads the compositions that the clause (on r) selects, with
 // their banks and items, in one round trip.
@@ -709,10 +709,10 @@ func (t *tx) compositions(s sel) ([]*domain.Composition, error) {
 		var hasBanks, hasItems bool
 		if err := rows.Scan(&c.ID, &c.CompanyID, &c.UserID, &c.DepartmentID, &c.GroupID, &c.Code, &c.SecondCode, &c.Description,
 			&c.Type, &c.Unit, &c.State, &c.IsSicro, &c.Labor, &rounding, &c.Note, &tp, &fic, &la,
-			&hasBanks, &hasItems, &at, &ns); err != nil {
+			&hasBanks, &hasItems, &at, &ns, &c.Tags); err != nil {
 			return err
 		}
-		c.Rounding = domain.RoundingMethod(rounding)
+		c.Rounding, c.Tags = domain.RoundingMethod(rounding), app.Tags(c.Tags)
 		c.TeamProduction, c.FIC, c.LaborAddition = d.dec(tp), d.dec(fic), d.dec(la)
 		c.CreatedAt = fromTS(at, ns)
 		if hasBanks {
@@ -811,14 +811,14 @@ func (t *tx) PutComposition(c *domain.Composition) error {
 		b.Queue(`INSERT INTO compositions (company_id, id, user_id, department_id, group_id, code, second_code, description,
 			type, unit, state, is_sicro, labor, rounding, note, team_production, fic, labor_addition, has_banks, has_items,
 			code_fold, code_key, description_fold, description_ci, unit_fold, unit_ci, state_fold, state_ci, type_fold, type_ci,
-			created_at, created_at_ns)
+			created_at, created_at_ns, tags)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-				$21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32)`,
+				$21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33)`,
 			c.CompanyID, c.ID, c.UserID, c.DepartmentID, c.GroupID, c.Code, c.SecondCode, c.Description,
 			c.Type, c.Unit, c.State, c.IsSicro, c.Labor, int(c.Rounding), c.Note,
 			num(c.TeamProduction), num(c.FIC), num(c.LaborAddition), c.Banks != nil, c.Items != nil,
 			app.Fold(c.Code), app.CodeKey(app.Fold(c.Code)), app.Fold(c.Description), ciFold(c.Description),
-			app.Fold(c.Unit), ciFold(c.Unit), app.Fold(c.State), ciFold(c.State), app.Fold(c.Type), ciFold(c.Type), at, ns)
+			app.Fold(c.Unit), ciFold(c.Unit), app.Fold(c.State), ciFold(c.State), app.Fold(c.Type), ciFold(c.Type), at, ns, tagsArg(c.Tags))
 		for i, br := range c.Banks {
 			b.Queue(`INSERT INTO composition_banks (company_id, composition_id, pos, name, state, month, region, report, asked_region, with_labor_charges)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
@@ -920,7 +920,7 @@ func (t *tx) PutEdition(e *domain.Edition) error {
 
 const budgetCols = `r.id, r.company_id, r.user_id, r.department_id, r.code, r.description, r.client, r.state, r.desonerado,
 	r.bdi::text, r.bdi_mode, r.rounding, r.node_seq, r.has_banks, r.has_items, r.created_at, r.created_at_ns, r.updated_at, r.updated_at_ns,
-	r.tcu_bdi`
+	r.tcu_bdi, r.tags`
 
 // budgets loads the budgets that the clause (on r) selects, with their
 // banks and, when trees is set, their trees, in one round trip.
@@ -938,9 +938,10 @@ func (t *tx) budgets(trees bool, s sel) ([]*domain.Budget, error) {
 		var ns, upNS int32
 		var tcu *string
 		if err := rows.Scan(&v.ID, &v.CompanyID, &v.UserID, &v.DepartmentID, &v.Code, &v.Description, &v.Client, &v.State, &v.Desonerado,
-			&bdi, &mode, &rounding, &v.NodeSeq, &hasBanks, &hasItems, &at, &ns, &up, &upNS, &tcu); err != nil {
+			&bdi, &mode, &rounding, &v.NodeSeq, &hasBanks, &hasItems, &at, &ns, &up, &upNS, &tcu, &v.Tags); err != nil {
 			return err
 		}
+		v.Tags = app.Tags(v.Tags)
 		d.decodeTCU(&v, tcu)
 		v.BDI, v.BDIMode, v.Rounding = d.dec(bdi), domain.BDIMode(mode), domain.BudgetRounding(rounding)
 		v.CreatedAt, v.UpdatedAt = fromTS(at, ns), fromTS(up, upNS)
@@ -1068,13 +1069,13 @@ func (t *tx) PutBudget(v *domain.Budget) error {
 		b.Queue(`INSERT INTO budgets (company_id, id, user_id, department_id, code, description, client, state, desonerado,
 			bdi, bdi_mode, rounding, node_seq, has_banks, has_items,
 			code_fold, code_key, description_fold, description_ci, client_fold, client_ci, state_fold, state_ci,
-			created_at, created_at_ns, updated_at, updated_at_ns, tcu_bdi)
+			created_at, created_at_ns, updated_at, updated_at_ns, tcu_bdi, tags)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
-				$16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)`,
+				$16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)`,
 			v.CompanyID, v.ID, v.UserID, v.DepartmentID, v.Code, v.Description, v.Client, v.State, v.Desonerado,
 			num(v.BDI), string(v.BDIMode), string(v.Rounding), v.NodeSeq, v.Banks != nil, v.Items != nil,
 			app.Fold(v.Code), app.CodeKey(app.Fold(v.Code)), app.Fold(v.Description), ciFold(v.Description),
-			app.Fold(v.Client), ciFold(v.Client), app.Fold(v.State), ciFold(v.State), at, ns, up, upNS, tcu)
+			app.Fold(v.Client), ciFold(v.Client), app.Fold(v.State), ciFold(v.State), at, ns, up, upNS, tcu, tagsArg(v.Tags))
 		for i, br := range v.Banks {
 			b.Queue(`INSERT INTO budget_banks (company_id, budget_id, pos, name, state, month, region, report)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
@@ -1109,4 +1110,13 @@ func (t *tx) DeleteBudget(id string) error {
 		return err
 	}
 	return t.exec(`DELETE FROM budget_versions WHERE budget_id = $1`, id)
+}
+
+// tagsArg is a record's tags as the column holds them: empty, not NULL,
+// for none.
+func tagsArg(tags []string) []string {
+	if tags == nil {
+		return []string{}
+	}
+	return tags
 }

@@ -27,6 +27,20 @@ var Texts = []string{
 // Text is one of Texts.
 func Text(r *rand.Rand) string { return Texts[r.IntN(len(Texts))] }
 
+// Tags are a record's tags: none (nil, as a record without tags holds
+// them) or a few texts.
+func Tags(r *rand.Rand) []string {
+	n := r.IntN(5) - 1
+	if n <= 0 {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = Text(r)
+	}
+	return out
+}
+
 // Decimals are the figures records hold.
 var Decimals = []decimal.Decimal{
 	decimal.Zero, decimal.New(0, 5), decimal.New(0, -3), decimal.New(1, 0), decimal.New(-1, 0),
@@ -76,6 +90,7 @@ func Composition(r *rand.Rand, wild bool) *domain.PricedComposition {
 	if r.IntN(4) == 0 {
 		c.ID = ""
 	}
+	c.Tags = Tags(r)
 	for range r.IntN(5) {
 		b := domain.BankRef{Name: Text(r), State: Text(r), Month: Text(r), Report: r.IntN(2) == 0}
 		if r.IntN(3) == 0 {
@@ -136,6 +151,7 @@ func Resource(r *rand.Rand, wild bool) *domain.Resource {
 		IsSicro: r.IntN(2) == 0, Status: r.IntN(2) == 0, Note: Text(r),
 		CreatedAt: time.Date(2000+r.IntN(40), time.Month(1+r.IntN(12)), 1+r.IntN(28), r.IntN(24), r.IntN(60), r.IntN(60), 0, time.UTC),
 	}
+	res.Tags = Tags(r)
 	if r.IntN(5) > 0 {
 		res.Locals = map[string]domain.PriceLine{}
 		for range r.IntN(6) {

@@ -37,6 +37,7 @@ type budgetRecord struct {
 	Description  string              `json:"description"`
 	Client       string              `json:"client"`
 	State        string              `json:"state"`
+	Tags         []string            `json:"tags,omitempty"`
 	Desonerado   bool                `json:"desonerado"`
 	BDI          string              `json:"bdi"`
 	BDIMode      string              `json:"bdi_mode"`
@@ -87,7 +88,7 @@ func (h *handler) budgetRecord(pb *domain.PricedBudget) budgetRecord {
 	b := pb.Budget
 	rec := budgetRecord{
 		ID: b.ID, CompanyID: b.CompanyID, UserID: b.UserID, DepartmentID: b.DepartmentID,
-		Code: b.Code, Description: b.Description, Client: b.Client, State: b.State, Desonerado: b.Desonerado,
+		Code: b.Code, Description: b.Description, Client: b.Client, State: b.State, Tags: b.Tags, Desonerado: b.Desonerado,
 		BDI: b.BDI.String(), BDIMode: string(b.BDIMode), Rounding: string(b.Rounding),
 		Banks: make(map[string]bankBody, len(b.Banks)), Lines: b.Lines(),
 		Total: money(pb.Totals.Total), BDIValue: money(pb.Totals.BDIValue), TotalWithBDI: money(pb.Totals.TotalWithBDI),

@@ -31,20 +31,21 @@ type bankBody struct {
 // is_sicro chooses the model (SICRO: team_production, fic, adc_labor);
 // rounding_type (1–4) is optional and defaults to the model's method.
 type compositionCreateRequest struct {
-	GroupID        string `json:"group_id"`
-	Code           string `json:"code"`
-	SecondCode     string `json:"second_code"`
-	Description    string `json:"description"`
-	Type           string `json:"type"`
-	Unit           string `json:"unit"`
-	Local          string `json:"local"`
-	IsSicro        bool   `json:"is_sicro"`
-	Labor          bool   `json:"labor"`
-	RoundingType   whole  `json:"rounding_type"`
-	Note           string `json:"note"`
-	TeamProduction number `json:"team_production"`
-	FIC            number `json:"fic"`
-	AdcLabor       number `json:"adc_labor"`
+	GroupID        string   `json:"group_id"`
+	Code           string   `json:"code"`
+	SecondCode     string   `json:"second_code"`
+	Description    string   `json:"description"`
+	Type           string   `json:"type"`
+	Unit           string   `json:"unit"`
+	Local          string   `json:"local"`
+	IsSicro        bool     `json:"is_sicro"`
+	Labor          bool     `json:"labor"`
+	RoundingType   whole    `json:"rounding_type"`
+	Note           string   `json:"note"`
+	Tags           []string `json:"tags"`
+	TeamProduction number   `json:"team_production"`
+	FIC            number   `json:"fic"`
+	AdcLabor       number   `json:"adc_labor"`
 	// The names a read shows, accepted back (aliases.go).
 	State             string          `json:"state"`
 	CalculationMethod calcMethodInput `json:"calculation_method"`
@@ -64,7 +65,7 @@ func (in compositionCreateRequest) input() (app.CompositionInput, error) {
 	out := app.CompositionInput{
 		GroupID: in.GroupID, Code: in.Code, SecondCode: in.SecondCode, Description: in.Description,
 		Type: in.Type, Unit: in.Unit, IsSicro: in.IsSicro, Labor: in.Labor,
-		Note:           in.Note,
+		Note: in.Note, Tags: in.Tags,
 		TeamProduction: in.TeamProduction.D, FIC: in.FIC.D, LaborAddition: in.AdcLabor.D,
 	}
 	if state != nil {
@@ -96,21 +97,22 @@ func nonZero(n int) *int {
 // department_id are ignored. Banks and items change only through add-bases,
 // add-items and remove-items.
 type compositionUpdateRequest struct {
-	ID             *string `json:"id"`
-	GroupID        *string `json:"group_id"`
-	Code           *string `json:"code"`
-	SecondCode     *string `json:"second_code"`
-	Description    *string `json:"description"`
-	Type           *string `json:"type"`
-	Unit           *string `json:"unit"`
-	Local          *string `json:"local"`
-	IsSicro        *bool   `json:"is_sicro"`
-	Labor          *bool   `json:"labor"`
-	RoundingType   whole   `json:"rounding_type"`
-	Note           *string `json:"note"`
-	TeamProduction number  `json:"team_production"`
-	FIC            number  `json:"fic"`
-	AdcLabor       number  `json:"adc_labor"`
+	ID             *string   `json:"id"`
+	GroupID        *string   `json:"group_id"`
+	Code           *string   `json:"code"`
+	SecondCode     *string   `json:"second_code"`
+	Description    *string   `json:"description"`
+	Type           *string   `json:"type"`
+	Unit           *string   `json:"unit"`
+	Local          *string   `json:"local"`
+	IsSicro        *bool     `json:"is_sicro"`
+	Labor          *bool     `json:"labor"`
+	RoundingType   whole     `json:"rounding_type"`
+	Note           *string   `json:"note"`
+	Tags           *[]string `json:"tags"`
+	TeamProduction number    `json:"team_production"`
+	FIC            number    `json:"fic"`
+	AdcLabor       number    `json:"adc_labor"`
 	// The names a read shows, accepted back (aliases.go).
 	State             *string         `json:"state"`
 	CalculationMethod calcMethodInput `json:"calculation_method"`
@@ -138,7 +140,7 @@ func (in compositionUpdateRequest) patch(pathID string) (app.CompositionPatch, e
 	return app.CompositionPatch{
 		GroupID: in.GroupID, Code: in.Code, SecondCode: in.SecondCode, Description: in.Description,
 		Type: in.Type, Unit: in.Unit, State: state, IsSicro: in.IsSicro, Labor: in.Labor,
-		Rounding: rounding, Note: in.Note,
+		Rounding: rounding, Note: in.Note, Tags: in.Tags,
 		TeamProduction: in.TeamProduction.ptr(), FIC: in.FIC.ptr(), LaborAddition: in.AdcLabor.ptr(),
 	}, nil
 }

@@ -78,6 +78,7 @@ var compositionObject = httpapi.NewObject(
 		})
 	}),
 	httpapi.Field("created_at", func(e *httpapi.Encoder, b compositionBody) { e.Time(b.env, b.pc.CreatedAt) }),
+	httpapi.TagList(func(b compositionBody) []string { return b.pc.Tags }),
 	httpapi.Boolean("incomplete", func(b compositionBody) bool { return true }).OmitIf(complete),
 	httpapi.Field("missing", func(e *httpapi.Encoder, b compositionBody) { e.MissingPrices(b.pc.Missing) }).OmitIf(complete),
 )
@@ -141,6 +142,7 @@ var resourceObject = httpapi.NewObject(
 	httpapi.Boolean("is_sicro", func(r *domain.Resource) bool { return r.IsSicro }),
 	httpapi.Boolean("status", func(r *domain.Resource) bool { return r.Status }),
 	httpapi.Str("note", func(r *domain.Resource) string { return r.Note }),
+	httpapi.TagList(func(r *domain.Resource) []string { return r.Tags }),
 )
 
 // AppendJSON implements httpapi.JSONAppender.

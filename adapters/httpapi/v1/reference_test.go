@@ -36,6 +36,7 @@ type refCompositionBody struct {
 	Banks             map[string]bankBody `json:"banks"`
 	Items             []itemBody          `json:"items"`
 	CreatedAt         string              `json:"created_at"`
+	Tags              []string            `json:"tags,omitempty"`
 	// Incomplete and Missing appear only when some item has no price: the
 	// prices then leave those items out (docs/decisions.md).
 	Incomplete bool                  `json:"incomplete,omitempty"`
@@ -103,6 +104,7 @@ func refComposition(h *handler, pc *domain.PricedComposition) refCompositionBody
 		Banks:             make(map[string]bankBody, len(c.Banks)),
 		Items:             make([]itemBody, 0, len(pc.Items)),
 		CreatedAt:         h.env.FormatTime(c.CreatedAt),
+		Tags:              c.Tags,
 	}
 	if c.GroupID != "" {
 		g := c.GroupID
@@ -156,12 +158,13 @@ type refResourceRecord struct {
 	IsSicro      bool           `json:"is_sicro"`
 	Status       bool           `json:"status"`
 	Note         string         `json:"note"`
+	Tags         []string       `json:"tags,omitempty"`
 }
 
 func refResourceToRecord(r *domain.Resource) refResourceRecord {
 	return refResourceRecord{
 		ID: r.ID, CompanyID: r.CompanyID, UserID: r.UserID, DepartmentID: r.DepartmentID, GroupID: r.GroupID,
 		Code: r.Code, SecondCode: nullable(r.SecondCode), Description: r.Description, Type: r.Type, Unit: r.Unit,
-		Locals: locals(r), IsSicro: r.IsSicro, Status: r.Status, Note: r.Note,
+		Locals: locals(r), IsSicro: r.IsSicro, Status: r.Status, Note: r.Note, Tags: r.Tags,
 	}
 }

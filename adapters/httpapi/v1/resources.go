@@ -27,6 +27,7 @@ type resourceCreated struct {
 	Locals       map[string]any `json:"locals"`
 	Status       bool           `json:"status"`
 	Note         string         `json:"note"`
+	Tags         []string       `json:"tags,omitempty"`
 }
 
 // resourceUpdated is the answer of an update: the secondary code as code_2
@@ -46,6 +47,7 @@ type resourceUpdated struct {
 	IsSicro      bool           `json:"is_sicro"`
 	Status       bool           `json:"status"`
 	Note         string         `json:"note"`
+	Tags         []string       `json:"tags,omitempty"`
 }
 
 // priceBody is a state's four prices.
@@ -82,27 +84,28 @@ func nullable(s string) *string {
 // named by `local`, at the top level. For a SICRO resource (one price per
 // state) a price left out takes the value of pnd.
 type resourceCreateRequest struct {
-	GroupID     string `json:"group_id"`
-	Code        string `json:"code"`
-	SecondCode  string `json:"second_code"`
-	Description string `json:"description"`
-	Type        whole  `json:"type"`
-	Unit        string `json:"unit"`
-	Local       string `json:"local"`
-	PND         number `json:"pnd"`
-	PD          number `json:"pd"`
-	PNDI        number `json:"pndi"`
-	PDI         number `json:"pdi"`
-	IsSicro     bool   `json:"is_sicro"`
-	Status      bool   `json:"status"`
-	Note        string `json:"note"`
+	GroupID     string   `json:"group_id"`
+	Code        string   `json:"code"`
+	SecondCode  string   `json:"second_code"`
+	Description string   `json:"description"`
+	Type        whole    `json:"type"`
+	Unit        string   `json:"unit"`
+	Local       string   `json:"local"`
+	PND         number   `json:"pnd"`
+	PD          number   `json:"pd"`
+	PNDI        number   `json:"pndi"`
+	PDI         number   `json:"pdi"`
+	IsSicro     bool     `json:"is_sicro"`
+	Status      bool     `json:"status"`
+	Note        string   `json:"note"`
+	Tags        []string `json:"tags"`
 }
 
 func (in resourceCreateRequest) input() app.ResourceInput {
 	line := domain.PriceLine{PND: in.PND.D, PD: in.PD.D, PNDI: in.PNDI.D, PDI: in.PDI.D}
 	return app.ResourceInput{
 		GroupID: in.GroupID, Code: in.Code, SecondCode: in.SecondCode, Description: in.Description,
-		Type: in.Type.N, Unit: in.Unit, IsSicro: in.IsSicro, Status: in.Status, Note: in.Note,
+		Type: in.Type.N, Unit: in.Unit, IsSicro: in.IsSicro, Status: in.Status, Note: in.Note, Tags: in.Tags,
 		Locals: map[string]domain.PriceLine{in.Local: line},
 	}
 }
@@ -151,6 +154,7 @@ type resourceUpdateRequest struct {
 	IsSicro     *bool       `json:"is_sicro"`
 	Status      *bool       `json:"status"`
 	Note        *string     `json:"note"`
+	Tags        *[]string   `json:"tags"`
 	// The names the update answer shows, accepted back (aliases.go).
 	Code2 *string     `json:"code_2"`
 	Local updateLocal `json:"local"`
@@ -172,7 +176,7 @@ func (in resourceUpdateRequest) patch(pathID string) (app.ResourcePatch, error) 
 	}
 	return app.ResourcePatch{
 		GroupID: in.GroupID, Code: in.Code, SecondCode: second, Description: in.Description,
-		Type: in.Type.ptr(), Unit: in.Unit, IsSicro: in.IsSicro, Status: in.Status, Note: in.Note,
+		Type: in.Type.ptr(), Unit: in.Unit, IsSicro: in.IsSicro, Status: in.Status, Note: in.Note, Tags: in.Tags,
 		Locals: locals.lines(),
 	}, nil
 }
@@ -206,7 +210,7 @@ func (h *handler) createResource(w http.ResponseWriter, r *http.Request) {
 		ID: res.ID, CompanyID: res.CompanyID, UserID: res.UserID, DepartmentID: res.DepartmentID,
 		GroupID: nullable(res.GroupID), Code: res.Code, SecondCode: nullable(res.SecondCode),
 		Description: res.Description, Type: res.Type, Unit: res.Unit, Locals: locals(res),
-		Status: res.Status, Note: res.Note,
+		Status: res.Status, Note: res.Note, Tags: res.Tags,
 	})
 }
 
@@ -255,7 +259,7 @@ func (h *handler) updateResource(w http.ResponseWriter, r *http.Request) {
 		ID: res.ID, CompanyID: res.CompanyID, UserID: res.UserID, DepartmentID: res.DepartmentID,
 		GroupID: nullable(res.GroupID), Code: res.Code, Code2: res.SecondCode,
 		Description: res.Description, Type: res.Type, Unit: res.Unit, Local: locals(res),
-		IsSicro: res.IsSicro, Status: res.Status, Note: res.Note,
+		IsSicro: res.IsSicro, Status: res.Status, Note: res.Note, Tags: res.Tags,
 	})
 }
 

@@ -33,6 +33,7 @@ type budgetDoc struct {
 	Description  string          `jsonapi:"attr,description"`
 	Client       string          `jsonapi:"attr,client"`
 	Location     string          `jsonapi:"attr,location"`
+	Tags         []string        `jsonapi:"attr,tags,omitempty"`
 	Desonerado   bool            `jsonapi:"attr,desonerado"`
 	BDI          json.Number     `jsonapi:"attr,bdi"`
 	BDIMode      string          `jsonapi:"attr,bdi_mode"`
@@ -85,6 +86,7 @@ func (h *handlers) budgetDoc(pb *domain.PricedBudget, withItems bool) *budgetDoc
 		Description:  b.Description,
 		Client:       b.Client,
 		Location:     b.State,
+		Tags:         b.Tags,
 		Desonerado:   b.Desonerado,
 		BDI:          httpapi.Num(b.BDI),
 		BDIMode:      string(b.BDIMode),
@@ -200,6 +202,7 @@ func budgetPatch(b *attrBody) app.BudgetPatch {
 		Description: read[string](b, aDescription),
 		Client:      read[string](b, aClient),
 		State:       read[string](b, aLocation),
+		Tags:        read[[]string](b, aTags),
 		Desonerado:  read[bool](b, aDesonerado),
 		BDI:         readNumber(b, aBDI),
 	}
@@ -264,7 +267,7 @@ func (h *handlers) createBudget(w http.ResponseWriter, r *http.Request) {
 	}
 	in := app.BudgetInput{
 		Code: deref(pt.Code), Description: deref(pt.Description), Client: deref(pt.Client),
-		State: deref(pt.State), Desonerado: deref(pt.Desonerado), BDI: deref(pt.BDI),
+		State: deref(pt.State), Tags: deref(pt.Tags), Desonerado: deref(pt.Desonerado), BDI: deref(pt.BDI),
 		BDIMode: deref(pt.BDIMode), Rounding: deref(pt.Rounding), Banks: pt.Banks, Items: pt.Items, TCU: &tcu,
 	}
 	pb, err := h.env.App.Rejecting(b.rejected).Rejecting(missing.Fields).CreateBudget(r.Context(), principal(r), in)

@@ -25,6 +25,7 @@ var (
 	aLabor          = attr{app: "labor", names: []string{"labor"}, kind: "boolean"}
 	aRounding       = attr{app: "rounding_type", names: []string{"rounding_type"}, kind: "integer"}
 	aNote           = attr{app: "note", names: []string{"note"}, kind: "string"}
+	aTags           = attr{app: "tags", names: []string{"tags"}, kind: "array of strings"}
 	aTeamProduction = attr{app: "team_production", names: []string{"team_production"}, kind: "number"}
 	aFIC            = attr{app: "fic", names: []string{"fic"}, kind: "number"}
 	aLaborAddition  = attr{app: "adc_labor", names: []string{"labor_addition"}, kind: "number"}
@@ -47,6 +48,7 @@ func compositionPatch(b *attrBody) app.CompositionPatch {
 		Labor:          read[bool](b, aLabor),
 		Rounding:       readRounding(b),
 		Note:           read[string](b, aNote),
+		Tags:           read[[]string](b, aTags),
 		TeamProduction: readNumber(b, aTeamProduction),
 		FIC:            readNumber(b, aFIC),
 		LaborAddition:  readNumber(b, aLaborAddition),
@@ -125,7 +127,7 @@ func (h *handlers) createComposition(w http.ResponseWriter, r *http.Request) {
 		GroupID: deref(pt.GroupID), Code: deref(pt.Code), SecondCode: deref(pt.SecondCode),
 		Description: deref(pt.Description), Type: deref(pt.Type), Unit: deref(pt.Unit),
 		State: deref(pt.State), IsSicro: deref(pt.IsSicro), Labor: deref(pt.Labor),
-		Rounding: deref(pt.Rounding), Note: deref(pt.Note),
+		Rounding: deref(pt.Rounding), Note: deref(pt.Note), Tags: deref(pt.Tags),
 		TeamProduction: deref(pt.TeamProduction), FIC: deref(pt.FIC), LaborAddition: deref(pt.LaborAddition),
 	}
 	pc, err := h.env.App.Rejecting(b.rejected).CreateComposition(r.Context(), principal(r), in)

@@ -244,6 +244,7 @@ var compositionAttributes = httpapi.SortedObject(
 	httpapi.Field("prices", func(e *httpapi.Encoder, d *compositionDoc) { httpapi.CompositionPrices.Append(e, &d.pc.Prices) }),
 	httpapi.Str("secondary_code", func(d *compositionDoc) string { return d.pc.SecondCode }),
 	httpapi.Dec("team_production", func(d *compositionDoc) decimal.Decimal { return d.pc.TeamProduction }),
+	httpapi.TagList(func(d *compositionDoc) []string { return d.pc.Tags }),
 	httpapi.Str("type", func(d *compositionDoc) string { return d.pc.Type }),
 	httpapi.Str("unit", func(d *compositionDoc) string { return d.pc.Unit }),
 )
@@ -355,5 +356,6 @@ var resourceAttributes = httpapi.SortedObject(
 	httpapi.Whole("resource_type", func(d *resourceDoc) int { return d.res.Type }),
 	httpapi.Str("secondary_code", func(d *resourceDoc) string { return d.res.SecondCode }),
 	httpapi.Boolean("status", func(d *resourceDoc) bool { return d.res.Status }),
+	httpapi.TagList(func(d *resourceDoc) []string { return d.res.Tags }),
 	httpapi.Str("unit", func(d *resourceDoc) string { return d.res.Unit }),
 )

@@ -40,6 +40,7 @@ type refCompositionDoc struct {
 	Banks             map[string]bankDoc `jsonapi:"attr,banks"`
 	Items             map[string]itemDoc `jsonapi:"attr,items"`
 	OmittedItems      int                `jsonapi:"attr,omitted_items"`
+	Tags              []string           `jsonapi:"attr,tags,omitempty"`
 	// Incomplete and Missing appear only when some item has no price.
 	Incomplete bool                  `jsonapi:"attr,incomplete,omitempty"`
 	Missing    []httpapi.MissingItem `jsonapi:"attr,missing,omitempty"`
@@ -147,6 +148,7 @@ func refComposition(h *handlers, pc *domain.PricedComposition, withItems bool) *
 		Note:           c.Note,
 		CreatedAt:      h.env.FormatTime(c.CreatedAt),
 		Location:       c.State,
+		Tags:           c.Tags,
 		Prices: pricesDoc{
 			PND: num(p.PND), PD: num(p.PD),
 			ChDeEq: num(p.ChDeEq), ChdDeEq: num(p.ChdDeEq),
@@ -220,6 +222,7 @@ type refResourceDoc struct {
 	Note          string                  `jsonapi:"attr,note"`
 	Locals        map[string]priceLineDoc `jsonapi:"attr,locals"`
 	CreatedAt     string                  `jsonapi:"attr,created_at"`
+	Tags          []string                `jsonapi:"attr,tags,omitempty"`
 	User          *userRef                `jsonapi:"relation,user"`
 	Sector        *sectorRef              `jsonapi:"relation,sector"`
 	Group         *groupRef               `jsonapi:"relation,group,omitempty"`
@@ -246,6 +249,7 @@ func refResource(h *handlers, res *domain.Resource) *refResourceDoc {
 		Note:          res.Note,
 		Locals:        make(map[string]priceLineDoc, len(res.Locals)),
 		CreatedAt:     h.env.FormatTime(res.CreatedAt),
+		Tags:          res.Tags,
 		User:          userOf(res.UserID),
 		Sector:        sectorOf(res.DepartmentID),
 		Group:         groupOf(res.GroupID),

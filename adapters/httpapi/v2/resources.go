@@ -38,6 +38,7 @@ func resourcePatch(b *attrBody) app.ResourcePatch {
 		IsSicro:     read[bool](b, aIsSicro),
 		Status:      read[bool](b, aStatus),
 		Note:        read[string](b, aNote),
+		Tags:        read[[]string](b, aTags),
 	}
 	if locals := readNumbers[map[string]priceLineIn](b, aLocals); locals != nil {
 		pt.Locals = make(map[string]domain.PriceLine, len(*locals))
@@ -78,7 +79,7 @@ func (h *handlers) createResource(w http.ResponseWriter, r *http.Request) {
 	in := app.ResourceInput{
 		GroupID: deref(pt.GroupID), Code: deref(pt.Code), SecondCode: deref(pt.SecondCode),
 		Description: deref(pt.Description), Type: deref(pt.Type), Unit: deref(pt.Unit),
-		IsSicro: deref(pt.IsSicro), Status: deref(pt.Status), Note: deref(pt.Note), Locals: pt.Locals,
+		IsSicro: deref(pt.IsSicro), Status: deref(pt.Status), Note: deref(pt.Note), Tags: deref(pt.Tags), Locals: pt.Locals,
 	}
 	res, err := h.env.App.Rejecting(b.rejected).CreateResource(r.Context(), principal(r), in)
 	if err != nil {
