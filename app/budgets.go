@@ -456,23 +456,20 @@ func (s *Service) Budgets(ctx context.Context, p domain.Principal, q ListQuery) 
 
 var budgetList = querySpec{
 	filters: []queryFilter{
-		{names: []string{"code"}, parse: containsIn(FieldCode)},
-		{names: []string{"description"}, parse: containsIn(FieldDescription)},
+		codeFilter, descriptionFilter,
 		{names: []string{"client"}, parse: containsIn(FieldClient)},
 		{names: []string{"search"}, parse: containsIn(FieldCode, FieldDescription, FieldClient)},
 		{names: []string{"location", "state"}, parse: equalFoldCond(FieldState, stateCode)},
 		tagsFilter,
-		{names: []string{"created_after"}, parse: timeCond(AtOrAfter, FieldCreatedAt)},
-		{names: []string{"created_before"}, parse: timeCond(Before, FieldCreatedAt)},
+		createdAfter, createdBefore,
 		{names: []string{"updated_after"}, parse: timeCond(AtOrAfter, FieldUpdatedAt)},
 		{names: []string{"updated_before"}, parse: timeCond(Before, FieldUpdatedAt)},
 	},
 	sorts: []querySort{
-		{names: []string{"code"}, field: FieldCode},
-		{names: []string{"description"}, field: FieldDescription},
+		codeSort, descriptionSort,
 		{names: []string{"client"}, field: FieldClient},
 		{names: []string{"location", "state"}, field: FieldState},
-		{names: []string{"created_at"}, field: FieldCreatedAt},
+		createdSort,
 		{names: []string{"updated_at"}, field: FieldUpdatedAt},
 	},
 }
