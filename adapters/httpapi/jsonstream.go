@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/costdb/costdb/domain"
 	"github.com/shopspring/decimal"
 )
 
@@ -136,4 +137,49 @@ func StartExport(w http.ResponseWriter, mediaType, disposition, filename string)
 	w.Header().Set("Content-Type", mediaType)
 	w.Header().Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": filename}))
 	w.WriteHeader(http.StatusOK)
+}
+
+// ItemTree writes the items of an analytic report's composition lines as
+// JSON arrays, each item an object of the members Members writes followed
+// by its own "items". Subtrees are shared between the rows that open the
+// same composition (domain.AnalyticItem): each is rendered once and its
+// bytes written again. Each generation gives only its item's members.
+type ItemTree struct {
+	// Members writes an item's members after the object's "{" (the first
+	// with no comma before it), all but "items".
+	Members func(j *JSONWriter, it *domain.AnalyticItem)
+	done    map[*domain.AnalyticItem][]byte
+}
+
+// Write writes items as a JSON array.
+func (t *ItemTree) Write(j *JSONWriter, items []domain.AnalyticItem) {
+	if len(items) == 0 {
+		j.Raw("[]")
+		return
+	}
+	if b, ok := t.done[&items[0]]; ok {
+		j.Raw(string(b))
+		return
+	}
+	var buf bytes.Buffer
+	sub := NewJSONWriter(&buf)
+	sub.Raw("[")
+	for i := range items {
+		it := &items[i]
+		if i > 0 {
+			sub.Raw(",")
+		}
+		sub.Raw("{")
+		t.Members(sub, it)
+		sub.Raw(`,"items":`)
+		t.Write(sub, it.Items)
+		sub.Raw("}")
+	}
+	sub.Raw("]")
+	_ = sub.Flush()
+	if t.done == nil {
+		t.done = map[*domain.AnalyticItem][]byte{}
+	}
+	t.done[&items[0]] = buf.Bytes()
+	j.Raw(buf.String())
 }

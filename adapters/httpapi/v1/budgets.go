@@ -1,7 +1,6 @@
 package v1
 
 import (
-	"bytes"
 	"io"
 	"net/http"
 	"strconv"
@@ -350,7 +349,7 @@ func (h *handler) analyticReport(w http.ResponseWriter, r *http.Request) {
 
 // writeAnalytic answers the analytic report, written as it goes.
 func writeAnalytic(w http.ResponseWriter, rep *domain.AnalyticReport) {
-	items := itemsWriter{}
+	items := httpapi.ItemTree{Members: analyticItemMembers}
 	httpapi.StreamJSON(w, mediaType, func(j *httpapi.JSONWriter) {
 		j.Raw("[")
 		_ = rep.Each(func(row *domain.AnalyticRow) error { // streamed (domain.AnalyticStream)
@@ -359,7 +358,7 @@ func writeAnalytic(w http.ResponseWriter, rep *domain.AnalyticReport) {
 			}
 			writeRowFields(j, syntheticRow(row.SyntheticRow))
 			j.Raw(`,"items":`)
-			items.write(j, row.Items)
+			items.Write(j, row.Items)
 			j.Raw(`,"unit_summary":`)
 			if row.Kind.IsLine() {
 				writeSummary(j, row.UnitSummary)
@@ -391,63 +390,36 @@ func writeSummary(j *httpapi.JSONWriter, s domain.CostSummary) {
 	j.Raw("}")
 }
 
-// itemsWriter writes the items of composition lines. Subtrees are shared
-// between the rows that open the same composition (domain.AnalyticItem):
-// each is rendered once and its bytes written again.
-type itemsWriter map[*domain.AnalyticItem][]byte
-
-func (iw itemsWriter) write(j *httpapi.JSONWriter, items []domain.AnalyticItem) {
-	if len(items) == 0 {
-		j.Raw("[]")
-		return
+// analyticItemMembers writes the members of an item of a composition line but its
+// items (httpapi.ItemTree).
+func analyticItemMembers(sub *httpapi.JSONWriter, it *domain.AnalyticItem) {
+	sub.Raw(`"kind":`)
+	sub.String(string(it.Kind))
+	sub.Raw(`,"base":`)
+	sub.String(it.Bank)
+	sub.Raw(`,"base_version":`)
+	sub.StringOrNull(optStr(it.Month))
+	sub.Raw(`,"code":`)
+	sub.String(it.Code)
+	sub.Raw(`,"descr":`)
+	sub.String(it.Description)
+	sub.Raw(`,"unity":`)
+	sub.String(it.Unit)
+	sub.Raw(`,"type":`)
+	if it.Kind == domain.KindResource {
+		sub.String(strconv.Itoa(it.ResourceType))
+	} else {
+		sub.Null()
 	}
-	if b, ok := iw[&items[0]]; ok {
-		j.Raw(string(b))
-		return
+	sub.Raw(`,"coefficient":`)
+	sub.String(it.Coefficient.String())
+	if it.Missing {
+		sub.Raw(`,"price":null,"total_price":null,"missing":true`)
+	} else {
+		sub.Raw(`,"price":`)
+		sub.StringOrNull(price(it.UnitPrice))
+		sub.Raw(`,"total_price":`)
+		sub.String(money(it.Partial))
+		sub.Raw(`,"missing":false`)
 	}
-	var buf bytes.Buffer
-	sub := httpapi.NewJSONWriter(&buf)
-	sub.Raw("[")
-	for i := range items {
-		it := &items[i]
-		if i > 0 {
-			sub.Raw(",")
-		}
-		sub.Raw(`{"kind":`)
-		sub.String(string(it.Kind))
-		sub.Raw(`,"base":`)
-		sub.String(it.Bank)
-		sub.Raw(`,"base_version":`)
-		sub.StringOrNull(optStr(it.Month))
-		sub.Raw(`,"code":`)
-		sub.String(it.Code)
-		sub.Raw(`,"descr":`)
-		sub.String(it.Description)
-		sub.Raw(`,"unity":`)
-		sub.String(it.Unit)
-		sub.Raw(`,"type":`)
-		if it.Kind == domain.KindResource {
-			sub.String(strconv.Itoa(it.ResourceType))
-		} else {
-			sub.Null()
-		}
-		sub.Raw(`,"coefficient":`)
-		sub.String(it.Coefficient.String())
-		if it.Missing {
-			sub.Raw(`,"price":null,"total_price":null,"missing":true`)
-		} else {
-			sub.Raw(`,"price":`)
-			sub.StringOrNull(price(it.UnitPrice))
-			sub.Raw(`,"total_price":`)
-			sub.String(money(it.Partial))
-			sub.Raw(`,"missing":false`)
-		}
-		sub.Raw(`,"items":`)
-		iw.write(sub, it.Items)
-		sub.Raw("}")
-	}
-	sub.Raw("]")
-	_ = sub.Flush()
-	iw[&items[0]] = buf.Bytes()
-	j.Raw(buf.String())
 }

@@ -85,7 +85,7 @@ func (h *handlers) streamEach(w http.ResponseWriter, r *http.Request, problem st
 // are the sums of the lines under it; unit prices are null on a line
 // without a price. supply is present (true) on a line priced with the
 // differentiated BDI (synthetic only).
-func writeReportRow(j *httpapi.JSONWriter, budgetID string, row *domain.SyntheticRow, an *domain.AnalyticRow, items *itemsWriter) {
+func writeReportRow(j *httpapi.JSONWriter, budgetID string, row *domain.SyntheticRow, an *domain.AnalyticRow, items *httpapi.ItemTree) {
 	line := row.Kind.IsLine()
 	lineString := func(s string) {
 		if line {
@@ -116,7 +116,7 @@ func writeReportRow(j *httpapi.JSONWriter, budgetID string, row *domain.Syntheti
 	j.String(row.Description)
 	if an != nil {
 		j.Raw(`,"items":`)
-		items.write(j, an.Items)
+		items.Write(j, an.Items)
 	}
 	j.Raw(`,"kind":`)
 	j.String(string(row.Kind))
@@ -182,76 +182,42 @@ func writeSummary(j *httpapi.JSONWriter, s domain.CostSummary) {
 	j.Raw("}")
 }
 
-// itemsWriter writes the items of composition lines. Subtrees are shared
-// between the rows that open the same composition (domain.AnalyticItem):
-// each is rendered once and its bytes written again.
-type itemsWriter struct {
-	done map[*domain.AnalyticItem][]byte
-}
-
-func newItemsWriter() *itemsWriter {
-	return &itemsWriter{done: map[*domain.AnalyticItem][]byte{}}
-}
-
-// write writes items as a JSON array: each item of a composition per unit
-// of it (kind, bank, base_version, code, description, unit, resource_type
-// (null for a composition), section (SICRO model only), coefficient,
-// unit_price and partial (null when missing), missing, items).
-func (iw *itemsWriter) write(j *httpapi.JSONWriter, items []domain.AnalyticItem) {
-	if len(items) == 0 {
-		j.Raw("[]")
-		return
+// analyticItemMembers writes the members of an item of a composition line per
+// unit of it but its items (httpapi.ItemTree): kind, bank, base_version,
+// code, description, unit, resource_type (null for a composition), section
+// (SICRO model only), coefficient, unit_price and partial (null when
+// missing), missing.
+func analyticItemMembers(sub *httpapi.JSONWriter, it *domain.AnalyticItem) {
+	sub.Raw(`"kind":`)
+	sub.String(string(it.Kind))
+	sub.Raw(`,"bank":`)
+	sub.String(it.Bank)
+	sub.Raw(`,"base_version":`)
+	sub.StringOrNull(strOrNil(it.Month))
+	sub.Raw(`,"code":`)
+	sub.String(it.Code)
+	sub.Raw(`,"description":`)
+	sub.String(it.Description)
+	sub.Raw(`,"unit":`)
+	sub.String(it.Unit)
+	sub.Raw(`,"resource_type":`)
+	if it.Kind == domain.KindResource {
+		sub.Int(it.ResourceType)
+	} else {
+		sub.Null()
 	}
-	if b, ok := iw.done[&items[0]]; ok {
-		j.Raw(string(b))
-		return
+	if it.Section != "" {
+		sub.Raw(`,"section":`)
+		sub.String(it.Section)
 	}
-	var buf bytes.Buffer
-	sub := httpapi.NewJSONWriter(&buf)
-	sub.Raw("[")
-	for i := range items {
-		it := &items[i]
-		if i > 0 {
-			sub.Raw(",")
-		}
-		sub.Raw(`{"kind":`)
-		sub.String(string(it.Kind))
-		sub.Raw(`,"bank":`)
-		sub.String(it.Bank)
-		sub.Raw(`,"base_version":`)
-		sub.StringOrNull(strOrNil(it.Month))
-		sub.Raw(`,"code":`)
-		sub.String(it.Code)
-		sub.Raw(`,"description":`)
-		sub.String(it.Description)
-		sub.Raw(`,"unit":`)
-		sub.String(it.Unit)
-		sub.Raw(`,"resource_type":`)
-		if it.Kind == domain.KindResource {
-			sub.Int(it.ResourceType)
-		} else {
-			sub.Null()
-		}
-		if it.Section != "" {
-			sub.Raw(`,"section":`)
-			sub.String(it.Section)
-		}
-		sub.Raw(`,"coefficient":`)
-		sub.Number(httpapi.Num(it.Coefficient))
-		sub.Raw(`,"unit_price":`)
-		moneyOrNullTo(sub, it.UnitPrice, it.Missing)
-		sub.Raw(`,"partial":`)
-		moneyOrNullTo(sub, it.Partial, it.Missing)
-		sub.Raw(`,"missing":`)
-		sub.Bool(it.Missing)
-		sub.Raw(`,"items":`)
-		iw.write(sub, it.Items)
-		sub.Raw("}")
-	}
-	sub.Raw("]")
-	_ = sub.Flush()
-	iw.done[&items[0]] = buf.Bytes()
-	j.Raw(buf.String())
+	sub.Raw(`,"coefficient":`)
+	sub.Number(httpapi.Num(it.Coefficient))
+	sub.Raw(`,"unit_price":`)
+	moneyOrNullTo(sub, it.UnitPrice, it.Missing)
+	sub.Raw(`,"partial":`)
+	moneyOrNullTo(sub, it.Partial, it.Missing)
+	sub.Raw(`,"missing":`)
+	sub.Bool(it.Missing)
 }
 
 // writeABCRow writes a row of the ABC curve: resource_type is null for a
