@@ -34,7 +34,8 @@ type Store interface {
 	// keys, read outside any other transaction in one snapshot that holds
 	// every write committed before the call. It is the cheapest read a
 	// store can make (on PostgreSQL one statement, one round trip): the
-	// write generations (generation.go) are read with it on every GET.
+	// write generations of app/storecache are read with it on every
+	// authorized request.
 	Settings(ctx context.Context, keys []string) ([][]byte, error)
 	// Ping reports whether the store answers.
 	Ping(ctx context.Context) error

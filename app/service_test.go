@@ -528,7 +528,7 @@ func TestAuthorizeReadsTheGeneration(t *testing.T) {
 		t.Fatal(err)
 	}
 	if want, err := f.speed.Generation(ctx, p.CompanyID); err != nil || want != g1 {
-		t.Fatalf("AuthorizeRead generation %+v, Generation %+v (%v)", g1, want, err)
+		t.Fatalf("Authorize generation %+v, Generation %+v (%v)", g1, want, err)
 	}
 	if _, err := f.svc.CreateGroup(ctx, p, app.GroupInput{Description: "Nova"}); err != nil {
 		t.Fatal(err)

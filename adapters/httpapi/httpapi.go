@@ -239,7 +239,7 @@ type ctxKey int
 
 const (
 	principalKey ctxKey = 1
-	// generationKey holds the app.Generation that Authenticate read with
+	// generationKey holds the storecache.Generation that Authenticate read with
 	// the caller of a GET.
 	generationKey ctxKey = 2
 )

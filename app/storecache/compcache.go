@@ -8,15 +8,17 @@ import (
 	"github.com/costdb/costdb/domain"
 )
 
-// compositionCache keeps decoded compositions with the stored bytes they
-// are (CompositionStamp), for the prepared writes (prepared.go, issue 11
-// R2): decoding the stored composition was a tenth of a write's CPU. An
-// entry is used only when the bytes read now are the bytes it was kept
-// with, so it is exact whatever wrote the record, in this process or
-// another; a copy is handed out and kept, since a change works on its
-// composition. A prepared change that commits keeps what it stored under
-// the stored bytes (write-through): the next change of a composition under
-// write load does not decode it. Bounded; when full it starts again empty.
+// compositionCache keeps decoded compositions with the stamp of the stored
+// record they are (app.CompositionStamper: on bbolt the stored bytes, on
+// PostgreSQL a number drawn for each write), for the prepared writes
+// (prepared.go, issue 11 R2): decoding the stored composition was a tenth
+// of a write's CPU. An entry is used only when the stamp read now is the
+// one it was kept with, so it is exact whatever wrote the record, in this
+// process or another; a copy is handed out and kept, since a change works
+// on its composition. A prepared write that commits keeps what it stored
+// under its new stamp (write-through): the next change of a composition
+// under write load does not decode it. Bounded; when full it starts again
+// empty.
 type compositionCache struct {
 	mu   sync.Mutex
 	m    map[string]cachedComposition
@@ -36,8 +38,8 @@ func newCompositionCache() *compositionCache {
 	return &compositionCache{m: map[string]cachedComposition{}}
 }
 
-// get returns a copy of the composition kept for id with exactly the stored
-// bytes stamp, or nil.
+// get returns a copy of the composition kept for id with exactly the stamp,
+// or nil.
 func (cc *compositionCache) get(id string, stamp []byte) *domain.Composition {
 	if cc == nil {
 		return nil
@@ -52,7 +54,7 @@ func (cc *compositionCache) get(id string, stamp []byte) *domain.Composition {
 	return e.c.Clone()
 }
 
-// put keeps a copy of c, which the stored bytes stamp are.
+// put keeps a copy of c, the stored record with the stamp.
 func (cc *compositionCache) put(id string, stamp []byte, c *domain.Composition) {
 	if cc == nil || stamp == nil {
 		return
