@@ -15,7 +15,7 @@ import (
 // coefficients, with a 128-bit product, while the figures fit, and in
 // decimal, inside the same function, from the first one that does not. The
 // answer is the same either way (tests hold the two to each other); only
-// the time differs (docs/notes/money.md).
+// the time differs (docs/decisions.md, "One money path").
 
 // pow10u are the powers of ten a uint64 holds (10^0 … 10^19).
 var pow10u = func() [20]uint64 {

@@ -8,7 +8,8 @@ import (
 
 // moneyLines are the prices and quantities of the money path's benchmarks:
 // prices with 2 places up to 100,000.00, quantities with up to 7 places
-// (docs/notes/money.md; the same inputs as the library comparison there).
+// (docs/decisions.md, "shopspring/decimal stays the type"; the same inputs
+// as the library comparison there).
 func moneyLines(n int) (prices, quantities []decimal.Decimal) {
 	for i := range n {
 		prices = append(prices, decimal.New(int64(i*7919%10_000_000+1), -2))

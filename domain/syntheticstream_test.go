@@ -82,7 +82,7 @@ var decimalValues = cmp.Options{cmp.Comparer(func(a, b decimal.Decimal) bool { r
 
 // TestSyntheticStreamIsSynthetic: on a thousand random budgets, the
 // streamed report has the rows, figures, footer, missing list and bounds
-// verdict of the report computed whole.
+// verdict of the whole-tree oracle (WholeSynthetic).
 func TestSyntheticStreamIsSynthetic(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 7))
 	streamed, rows, missing, supply := 0, 0, 0, 0
@@ -242,7 +242,7 @@ func TestAppendScaled(t *testing.T) {
 
 // TestAnalyticAndABCStreams: on random budgets, the streamed analytic
 // report has the rows (items and unit summaries included), footer,
-// summary, missing list and bounds verdict of the report computed whole,
+// summary, missing list and bounds verdict of the whole-tree oracle,
 // and the ABC curve of a walk is the curve of the tree.
 func TestAnalyticAndABCStreams(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 17))

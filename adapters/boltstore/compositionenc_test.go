@@ -120,7 +120,8 @@ func TestCompositionRecordIsJSONMarshal(t *testing.T) {
 
 // BenchmarkCompositionRecord is the stored record of a composition of 20
 // items written (encoding/json of the record struct):
-// docs/notes/writers.md sets it beside a composition write.
+// docs/decisions.md ("The stored composition record is written by
+// encoding/json") sets it beside a composition write.
 func BenchmarkCompositionRecord(b *testing.B) {
 	c := &domain.Composition{ID: "01JABCDEFGHJKMNPQRSTVWXYZ0", CompanyID: "01JABCDEFGHJKMNPQRSTVWXYZ1", UserID: "01JABCDEFGHJKMNPQRSTVWXYZ2",
 		DepartmentID: "01JABCDEFGHJKMNPQRSTVWXYZ3", Code: "C-0001", Description: "Composição de teste, concreto e formas",

@@ -23,7 +23,7 @@ import (
 //     acknowledged before that. This is group commit for reads.
 //   - The caller's user is kept in memory with the generation of the
 //     users read in the same transaction (userCache). Every write to a
-//     user bumps that generation (genTx.PutUser: "gen/users"), and counters
+//     user bumps that generation (writeTx.PutUser: "gen/users"), and counters
 //     only grow, so while the users' generation read now is the one kept
 //     with the user, the user is exactly as kept. Otherwise the user and
 //     the generations are read again in one transaction, as before. Writes

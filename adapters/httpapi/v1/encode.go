@@ -7,8 +7,8 @@ import (
 )
 
 // The records read most (a composition with its items, a resource, and
-// their lists) are written without reflection (docs/decisions.md,
-// "Answers written without reflection"): each answer is a table of its
+// their lists) are written without reflection (docs/decisions.md, "The
+// hottest answers are written from tables of members"): each answer is a table of its
 // members (httpapi.Object, one line a member; the members v2 shows alike
 // are httpapi's), written to an httpapi.Encoder byte for byte as
 // encoding/json wrote the structs that described them (reference_test.go;

@@ -30,8 +30,9 @@ func benchComposition(n int) *domain.PricedComposition {
 
 // BenchmarkEncode is the answer's writing alone, the table-driven writer
 // against encoding/json of the reference structs (reference_test.go): a
-// composition of 20 items and a page of 100 resources. docs/notes/writers.md
-// sets them beside the requests they are part of.
+// composition of 20 items and a page of 100 resources. docs/decisions.md
+// ("The hottest answers are written from tables of members") sets them
+// beside the requests they are part of.
 func BenchmarkEncode(b *testing.B) {
 	h := &handler{env: &httpapi.Env{Location: time.UTC}}
 	pc := benchComposition(20)

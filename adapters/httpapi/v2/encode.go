@@ -11,8 +11,8 @@ import (
 )
 
 // The records read most (a composition with its items, a resource, and
-// their lists) are written without reflection (docs/decisions.md,
-// "Answers written without reflection"): each is a docObject whose
+// their lists) are written without reflection (docs/decisions.md, "The
+// hottest answers are written from tables of members"): each is a docObject whose
 // attributes are a table (httpapi.SortedObject, one line an attribute, in
 // any order: they are written sorted by name; the members v1 shows alike
 // are httpapi's), appending its JSON:API resource object to an

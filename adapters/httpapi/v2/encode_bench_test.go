@@ -13,8 +13,8 @@ import (
 // BenchmarkEncode is the document's writing alone, the table-driven writer
 // against google/jsonapi and encoding/json of the reference structs
 // (reference_test.go): a composition of 20 items and a page of 100
-// resources. docs/notes/writers.md sets them beside the requests they are
-// part of.
+// resources. docs/decisions.md ("The hottest answers are written from
+// tables of members") sets them beside the requests they are part of.
 func BenchmarkEncode(b *testing.B) {
 	h := testHandlers(b)
 	rng := rand.New(rand.NewPCG(1, 2))
