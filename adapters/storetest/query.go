@@ -402,6 +402,12 @@ func stage(id string, nodes ...domain.BudgetNode) domain.BudgetNode {
 
 // testQueryBudgets checks that Budgets lists headers, and its filters and
 // sort keys, Uses (in lines nested in stages) among them.
+func listBudgetHeaders(tx app.Tx, q app.Query) ([]*domain.BudgetHeader, int, error) {
+	return tx.Budgets(coA, q)
+}
+
+func budgetHeaderID(h *domain.BudgetHeader) string { return h.ID }
+
 func testQueryBudgets(t *testing.T, s app.Store) {
 	bs := []*domain.Budget{
 		queryBudget(1, coA, "ORC-10", "Casa térrea", "Maria", "MG", hours(1), hours(5),
@@ -423,9 +429,7 @@ func testQueryBudgets(t *testing.T, s app.Store) {
 		}
 		return nil
 	})
-	list := func(tx app.Tx, q app.Query) ([]*domain.BudgetHeader, int, error) { return tx.Budgets(coA, q) }
-	id := func(h *domain.BudgetHeader) string { return h.ID }
-	runQueries(t, s, "BU", list, id, []queryCase{
+	runQueries(t, s, "BU", listBudgetHeaders, budgetHeaderID, []queryCase{
 		{name: "everything", q: app.Query{}, want: []int{1, 2, 3}, total: 3},
 		{name: "sort code", q: app.Query{Sort: sortBy("code")}, want: []int{3, 2, 1}, total: 3},
 		{name: "sort description", q: app.Query{Sort: sortBy("description")}, want: []int{3, 1, 2}, total: 3},
@@ -467,11 +471,11 @@ func testQueryBudgets(t *testing.T, s app.Store) {
 		b.Items = []domain.BudgetNode{line(domain.NodeResource, domain.BankMyBase, "R-9")}
 		return tx.PutBudget(b)
 	})
-	runQueries(t, s, "BU", list, id, []queryCase{
+	runQueries(t, s, "BU", listBudgetHeaders, budgetHeaderID, []queryCase{
 		{name: "after the change: uses R-1", q: app.Query{Where: where(uses(domain.KindResource, "R-1", ""))}, want: []int{}, total: 0},
 		{name: "after the change: uses R-9", q: app.Query{Where: where(uses(domain.KindResource, "R-9", ""))}, want: []int{1}, total: 1},
 	})
-	runQueries(t, s, "BU", func(tx app.Tx, q app.Query) ([]*domain.BudgetHeader, int, error) { return tx.Budgets(coB, q) }, id, []queryCase{
+	runQueries(t, s, "BU", func(tx app.Tx, q app.Query) ([]*domain.BudgetHeader, int, error) { return tx.Budgets(coB, q) }, budgetHeaderID, []queryCase{
 		{name: "B: uses R-1", q: app.Query{Where: where(uses(domain.KindResource, "R-1", ""))}, want: []int{4}, total: 1},
 	})
 }

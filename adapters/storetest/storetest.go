@@ -68,6 +68,7 @@ func Run(t *testing.T, open func(t *testing.T) app.Store) {
 		{"QueryCompositions", testQueryCompositions},
 		{"QueryGroups", testQueryGroups},
 		{"QueryBudgets", testQueryBudgets},
+		{"QueryTagged", testQueryTagged},
 		{"QueryConcurrentWriters", testQueryConcurrentWriters},
 		{"QueryRefusesOtherFields", testQueryRefusesOtherFields},
 		{"BudgetVersions", testBudgetVersions},
