@@ -136,9 +136,6 @@ func (o *Object[T]) With(more ...Member[T]) *Object[T] {
 	return NewObject(append(slices.Clone(o.members), more...)...)
 }
 
-// Members are o's members.
-func (o *Object[T]) Members() []Member[T] { return slices.Clone(o.members) }
-
 // Append appends the object of v.
 func (o *Object[T]) Append(e *Encoder, v T) {
 	e.Byte('{')

@@ -97,9 +97,6 @@ func Run(m *testing.M) int {
 	return code
 }
 
-// Engine returns the engine the tests are running on.
-func Engine() string { return engine }
-
 // open is the apitest.Opener of the engine under test. Both engines copy a
 // store prepared once per test binary (the sample banks imported, a
 // signing key made): a PostgreSQL template database, a bbolt file.
