@@ -2,27 +2,21 @@ package storecache_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/shopspring/decimal"
 
-	"github.com/costdb/costdb/adapters/boltstore"
 	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/cmd/enginetest"
 )
 
 var ctx = context.Background()
 
 func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
-// newStore opens a store on a new file in the test's temporary directory,
-// closed when the test ends.
-func newStore(t testing.TB) app.Store {
-	t.Helper()
-	st, err := boltstore.Open(filepath.Join(t.TempDir(), "costdb.db"), boltstore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = st.Close() })
-	return st
-}
+// TestMain runs the layer's tests on both engines (cmd/enginetest).
+func TestMain(m *testing.M) { enginetest.Main(m) }
+
+// newStore opens an empty store of the engine under test, closed when the
+// test ends.
+func newStore(t testing.TB) app.Store { return enginetest.OpenStore(t) }

@@ -3,7 +3,7 @@
 // bundled sample banks under the HTTP harness of adapters/httpapi/apitest,
 // as cmd/costdb wires them under the server. It sits beside the command
 // rather than under adapters so that the HTTP layer stays above no store:
-// only the test files of the HTTP packages import it.
+// only test files import it (the HTTP packages', app/storecache's).
 //
 // A package whose tests use the harness runs them from its TestMain:
 //
@@ -95,6 +95,26 @@ func Run(m *testing.M) int {
 		}
 	}
 	return code
+}
+
+// OpenStore returns an empty store of the engine under test (a new bbolt
+// file, a new PostgreSQL database), closed when the test ends: for the
+// tests of what runs above the store port (app/storecache) on both engines.
+func OpenStore(t testing.TB) app.Store {
+	t.Helper()
+	var st app.Store
+	var err error
+	switch engine {
+	case EnginePostgres:
+		st, err = pgstore.Open(context.Background(), pgtest.NewDatabase(t), pgstore.Options{})
+	default:
+		st, err = boltstore.Open(filepath.Join(t.TempDir(), "costdb.db"), boltstore.Options{})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	return st
 }
 
 // open is the apitest.Opener of the engine under test. Both engines copy a
