@@ -366,19 +366,19 @@ type lineTargets struct {
 
 type lineTarget struct {
 	n   BudgetNode // without its children
-	qty decimal.Decimal
+	qty amount     // the lines' quantities added up
 }
 
 func (t *lineTargets) add(n *BudgetNode) {
 	if i, ok := t.index[streamLineKey{n.Kind, n.Bank, n.Code}]; ok {
-		t.targets[i].qty = t.targets[i].qty.Add(n.Quantity)
+		t.targets[i].qty = t.targets[i].qty.add(amountOf(n.Quantity))
 		return
 	}
 	if t.index == nil {
 		t.index = map[streamLineKey]int{}
 	}
 	t.index[streamLineKey{n.Kind, n.Bank, n.Code}] = len(t.targets)
-	t.targets = append(t.targets, lineTarget{BudgetNode{ID: n.ID, Kind: n.Kind, Bank: n.Bank, Code: n.Code, Quantity: n.Quantity}, n.Quantity})
+	t.targets = append(t.targets, lineTarget{BudgetNode{ID: n.ID, Kind: n.Kind, Bank: n.Bank, Code: n.Code, Quantity: n.Quantity}, amountOf(n.Quantity)})
 }
 
 // explodeTargets explodes the lines added up in t, in the order first met.
@@ -390,7 +390,7 @@ func (bp *BudgetPricer) explodeTargets(b *Budget, t *lineTargets) ([]ABCInput, e
 		if err != nil {
 			return nil, err
 		}
-		acc.addAll(u, tg.qty)
+		acc.addAll(u, tg.qty.Decimal())
 	}
 	reg := b.Regime()
 	out := make([]ABCInput, len(acc.out))
