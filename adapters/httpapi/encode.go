@@ -109,6 +109,18 @@ func (e *Encoder) NumOrNull(d decimal.Decimal, missing bool) {
 	e.Num(d)
 }
 
+// MoneyOrNull appends d as Money writes it (at least two places), or null
+// for an amount that could not be priced.
+func (e *Encoder) MoneyOrNull(d decimal.Decimal, missing bool) {
+	if missing {
+		e.Null()
+		return
+	}
+	start := len(e.buf)
+	e.buf = AppendMoney(e.buf, d)
+	e.check(start)
+}
+
 // Value appends v as encoding/json writes it (SetEscapeHTML(false)), its
 // numbers checked as AnswerNumbersProblem checks an answer: for the parts
 // of an answer that have no encoder of their own.

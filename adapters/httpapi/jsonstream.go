@@ -140,15 +140,14 @@ func StartExport(w http.ResponseWriter, mediaType, disposition, filename string)
 }
 
 // ItemTree writes the items of an analytic report's composition lines as
-// JSON arrays, each item an object of the members Members writes followed
-// by its own "items". Subtrees are shared between the rows that open the
-// same composition (domain.AnalyticItem): each is rendered once and its
-// bytes written again. Each generation gives only its item's members.
+// JSON arrays, each item the object Item declares followed by its own
+// "items". Subtrees are shared between the rows that open the same
+// composition (domain.AnalyticItem): each is rendered once and its bytes
+// written again. Each generation declares only its item's members.
 type ItemTree struct {
-	// Members writes an item's members after the object's "{" (the first
-	// with no comma before it), all but "items".
-	Members func(j *JSONWriter, it *domain.AnalyticItem)
-	done    map[*domain.AnalyticItem][]byte
+	// Item is an item's members, all but "items".
+	Item *Object[*domain.AnalyticItem]
+	done map[*domain.AnalyticItem][]byte
 }
 
 // Write writes items as a JSON array.
@@ -161,25 +160,40 @@ func (t *ItemTree) Write(j *JSONWriter, items []domain.AnalyticItem) {
 		j.Raw(string(b))
 		return
 	}
-	var buf bytes.Buffer
-	sub := NewJSONWriter(&buf)
-	sub.Raw("[")
+	e := NewEncoder()
+	t.append(e, items)
+	j.Raw(string(e.Bytes()))
+	e.Free()
+}
+
+// append appends items as a JSON array, rendering each subtree once (the
+// report's figures are checked before its first byte: the encoder's
+// bounds verdict is not needed here).
+func (t *ItemTree) append(e *Encoder, items []domain.AnalyticItem) {
+	if len(items) == 0 {
+		e.Raw("[]")
+		return
+	}
+	if b, ok := t.done[&items[0]]; ok {
+		e.buf = append(e.buf, b...)
+		return
+	}
+	start := len(e.buf)
+	e.Byte('[')
 	for i := range items {
 		it := &items[i]
 		if i > 0 {
-			sub.Raw(",")
+			e.Byte(',')
 		}
-		sub.Raw("{")
-		t.Members(sub, it)
-		sub.Raw(`,"items":`)
-		t.Write(sub, it.Items)
-		sub.Raw("}")
+		e.Byte('{')
+		t.Item.AppendMembers(e, it, false)
+		e.Raw(`,"items":`)
+		t.append(e, it.Items)
+		e.Byte('}')
 	}
-	sub.Raw("]")
-	_ = sub.Flush()
+	e.Byte(']')
 	if t.done == nil {
 		t.done = map[*domain.AnalyticItem][]byte{}
 	}
-	t.done[&items[0]] = buf.Bytes()
-	j.Raw(buf.String())
+	t.done[&items[0]] = bytes.Clone(e.buf[start:])
 }

@@ -349,7 +349,7 @@ func (h *handler) analyticReport(w http.ResponseWriter, r *http.Request) {
 
 // writeAnalytic answers the analytic report, written as it goes.
 func writeAnalytic(w http.ResponseWriter, rep *domain.AnalyticReport) {
-	items := httpapi.ItemTree{Members: analyticItemMembers}
+	items := httpapi.ItemTree{Item: analyticItemObject}
 	httpapi.StreamJSON(w, mediaType, func(j *httpapi.JSONWriter) {
 		j.Raw("[")
 		_ = rep.Each(func(row *domain.AnalyticRow) error { // streamed (domain.AnalyticStream)
@@ -390,36 +390,30 @@ func writeSummary(j *httpapi.JSONWriter, s domain.CostSummary) {
 	j.Raw("}")
 }
 
-// analyticItemMembers writes the members of an item of a composition line but its
-// items (httpapi.ItemTree).
-func analyticItemMembers(sub *httpapi.JSONWriter, it *domain.AnalyticItem) {
-	sub.Raw(`"kind":`)
-	sub.String(string(it.Kind))
-	sub.Raw(`,"base":`)
-	sub.String(it.Bank)
-	sub.Raw(`,"base_version":`)
-	sub.StringOrNull(optStr(it.Month))
-	sub.Raw(`,"code":`)
-	sub.String(it.Code)
-	sub.Raw(`,"descr":`)
-	sub.String(it.Description)
-	sub.Raw(`,"unity":`)
-	sub.String(it.Unit)
-	sub.Raw(`,"type":`)
-	if it.Kind == domain.KindResource {
-		sub.String(strconv.Itoa(it.ResourceType))
-	} else {
-		sub.Null()
+// analyticItemObject is an item of a composition line as the analytic report
+// shows it, but its items (httpapi.ItemTree): figures as strings, prices
+// null for an item without one.
+var analyticItemObject = httpapi.NewObject(
+	httpapi.Str("kind", func(it *domain.AnalyticItem) string { return string(it.Kind) }),
+	httpapi.Str("base", func(it *domain.AnalyticItem) string { return it.Bank }),
+	httpapi.StrOrNull("base_version", func(it *domain.AnalyticItem) string { return it.Month }),
+	httpapi.Str("code", func(it *domain.AnalyticItem) string { return it.Code }),
+	httpapi.Str("descr", func(it *domain.AnalyticItem) string { return it.Description }),
+	httpapi.Str("unity", func(it *domain.AnalyticItem) string { return it.Unit }),
+	httpapi.Field("type", func(e *httpapi.Encoder, it *domain.AnalyticItem) {
+		nullUnless(e, it.Kind == domain.KindResource, strconv.Itoa(it.ResourceType))
+	}),
+	httpapi.Str("coefficient", func(it *domain.AnalyticItem) string { return it.Coefficient.String() }),
+	httpapi.Field("price", func(e *httpapi.Encoder, it *domain.AnalyticItem) { nullUnless(e, !it.Missing, *price(it.UnitPrice)) }),
+	httpapi.Field("total_price", func(e *httpapi.Encoder, it *domain.AnalyticItem) { nullUnless(e, !it.Missing, money(it.Partial)) }),
+	httpapi.Boolean("missing", func(it *domain.AnalyticItem) bool { return it.Missing }),
+)
+
+// nullUnless appends s when ok, else null.
+func nullUnless(e *httpapi.Encoder, ok bool, s string) {
+	if !ok {
+		e.Null()
+		return
 	}
-	sub.Raw(`,"coefficient":`)
-	sub.String(it.Coefficient.String())
-	if it.Missing {
-		sub.Raw(`,"price":null,"total_price":null,"missing":true`)
-	} else {
-		sub.Raw(`,"price":`)
-		sub.StringOrNull(price(it.UnitPrice))
-		sub.Raw(`,"total_price":`)
-		sub.String(money(it.Partial))
-		sub.Raw(`,"missing":false`)
-	}
+	e.String(s)
 }

@@ -296,7 +296,7 @@ func (h *handlers) writeAnalytic(w http.ResponseWriter, r *http.Request, rep *do
 	meta := footerMeta(rep.Budget, rep.BudgetTotals, rep.Len())
 	meta["summary"] = summaryOf(rep.Summary)
 	addMissing(meta, httpapi.MissingLines(rep.Missing))
-	items := &httpapi.ItemTree{Members: analyticItemMembers}
+	items := &httpapi.ItemTree{Item: analyticItemObject}
 	h.streamEach(w, r, httpapi.AnalyticFiguresProblem(rep), meta, func(row func(func(*httpapi.JSONWriter)) error) error {
 		return rep.Each(func(x *domain.AnalyticRow) error {
 			return row(func(j *httpapi.JSONWriter) { writeReportRow(j, rep.Budget.ID, &x.SyntheticRow, x, items) })

@@ -182,43 +182,29 @@ func writeSummary(j *httpapi.JSONWriter, s domain.CostSummary) {
 	j.Raw("}")
 }
 
-// analyticItemMembers writes the members of an item of a composition line per
-// unit of it but its items (httpapi.ItemTree): kind, bank, base_version,
-// code, description, unit, resource_type (null for a composition), section
-// (SICRO model only), coefficient, unit_price and partial (null when
-// missing), missing.
-func analyticItemMembers(sub *httpapi.JSONWriter, it *domain.AnalyticItem) {
-	sub.Raw(`"kind":`)
-	sub.String(string(it.Kind))
-	sub.Raw(`,"bank":`)
-	sub.String(it.Bank)
-	sub.Raw(`,"base_version":`)
-	sub.StringOrNull(strOrNil(it.Month))
-	sub.Raw(`,"code":`)
-	sub.String(it.Code)
-	sub.Raw(`,"description":`)
-	sub.String(it.Description)
-	sub.Raw(`,"unit":`)
-	sub.String(it.Unit)
-	sub.Raw(`,"resource_type":`)
-	if it.Kind == domain.KindResource {
-		sub.Int(it.ResourceType)
-	} else {
-		sub.Null()
-	}
-	if it.Section != "" {
-		sub.Raw(`,"section":`)
-		sub.String(it.Section)
-	}
-	sub.Raw(`,"coefficient":`)
-	sub.Number(httpapi.Num(it.Coefficient))
-	sub.Raw(`,"unit_price":`)
-	moneyOrNullTo(sub, it.UnitPrice, it.Missing)
-	sub.Raw(`,"partial":`)
-	moneyOrNullTo(sub, it.Partial, it.Missing)
-	sub.Raw(`,"missing":`)
-	sub.Bool(it.Missing)
-}
+// analyticItemObject is an item of a composition line per unit of it, but its
+// items (httpapi.ItemTree): resource_type null for a composition, section
+// for the SICRO model only, unit_price and partial null when missing.
+var analyticItemObject = httpapi.NewObject(
+	httpapi.Str("kind", func(it *domain.AnalyticItem) string { return string(it.Kind) }),
+	httpapi.Str("bank", func(it *domain.AnalyticItem) string { return it.Bank }),
+	httpapi.StrOrNull("base_version", func(it *domain.AnalyticItem) string { return it.Month }),
+	httpapi.Str("code", func(it *domain.AnalyticItem) string { return it.Code }),
+	httpapi.Str("description", func(it *domain.AnalyticItem) string { return it.Description }),
+	httpapi.Str("unit", func(it *domain.AnalyticItem) string { return it.Unit }),
+	httpapi.Field("resource_type", func(e *httpapi.Encoder, it *domain.AnalyticItem) {
+		if it.Kind != domain.KindResource {
+			e.Null()
+			return
+		}
+		e.Int(it.ResourceType)
+	}),
+	httpapi.Str("section", func(it *domain.AnalyticItem) string { return it.Section }).OmitIf(func(it *domain.AnalyticItem) bool { return it.Section == "" }),
+	httpapi.Dec("coefficient", func(it *domain.AnalyticItem) decimal.Decimal { return it.Coefficient }),
+	httpapi.Field("unit_price", func(e *httpapi.Encoder, it *domain.AnalyticItem) { e.MoneyOrNull(it.UnitPrice, it.Missing) }),
+	httpapi.Field("partial", func(e *httpapi.Encoder, it *domain.AnalyticItem) { e.MoneyOrNull(it.Partial, it.Missing) }),
+	httpapi.Boolean("missing", func(it *domain.AnalyticItem) bool { return it.Missing }),
+)
 
 // writeABCRow writes a row of the ABC curve: resource_type is null for a
 // bank composition that stays whole (kind composition); category is
