@@ -716,7 +716,7 @@ func report[T any](ctx context.Context, s *Service, p domain.Principal, id strin
 // company: one row per stage and line with its figures, and the footer
 // (domain.BudgetPricer.Synthetic).
 func (s *Service) SyntheticReport(ctx context.Context, p domain.Principal, id string) (*domain.SyntheticReport, error) {
-	return report(ctx, s, p, id, (*domain.BudgetPricer).Synthetic)
+	return answerable(report(ctx, s, p, id, (*domain.BudgetPricer).Synthetic))
 }
 
 // SyntheticReportStream is SyntheticReport for an answer written as it
@@ -726,13 +726,13 @@ func (s *Service) SyntheticReport(ctx context.Context, p domain.Principal, id st
 // so that the rows are never all held. A frozen version is computed from
 // the version, as SyntheticReport.
 func (s *Service) SyntheticReportStream(ctx context.Context, p domain.Principal, id string) (*domain.SyntheticReport, error) {
-	return streamedReport(ctx, s, p, id, s.SyntheticReport, (*domain.BudgetPricer).SyntheticStream)
+	return answerable(streamedReport(ctx, s, p, id, s.SyntheticReport, (*domain.BudgetPricer).SyntheticStream))
 }
 
 // AnalyticReportStream is AnalyticReport for an answer written as it goes,
 // as SyntheticReportStream (domain.BudgetPricer.AnalyticStream).
 func (s *Service) AnalyticReportStream(ctx context.Context, p domain.Principal, id string) (*domain.AnalyticReport, error) {
-	return streamedReport(ctx, s, p, id, s.AnalyticReport, (*domain.BudgetPricer).AnalyticStream)
+	return answerable(streamedReport(ctx, s, p, id, s.AnalyticReport, (*domain.BudgetPricer).AnalyticStream))
 }
 
 // streamedReport computes a report with stream over the budget's tree as
@@ -783,7 +783,7 @@ func (s *Service) budgetStream(tx Tx, p domain.Principal, id string) (*domain.Bu
 // into its items, and summaries per resource category
 // (domain.BudgetPricer.Analytic).
 func (s *Service) AnalyticReport(ctx context.Context, p domain.Principal, id string) (*domain.AnalyticReport, error) {
-	return report(ctx, s, p, id, (*domain.BudgetPricer).Analytic)
+	return answerable(report(ctx, s, p, id, (*domain.BudgetPricer).Analytic))
 }
 
 // ABCReport returns the ABC curve of the resources of a budget of the
@@ -794,13 +794,30 @@ func (s *Service) ABCReport(ctx context.Context, p domain.Principal, id string, 
 	// The tree is walked, not held (budgetStream): the curve's rows are the
 	// distinct resources, whatever the number of lines.
 	whole := func(bp *domain.BudgetPricer, b *domain.Budget) (*domain.ABCReport, error) { return bp.ABC(b, limits) }
-	return streamedReport(ctx, s, p, id,
+	return answerable(streamedReport(ctx, s, p, id,
 		func(ctx context.Context, p domain.Principal, id string) (*domain.ABCReport, error) {
 			return report(ctx, s, p, id, whole)
 		},
 		func(bp *domain.BudgetPricer, b *domain.Budget, walk domain.NodeWalk) (*domain.ABCReport, error) {
 			return bp.ABCWalk(b, walk, limits)
-		})
+		}))
+}
+
+// figured is a report answerable checks.
+type figured interface {
+	comparable
+	FiguresOut() bool
+}
+
+// answerable is a report as the use cases hand it out: a conflict
+// (domain.ErrFiguresOut) when one of its figures, or of its budget's own,
+// is out of the bounds an answer can show, whatever the format.
+func answerable[R figured](rep R, err error) (R, error) {
+	var none R
+	if err == nil && rep != none && rep.FiguresOut() {
+		return none, domain.ErrFiguresOut()
+	}
+	return rep, err
 }
 
 // budgetsUsing names the company's budgets with a line of the own base of

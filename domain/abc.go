@@ -187,9 +187,10 @@ func (r *ABCReport) Classes() []ABCClassTotal {
 }
 
 // FiguresOut reports whether a figure of the curve (its limits, total,
-// summary and rows; not the budget's own) is out of bounds (FigureOut).
+// summary and rows) or of its budget's own (Budget.FiguresOut) is out of
+// bounds (FigureOut).
 func (r *ABCReport) FiguresOut() bool {
-	if figuresOut(r.Limits.A, r.Limits.B, r.Total) || r.Summary.FiguresOut() {
+	if r.Budget.FiguresOut() || figuresOut(r.Limits.A, r.Limits.B, r.Total) || r.Summary.FiguresOut() {
 		return true
 	}
 	for i := range r.Rows {

@@ -125,11 +125,12 @@ func (r *AnalyticReport) Len() int {
 }
 
 // FiguresOut reports whether some figure of the report (its rows' figures,
-// items at any depth and unit summaries, its footer and summary; not the
-// budget's own) is out of bounds (FigureOut): for a streamed report as its
-// pass found, for one built of its Rows alone by looking at every row.
+// items at any depth and unit summaries, its footer and summary) or of its
+// budget's own (Budget.FiguresOut) is out of bounds (FigureOut): for a
+// streamed report as its pass found, for one built of its Rows alone by
+// looking at every row.
 func (r *AnalyticReport) FiguresOut() bool {
-	if r.BudgetTotals.FiguresOut() || r.Summary.FiguresOut() {
+	if r.Budget.FiguresOut() || r.BudgetTotals.FiguresOut() || r.Summary.FiguresOut() {
 		return true
 	}
 	if r.stream != nil {

@@ -390,3 +390,28 @@ func (s CostSummary) FiguresOut() bool {
 func (r *SyntheticRow) figuresOut() bool {
 	return figuresOut(r.Quantity, r.UnitPrice, r.UnitPriceWithBDI, r.Total, r.TotalWithBDI, r.Weight)
 }
+
+// FiguresOut reports whether a figure of the budget's own (its BDI, the
+// supply lines' BDI and the parts of either; not its lines', which are the
+// reports') is out of bounds.
+func (b *Budget) FiguresOut() bool {
+	if b == nil {
+		return false
+	}
+	out := figuresOut(b.BDI, b.SupplyBDI)
+	for _, p := range []*BDIParts{b.BDIParts, b.SupplyBDIParts} {
+		if p != nil {
+			for _, f := range p.fields() {
+				out = out || FigureOut(*f.v)
+			}
+		}
+	}
+	return out
+}
+
+// ErrFiguresOut is the answer to a report that has a figure out of bounds
+// (its FiguresOut, or its budget's): a conflict, the record being valid,
+// until a quantity or a price it uses is lowered.
+func ErrFiguresOut() error {
+	return Errorf(ECONFLICT, "a computed figure of the record must have at most %d digits before the decimal point: lower a quantity or a price it uses", MaxIntegerDigits)
+}

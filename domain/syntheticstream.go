@@ -244,11 +244,12 @@ func (r *SyntheticReport) Len() int {
 }
 
 // FiguresOut reports whether some figure of the report (its rows and its
-// footer; not the budget's own, its BDI) is out of bounds (FigureOut): for a
-// computed report as its first pass found, for one built of its Rows alone by
-// looking at every row. An answer showing such a figure is refused (409).
+// footer) or of its budget's own (Budget.FiguresOut) is out of bounds
+// (FigureOut): for a computed report as its first pass found, for one built
+// of its Rows alone by looking at every row. An answer showing such a figure
+// is refused (ErrFiguresOut).
 func (r *SyntheticReport) FiguresOut() bool {
-	if r.BudgetTotals.FiguresOut() {
+	if r.Budget.FiguresOut() || r.BudgetTotals.FiguresOut() {
 		return true
 	}
 	if r.stream != nil {

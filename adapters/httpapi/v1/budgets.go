@@ -242,11 +242,6 @@ func (h *handler) syntheticReport(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	if p := httpapi.SyntheticFiguresProblem(rep); p != "" {
-		// A string holding a number out of bounds is as wrong as a number.
-		h.fail(w, r, domain.Errorf(domain.ECONFLICT, "%s", p))
-		return
-	}
 	if csv {
 		h.streamCSV(w, reports.Filename(rep.Budget, "sintetico", "csv"), func(w io.Writer) error { return reports.SyntheticCSV(w, rep) })
 		return
@@ -333,11 +328,6 @@ func (h *handler) analyticReport(w http.ResponseWriter, r *http.Request) {
 	rep, err := h.env.App.AnalyticReportStream(r.Context(), principal(r), chi.URLParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
-		return
-	}
-	if p := httpapi.AnalyticFiguresProblem(rep); p != "" {
-		// A string holding a number out of bounds is as wrong as a number.
-		h.fail(w, r, domain.Errorf(domain.ECONFLICT, "%s", p))
 		return
 	}
 	if csv {

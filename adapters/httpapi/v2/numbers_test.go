@@ -336,6 +336,7 @@ func TestFiguresPushedOverBounds(t *testing.T) {
 	// The exports and the chart, and the v1 budget reads, say it too.
 	for _, p := range []string{budgets + "/" + bid + "/reports/synthetic?format=csv", budgets + "/" + bid + "/reports/analytic?format=csv",
 		budgets + "/" + bid + "/reports/abc?format=csv", budgets + "/" + bid + "/reports/abc.svg",
+		budgets + "/" + bid + "/reports/analytic.xlsx", budgets + "/" + bid + "/reports/synthetic.pdf",
 		"/api/v1/bud/budgets/list", "/api/v1/bud/budgets/" + bid + "/synthetic", "/api/v1/bud/budgets/" + bid + "/analytical_with_unit_price"} {
 		if r := f.h.Do("GET", p, f.u.Token, ""); r.Status != 409 || !strings.Contains(string(r.Body), "15 digits") {
 			t.Errorf("GET %s: %d\n%s", p, r.Status, r.Body)

@@ -223,7 +223,7 @@ func (h *handlers) syntheticReport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if format == "csv" {
-		h.streamCSV(w, r, httpapi.SyntheticFiguresProblem(rep), reports.Filename(rep.Budget, "sintetico", "csv"), func(w io.Writer) error { return reports.SyntheticCSV(w, rep) })
+		h.streamCSV(w, r, reports.Filename(rep.Budget, "sintetico", "csv"), func(w io.Writer) error { return reports.SyntheticCSV(w, rep) })
 		return
 	}
 	h.writeSynthetic(w, r, rep)
@@ -233,7 +233,7 @@ func (h *handlers) syntheticReport(w http.ResponseWriter, r *http.Request) {
 func (h *handlers) writeSynthetic(w http.ResponseWriter, r *http.Request, rep *domain.SyntheticReport) {
 	meta := footerMeta(rep.Budget, rep.BudgetTotals, rep.Len())
 	addMissing(meta, httpapi.MissingLines(rep.Missing))
-	h.streamEach(w, r, httpapi.SyntheticFiguresProblem(rep), meta, func(row func(func(*httpapi.JSONWriter)) error) error {
+	h.streamEach(w, r, meta, func(row func(func(*httpapi.JSONWriter)) error) error {
 		return rep.Each(func(x *domain.SyntheticRow) error {
 			return row(func(j *httpapi.JSONWriter) { writeReportRow(j, rep.Budget.ID, x, nil, nil) })
 		})
@@ -256,13 +256,8 @@ func (h *handlers) writeCSV(w http.ResponseWriter, r *http.Request, rep any, nam
 }
 
 // streamCSV answers a CSV export (attachment) of a report, written to the
-// answer as render goes; 409 when a figure of the report is out of bounds
-// (problem, httpapi.FiguresProblem's).
-func (h *handlers) streamCSV(w http.ResponseWriter, r *http.Request, problem, name string, render func(io.Writer) error) {
-	if problem != "" {
-		h.writeError(w, r, domain.Errorf(domain.ECONFLICT, "%s", problem))
-		return
-	}
+// answer as render goes (the report's figures checked by the use case).
+func (h *handlers) streamCSV(w http.ResponseWriter, r *http.Request, name string, render func(io.Writer) error) {
 	httpapi.StartExport(w, reports.CSVMediaType, "attachment", name)
 	_ = render(w) // the status is sent: a write error is the client gone
 }
@@ -285,7 +280,7 @@ func (h *handlers) analyticReport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if format == "csv" {
-		h.streamCSV(w, r, httpapi.AnalyticFiguresProblem(rep), reports.Filename(rep.Budget, "analitico", "csv"), func(w io.Writer) error { return reports.AnalyticCSV(w, rep) })
+		h.streamCSV(w, r, reports.Filename(rep.Budget, "analitico", "csv"), func(w io.Writer) error { return reports.AnalyticCSV(w, rep) })
 		return
 	}
 	h.writeAnalytic(w, r, rep)
@@ -297,7 +292,7 @@ func (h *handlers) writeAnalytic(w http.ResponseWriter, r *http.Request, rep *do
 	meta["summary"] = summaryOf(rep.Summary)
 	addMissing(meta, httpapi.MissingLines(rep.Missing))
 	items := &httpapi.ItemTree{Item: analyticItemObject}
-	h.streamEach(w, r, httpapi.AnalyticFiguresProblem(rep), meta, func(row func(func(*httpapi.JSONWriter)) error) error {
+	h.streamEach(w, r, meta, func(row func(func(*httpapi.JSONWriter)) error) error {
 		return rep.Each(func(x *domain.AnalyticRow) error {
 			return row(func(j *httpapi.JSONWriter) { writeReportRow(j, rep.Budget.ID, &x.SyntheticRow, x, items) })
 		})
@@ -353,7 +348,7 @@ func (h *handlers) abcReport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if format == "csv" {
-		h.streamCSV(w, r, httpapi.ABCFiguresProblem(rep), reports.Filename(rep.Budget, "curva-abc", "csv"), func(w io.Writer) error { return reports.ABCCSV(w, rep) })
+		h.streamCSV(w, r, reports.Filename(rep.Budget, "curva-abc", "csv"), func(w io.Writer) error { return reports.ABCCSV(w, rep) })
 		return
 	}
 	h.writeABC(w, r, rep)
@@ -374,7 +369,7 @@ func (h *handlers) writeABC(w http.ResponseWriter, r *http.Request, rep *domain.
 		"classes": classes,
 	}
 	addMissing(meta, httpapi.MissingRows(rep.Missing))
-	h.streamRows(w, r, httpapi.ABCFiguresProblem(rep), meta, len(rep.Rows), func(j *httpapi.JSONWriter, i int) {
+	h.streamRows(w, r, meta, len(rep.Rows), func(j *httpapi.JSONWriter, i int) {
 		writeABCRow(j, rep.Budget.ID, &rep.Rows[i])
 	})
 }
@@ -400,10 +395,6 @@ func (h *handlers) abcChart(w http.ResponseWriter, r *http.Request) {
 	rep, err := h.env.App.ABCReport(r.Context(), principal(r), chi.URLParam(r, "id"), limits)
 	if err != nil {
 		h.writeError(w, r, err)
-		return
-	}
-	if p := httpapi.FiguresProblem(rep); p != "" {
-		h.writeError(w, r, domain.Errorf(domain.ECONFLICT, "%s", p))
 		return
 	}
 	var buf bytes.Buffer

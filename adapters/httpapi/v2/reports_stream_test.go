@@ -65,6 +65,19 @@ func compare(t *testing.T, name string, legacy, streamed func(*httptest.Response
 func TestStreamedReportsAsBefore(t *testing.T) {
 	h := &handlers{}
 	req := httptest.NewRequest("GET", "/api/public/v2/budgets/b-1/reports/synthetic?format=json&x=%3C%26%3E", nil)
+	// The streamed side as the service answers it: the use case refuses a
+	// report with a figure out of bounds (domain.ErrFiguresOut, checked by
+	// the report's FiguresOut), the handler writes what it gets.
+	streamed := func(rep interface{ FiguresOut() bool }, write func(w *httptest.ResponseRecorder)) func(w *httptest.ResponseRecorder) {
+		return func(w *httptest.ResponseRecorder) {
+			if rep.FiguresOut() {
+				err := domain.ErrFiguresOut().(*domain.Error) // as writeError writes a conflict
+				writeErrors(w, []errorObject{{Status: "409", Code: err.Code, Title: titles[err.Code], Detail: err.Message}})
+				return
+			}
+			write(w)
+		}
+	}
 	for _, c := range []struct {
 		name    string
 		rows    []domain.SyntheticRow
@@ -85,7 +98,7 @@ func TestStreamedReportsAsBefore(t *testing.T) {
 		syn := &domain.SyntheticReport{Budget: b, Rows: c.rows, BudgetTotals: tot, Missing: c.missing}
 		compare(t, "synthetic "+c.name,
 			func(w *httptest.ResponseRecorder) { h.legacySynthetic(w, req, syn) },
-			func(w *httptest.ResponseRecorder) { h.writeSynthetic(w, req, syn) })
+			streamed(syn, func(w *httptest.ResponseRecorder) { h.writeSynthetic(w, req, syn) }))
 
 		an := &domain.AnalyticReport{Budget: b, BudgetTotals: tot, Missing: c.missing,
 			Summary: domain.CostSummary{Labor: dec("1.5"), Material: dec("2"), Equipment: dec("0.001"), Services: dec("3.14159")}}
@@ -102,7 +115,7 @@ func TestStreamedReportsAsBefore(t *testing.T) {
 		}
 		compare(t, "analytic "+c.name,
 			func(w *httptest.ResponseRecorder) { h.legacyAnalytic(w, req, an) },
-			func(w *httptest.ResponseRecorder) { h.writeAnalytic(w, req, an) })
+			streamed(an, func(w *httptest.ResponseRecorder) { h.writeAnalytic(w, req, an) }))
 
 		abc := &domain.ABCReport{Budget: b, Limits: domain.DefaultABCLimits(), Total: dec(c.total),
 			Summary: domain.CostSummary{Labor: dec("10")}}
@@ -121,7 +134,7 @@ func TestStreamedReportsAsBefore(t *testing.T) {
 		}
 		compare(t, "abc "+c.name,
 			func(w *httptest.ResponseRecorder) { h.legacyABC(w, req, abc) },
-			func(w *httptest.ResponseRecorder) { h.writeABC(w, req, abc) })
+			streamed(abc, func(w *httptest.ResponseRecorder) { h.writeABC(w, req, abc) }))
 	}
 }
 

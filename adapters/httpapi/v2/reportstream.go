@@ -21,12 +21,12 @@ import (
 // order of their names; the document's data, links, meta).
 
 // streamRows answers a report's collection document: rows rows written by
-// row, the top-level links (self) and meta. problem is the rows' figures
-// out of bounds (httpapi.*FiguresProblem); the meta is checked as the
-// whole body was (httpapi.AnswerNumbersProblem). Either is a 409 before
-// anything is sent.
-func (h *handlers) streamRows(w http.ResponseWriter, r *http.Request, problem string, meta jsonapi.Meta, rows int, row func(*httpapi.JSONWriter, int)) {
-	h.streamEach(w, r, problem, meta, func(each func(func(*httpapi.JSONWriter)) error) error {
+// row, the top-level links (self) and meta. The rows' figures are the
+// report's, checked by the use case (domain.ErrFiguresOut); the meta is
+// checked as the whole body was (httpapi.AnswerNumbersProblem), a 409
+// before anything is sent.
+func (h *handlers) streamRows(w http.ResponseWriter, r *http.Request, meta jsonapi.Meta, rows int, row func(*httpapi.JSONWriter, int)) {
+	h.streamEach(w, r, meta, func(each func(func(*httpapi.JSONWriter)) error) error {
 		for i := 0; i < rows; i++ {
 			if err := each(func(j *httpapi.JSONWriter) { row(j, i) }); err != nil {
 				return err
@@ -42,7 +42,7 @@ var errClientGone = errors.New("the client went away")
 // streamEach is streamRows for rows handed out by each (a report's Each):
 // each calls its argument once per row, with what writes the row, and
 // stops at its first error (the client gone).
-func (h *handlers) streamEach(w http.ResponseWriter, r *http.Request, problem string, meta jsonapi.Meta, each func(row func(func(*httpapi.JSONWriter)) error) error) {
+func (h *handlers) streamEach(w http.ResponseWriter, r *http.Request, meta jsonapi.Meta, each func(row func(func(*httpapi.JSONWriter)) error) error) {
 	var mb bytes.Buffer
 	enc := json.NewEncoder(&mb)
 	enc.SetEscapeHTML(false)
@@ -50,10 +50,7 @@ func (h *handlers) streamEach(w http.ResponseWriter, r *http.Request, problem st
 		h.writeError(w, r, err)
 		return
 	}
-	if problem == "" {
-		problem = httpapi.AnswerNumbersProblem(mb.Bytes())
-	}
-	if problem != "" {
+	if problem := httpapi.AnswerNumbersProblem(mb.Bytes()); problem != "" {
 		writeErrors(w, []errorObject{{Status: "409", Code: domain.ECONFLICT, Title: titles[domain.ECONFLICT], Detail: problem}})
 		return
 	}
