@@ -259,6 +259,18 @@ func PrincipalFrom(ctx context.Context) domain.Principal {
 	return p
 }
 
+// Authenticated adds the routes routes declares behind the stack every
+// generation puts its company's records behind, in this order: the access
+// token (Authenticate: allowBare, onError), then conditional requests and
+// the response cache (Conditional), which key on the caller it names.
+func (e *Env) Authenticated(r chi.Router, allowBare bool, onError func(http.ResponseWriter, *http.Request, error), routes func(r chi.Router)) {
+	r.Group(func(r chi.Router) {
+		r.Use(e.Authenticate(allowBare, onError))
+		r.Use(e.Conditional()) // ETag, If-None-Match, response cache (conditional.go)
+		routes(r)
+	})
+}
+
 // Authenticate is middleware that requires an access token in the
 // Authorization header: "Bearer <token>", or, when allowBare is set (v1), the
 // bare token. A request without a valid token goes to onError with an

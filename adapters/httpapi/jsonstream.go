@@ -197,3 +197,25 @@ func (t *ItemTree) append(e *Encoder, items []domain.AnalyticItem) {
 	}
 	t.done[&items[0]] = bytes.Clone(e.buf[start:])
 }
+
+// WriteSummary writes a cost summary by category as both generations show
+// it, {labor, material, equipment, services, total}, each figure written
+// by money (v1 a string, v2 a number).
+func WriteSummary(j *JSONWriter, s domain.CostSummary, money func(j *JSONWriter, d decimal.Decimal)) {
+	for _, m := range []struct {
+		key string
+		d   decimal.Decimal
+	}{{`{"labor":`, s.Labor}, {`,"material":`, s.Material}, {`,"equipment":`, s.Equipment}, {`,"services":`, s.Services}, {`,"total":`, s.Total()}} {
+		j.Raw(m.key)
+		money(j, m.d)
+	}
+	j.Raw("}")
+}
+
+// The members of an analytic report's item both generations show alike.
+var (
+	ItemKind        = Str("kind", func(it *domain.AnalyticItem) string { return string(it.Kind) })
+	ItemBaseVersion = StrOrNull("base_version", func(it *domain.AnalyticItem) string { return it.Month })
+	ItemCode        = Str("code", func(it *domain.AnalyticItem) string { return it.Code })
+	ItemMissing     = Boolean("missing", func(it *domain.AnalyticItem) bool { return it.Missing })
+)

@@ -367,27 +367,16 @@ func writeAnalytic(w http.ResponseWriter, rep *domain.AnalyticReport) {
 
 // writeSummary writes summaryOf(s).
 func writeSummary(j *httpapi.JSONWriter, s domain.CostSummary) {
-	j.Raw(`{"labor":`)
-	j.String(money(s.Labor))
-	j.Raw(`,"material":`)
-	j.String(money(s.Material))
-	j.Raw(`,"equipment":`)
-	j.String(money(s.Equipment))
-	j.Raw(`,"services":`)
-	j.String(money(s.Services))
-	j.Raw(`,"total":`)
-	j.String(money(s.Total()))
-	j.Raw("}")
+	httpapi.WriteSummary(j, s, func(j *httpapi.JSONWriter, d decimal.Decimal) { j.String(money(d)) })
 }
 
 // analyticItemObject is an item of a composition line as the analytic report
 // shows it, but its items (httpapi.ItemTree): figures as strings, prices
 // null for an item without one.
 var analyticItemObject = httpapi.NewObject(
-	httpapi.Str("kind", func(it *domain.AnalyticItem) string { return string(it.Kind) }),
+	httpapi.ItemKind,
 	httpapi.Str("base", func(it *domain.AnalyticItem) string { return it.Bank }),
-	httpapi.StrOrNull("base_version", func(it *domain.AnalyticItem) string { return it.Month }),
-	httpapi.Str("code", func(it *domain.AnalyticItem) string { return it.Code }),
+	httpapi.ItemBaseVersion, httpapi.ItemCode,
 	httpapi.Str("descr", func(it *domain.AnalyticItem) string { return it.Description }),
 	httpapi.Str("unity", func(it *domain.AnalyticItem) string { return it.Unit }),
 	httpapi.Field("type", func(e *httpapi.Encoder, it *domain.AnalyticItem) {
@@ -396,7 +385,7 @@ var analyticItemObject = httpapi.NewObject(
 	httpapi.Str("coefficient", func(it *domain.AnalyticItem) string { return it.Coefficient.String() }),
 	httpapi.Field("price", func(e *httpapi.Encoder, it *domain.AnalyticItem) { nullUnless(e, !it.Missing, *price(it.UnitPrice)) }),
 	httpapi.Field("total_price", func(e *httpapi.Encoder, it *domain.AnalyticItem) { nullUnless(e, !it.Missing, money(it.Partial)) }),
-	httpapi.Boolean("missing", func(it *domain.AnalyticItem) bool { return it.Missing }),
+	httpapi.ItemMissing,
 )
 
 // nullUnless appends s when ok, else null.

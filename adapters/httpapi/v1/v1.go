@@ -89,9 +89,7 @@ func Routes(env *httpapi.Env) http.Handler {
 
 	r.Post("/login/authenticate_user", h.login)
 
-	r.Group(func(r chi.Router) {
-		r.Use(env.Authenticate(true, h.fail))
-		r.Use(env.Conditional()) // ETag, If-None-Match, response cache (httpapi/conditional.go)
+	env.Authenticated(r, true, h.fail, func(r chi.Router) {
 		r.Get("/enums", h.listEnums)
 		r.Get("/enums/{catalog}", h.getEnum)
 		// The bank catalogue (banks.go).

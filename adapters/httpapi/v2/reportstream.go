@@ -166,27 +166,16 @@ func moneyOrNullTo(j *httpapi.JSONWriter, d decimal.Decimal, missing bool) {
 
 // writeSummary writes summaryOf(s).
 func writeSummary(j *httpapi.JSONWriter, s domain.CostSummary) {
-	j.Raw(`{"labor":`)
-	j.Money(s.Labor)
-	j.Raw(`,"material":`)
-	j.Money(s.Material)
-	j.Raw(`,"equipment":`)
-	j.Money(s.Equipment)
-	j.Raw(`,"services":`)
-	j.Money(s.Services)
-	j.Raw(`,"total":`)
-	j.Money(s.Total())
-	j.Raw("}")
+	httpapi.WriteSummary(j, s, (*httpapi.JSONWriter).Money)
 }
 
 // analyticItemObject is an item of a composition line per unit of it, but its
 // items (httpapi.ItemTree): resource_type null for a composition, section
 // for the SICRO model only, unit_price and partial null when missing.
 var analyticItemObject = httpapi.NewObject(
-	httpapi.Str("kind", func(it *domain.AnalyticItem) string { return string(it.Kind) }),
+	httpapi.ItemKind,
 	httpapi.Str("bank", func(it *domain.AnalyticItem) string { return it.Bank }),
-	httpapi.StrOrNull("base_version", func(it *domain.AnalyticItem) string { return it.Month }),
-	httpapi.Str("code", func(it *domain.AnalyticItem) string { return it.Code }),
+	httpapi.ItemBaseVersion, httpapi.ItemCode,
 	httpapi.Str("description", func(it *domain.AnalyticItem) string { return it.Description }),
 	httpapi.Str("unit", func(it *domain.AnalyticItem) string { return it.Unit }),
 	httpapi.Field("resource_type", func(e *httpapi.Encoder, it *domain.AnalyticItem) {
@@ -200,7 +189,7 @@ var analyticItemObject = httpapi.NewObject(
 	httpapi.Dec("coefficient", func(it *domain.AnalyticItem) decimal.Decimal { return it.Coefficient }),
 	httpapi.Field("unit_price", func(e *httpapi.Encoder, it *domain.AnalyticItem) { e.MoneyOrNull(it.UnitPrice, it.Missing) }),
 	httpapi.Field("partial", func(e *httpapi.Encoder, it *domain.AnalyticItem) { e.MoneyOrNull(it.Partial, it.Missing) }),
-	httpapi.Boolean("missing", func(it *domain.AnalyticItem) bool { return it.Missing }),
+	httpapi.ItemMissing,
 )
 
 // writeABCRow writes a row of the ABC curve: resource_type is null for a

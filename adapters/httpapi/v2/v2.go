@@ -95,9 +95,7 @@ func Routes(env *httpapi.Env) http.Handler {
 
 	r.Post("/authenticate", h.authenticate)
 
-	r.Group(func(r chi.Router) {
-		r.Use(env.Authenticate(false, h.writeError))
-		r.Use(env.Conditional()) // ETag, If-None-Match, response cache (httpapi/conditional.go)
+	env.Authenticated(r, false, h.writeError, func(r chi.Router) {
 		r.Get("/enums", h.listEnums)
 		r.Get("/enums/{catalog}", h.getEnum)
 		// What the relationships user and sector name (users.go).
