@@ -1,6 +1,7 @@
 package v1
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"strconv"
@@ -232,21 +233,30 @@ func (h *handler) streamCSV(w http.ResponseWriter, name string, render func(io.W
 
 // syntheticReport handles GET /bud/budgets/{id}/synthetic.
 func (h *handler) syntheticReport(w http.ResponseWriter, r *http.Request) {
+	answerReport(h, w, r, h.env.App.SyntheticReportStream, reports.SyntheticCSV, writeSynthetic,
+		func(rep *domain.SyntheticReport) string { return reports.Filename(rep.Budget, "sintetico", "csv") })
+}
+
+// answerReport answers a report of the budget in the path, computed by get
+// to be written as it goes: as CSV when Accept prefers it (wantsCSV), in
+// the file file names, else as JSON by writeJSON.
+func answerReport[R any](h *handler, w http.ResponseWriter, r *http.Request,
+	get func(context.Context, domain.Principal, string) (R, error),
+	writeCSV func(io.Writer, R) error, writeJSON func(http.ResponseWriter, R), file func(R) string) {
 	csv, err := wantsCSV(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
+	var rep R
+	if err == nil {
+		rep, err = get(r.Context(), principal(r), chi.URLParam(r, "id"))
 	}
-	rep, err := h.env.App.SyntheticReportStream(r.Context(), principal(r), chi.URLParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	if csv {
-		h.streamCSV(w, reports.Filename(rep.Budget, "sintetico", "csv"), func(w io.Writer) error { return reports.SyntheticCSV(w, rep) })
+		h.streamCSV(w, file(rep), func(w io.Writer) error { return writeCSV(w, rep) })
 		return
 	}
-	writeSynthetic(w, rep)
+	writeJSON(w, rep)
 }
 
 // writeSynthetic answers the synthetic report, written as it goes: its
@@ -320,21 +330,8 @@ func writeRowFields(j *httpapi.JSONWriter, r reportRow) {
 
 // analyticReport handles GET /bud/budgets/{id}/analytical_with_unit_price.
 func (h *handler) analyticReport(w http.ResponseWriter, r *http.Request) {
-	csv, err := wantsCSV(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	rep, err := h.env.App.AnalyticReportStream(r.Context(), principal(r), chi.URLParam(r, "id"))
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	if csv {
-		h.streamCSV(w, reports.Filename(rep.Budget, "analitico", "csv"), func(w io.Writer) error { return reports.AnalyticCSV(w, rep) })
-		return
-	}
-	writeAnalytic(w, rep)
+	answerReport(h, w, r, h.env.App.AnalyticReportStream, reports.AnalyticCSV, writeAnalytic,
+		func(rep *domain.AnalyticReport) string { return reports.Filename(rep.Budget, "analitico", "csv") })
 }
 
 // writeAnalytic answers the analytic report, written as it goes.
