@@ -252,6 +252,7 @@ func (m *Main) Open(ctx context.Context) error {
 	m.listener = ln
 	m.server = server.New(m.Addr, server.Handler(env), m.Timeouts)
 	limits := m.connLimits(m.nofile)
+	limits.Closed = m.metrics.ConnectionClosed
 	m.log.Info("connection caps", "max_conns", limits.Max, "max_conns_per_client", limits.PerClient, "descriptor_limit", m.nofile)
 	if m.MaxConns > 0 && m.nofile > 0 && uint64(limits.Max) > m.nofile-min(m.nofile, descriptorReserve) {
 		m.log.Warn("--max-conns leaves fewer than 256 descriptors for the store and the rest: raise the descriptor limit (ulimit -n) or lower --max-conns", "max_conns", limits.Max, "descriptor_limit", m.nofile)

@@ -23,6 +23,10 @@ type ConnLimits struct {
 	PerClient int
 	// TrustedProxies are the peers PerClient does not apply to.
 	TrustedProxies []netip.Prefix
+	// Closed, when set, is told of each connection the caps close:
+	// "idle" for one closed to make room, "refused" for a new one
+	// refused (a metric: the caps are binding).
+	Closed func(reason string)
 }
 
 // Limit wraps ln so that srv holds at most l's connections (srv must
@@ -93,11 +97,13 @@ func (l *connListener) Accept() (net.Conn, error) {
 		tc := &trackedConn{Conn: c, l: l, addr: addr, capped: l.limits.PerClient > 0 && !l.trusted(addr)}
 		evict, ok := l.admit(tc)
 		for _, e := range evict {
+			l.closed("idle")
 			_ = e.Close() // its server goroutine ends on the failed read
 		}
 		if ok {
 			return tc, nil
 		}
+		l.closed("refused")
 		_ = c.SetWriteDeadline(time.Now().Add(time.Second))
 		_, _ = c.Write([]byte(refusal))
 		_ = c.Close()
@@ -197,6 +203,13 @@ func (l *connListener) forget(tc *trackedConn) {
 		tc.idle = nil
 	}
 	l.open--
+}
+
+// closed tells ConnLimits.Closed, when set.
+func (l *connListener) closed(reason string) {
+	if l.limits.Closed != nil {
+		l.limits.Closed(reason)
+	}
 }
 
 // trusted reports whether addr is a trusted proxy's.

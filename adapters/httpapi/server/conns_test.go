@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/costdb/costdb/adapters/httpapi/server"
@@ -115,8 +117,16 @@ var healthz = http.HandlerFunc(server.Healthz)
 // beyond the per-client cap close that client's longest idle ones, and a
 // normal client, from another address or from the same one, is served.
 func TestIdleFloodFromOneClient(t *testing.T) {
-	addr := limited(t, healthz, server.ConnLimits{Max: 100, PerClient: 10})
+	var closed sync.Map // reason → *atomic.Int64
+	count := func(reason string) *atomic.Int64 {
+		n, _ := closed.LoadOrStore(reason, new(atomic.Int64))
+		return n.(*atomic.Int64)
+	}
+	addr := limited(t, healthz, server.ConnLimits{Max: 100, PerClient: 10, Closed: func(r string) { count(r).Add(1) }})
 	ks := flood(t, addr, 40, "127.0.0.1")
+	if n := count("idle").Load(); n != 30 {
+		t.Errorf("%d idle connections closed by the flood of 40 against a cap of 10, want 30", n)
+	}
 	if st := normalGet(t, "127.0.0.2", addr); st != http.StatusOK {
 		t.Errorf("normal client from another address: %d, want 200", st)
 	}
@@ -125,6 +135,9 @@ func TestIdleFloodFromOneClient(t *testing.T) {
 	}
 	if n := alive(ks); n > 10 {
 		t.Errorf("%d of the flood's connections still open; the per-client cap is 10", n)
+	}
+	if n := count("refused").Load(); n != 0 {
+		t.Errorf("%d connections refused; there was always an idle one to close", n)
 	}
 }
 
@@ -170,7 +183,12 @@ func TestBusyConnectionsRefuse(t *testing.T) {
 		<-release
 		w.WriteHeader(http.StatusOK)
 	})
-	addr := limited(t, slow, server.ConnLimits{Max: 2, PerClient: 2})
+	var refused atomic.Int64
+	addr := limited(t, slow, server.ConnLimits{Max: 2, PerClient: 2, Closed: func(r string) {
+		if r == "refused" {
+			refused.Add(1)
+		}
+	}})
 	busy := []*keepAlive{dialFrom(t, "127.0.0.1", addr), dialFrom(t, "127.0.0.2", addr)}
 	for _, k := range busy {
 		if _, err := io.WriteString(k.c, "GET /slow HTTP/1.1\r\nHost: costdb\r\n\r\n"); err != nil {
@@ -189,5 +207,8 @@ func TestBusyConnectionsRefuse(t *testing.T) {
 	}
 	if _, err := over.r.ReadByte(); err == nil {
 		t.Error("the refused connection is still open")
+	}
+	if n := refused.Load(); n != 1 {
+		t.Errorf("%d refusals told, want 1", n)
 	}
 }
