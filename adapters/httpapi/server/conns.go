@@ -42,7 +42,7 @@ func Limit(ln net.Listener, srv *http.Server, l ConnLimits) net.Listener {
 	if l.Max <= 0 && l.PerClient <= 0 {
 		return ln
 	}
-	cl := &connListener{Listener: ln, limits: l, idle: list.New(), clients: map[netip.Addr]map[*trackedConn]struct{}{}}
+	cl := &connListener{Listener: ln, limits: l, idle: list.New(), clients: map[netip.Addr]*client{}}
 	next := srv.ConnState
 	srv.ConnState = func(c net.Conn, s http.ConnState) {
 		if tc, ok := c.(*trackedConn); ok {
@@ -63,22 +63,31 @@ type connListener struct {
 	mu      sync.Mutex
 	open    int
 	idle    *list.List // of *trackedConn waiting for a request, longest first
-	clients map[netip.Addr]map[*trackedConn]struct{}
+	clients map[netip.Addr]*client
 }
 
-// trackedConn is a connection counted by its connListener.
+// client is what a connListener knows of one client address.
+type client struct {
+	addr netip.Addr
+	open int
+	idle *list.List // its connections in connListener.idle, in the same order
+}
+
+// trackedConn is a connection counted by its connListener; its fields are
+// guarded by the listener's mu.
 type trackedConn struct {
 	net.Conn
-	l      *connListener
-	addr   netip.Addr
-	capped bool          // counted against PerClient
-	idle   *list.Element // in l.idle while waiting for a request
-	once   sync.Once
+	l        *connListener
+	client   *client
+	capped   bool // counted against PerClient
+	gone     bool // out of the counts
+	idleAll  *list.Element
+	idleMine *list.Element
 }
 
 // Close closes the connection and forgets it.
 func (c *trackedConn) Close() error {
-	c.once.Do(func() { c.l.remove(c) })
+	c.l.remove(c)
 	return c.Conn.Close()
 }
 
@@ -94,8 +103,8 @@ func (l *connListener) Accept() (net.Conn, error) {
 			return nil, err
 		}
 		addr := peerAddr(c)
-		tc := &trackedConn{Conn: c, l: l, addr: addr, capped: l.limits.PerClient > 0 && !l.trusted(addr)}
-		evict, ok := l.admit(tc)
+		tc := &trackedConn{Conn: c, l: l, capped: l.limits.PerClient > 0 && !l.trusted(addr)}
+		evict, ok := l.admit(tc, addr)
 		for _, e := range evict {
 			l.closed("idle")
 			_ = e.Close() // its server goroutine ends on the failed read
@@ -112,20 +121,20 @@ func (l *connListener) Accept() (net.Conn, error) {
 
 // admit counts tc in when the caps allow it, after choosing the idle
 // connections to close to make room; ok is false when there is no room.
-func (l *connListener) admit(tc *trackedConn) (evict []*trackedConn, ok bool) {
+func (l *connListener) admit(tc *trackedConn, addr netip.Addr) (evict []*trackedConn, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	mine := l.clients[tc.addr]
-	if tc.capped && len(mine) >= l.limits.PerClient {
-		oldest := l.oldestIdle(mine)
+	cl := l.clients[addr]
+	if tc.capped && cl != nil && cl.open >= l.limits.PerClient {
+		oldest := cl.idle.Front()
 		if oldest == nil {
 			return nil, false
 		}
-		evict = append(evict, oldest)
+		evict = append(evict, oldest.Value.(*trackedConn))
 	}
 	if l.limits.Max > 0 && l.open-len(evict) >= l.limits.Max {
 		oldest := l.idle.Front()
-		for oldest != nil && len(evict) > 0 && oldest.Value == evict[0] {
+		if oldest != nil && len(evict) > 0 && oldest.Value == evict[0] {
 			oldest = oldest.Next()
 		}
 		if oldest == nil {
@@ -136,48 +145,48 @@ func (l *connListener) admit(tc *trackedConn) (evict []*trackedConn, ok bool) {
 	// Those to close leave the counts now, so that the room they make is
 	// this connection's, not the next one's.
 	for _, e := range evict {
-		e.once.Do(func() { l.forget(e) })
+		l.forget(e)
 	}
+	if cl == nil {
+		cl = &client{addr: addr, idle: list.New()}
+		l.clients[addr] = cl
+	}
+	tc.client = cl
+	cl.open++
 	l.open++
-	if mine == nil {
-		mine = map[*trackedConn]struct{}{}
-		l.clients[tc.addr] = mine
-	}
-	mine[tc] = struct{}{}
-	// A new connection may wait for its first request like an idle one.
-	tc.idle = l.idle.PushBack(tc)
+	l.waiting(tc) // a new connection waits for its first request like an idle one
 	return evict, true
 }
 
-// oldestIdle is the connection of conns that has waited longest for a
-// request, nil when each is serving one.
-func (l *connListener) oldestIdle(conns map[*trackedConn]struct{}) *trackedConn {
-	for e := l.idle.Front(); e != nil; e = e.Next() {
-		if _, ok := conns[e.Value.(*trackedConn)]; ok {
-			return e.Value.(*trackedConn)
-		}
+// waiting puts tc last in the idle lists; l.mu is held.
+func (l *connListener) waiting(tc *trackedConn) {
+	tc.idleAll, tc.idleMine = l.idle.PushBack(tc), tc.client.idle.PushBack(tc)
+}
+
+// busy takes tc out of the idle lists; l.mu is held.
+func (l *connListener) busy(tc *trackedConn) {
+	if tc.idleAll != nil {
+		l.idle.Remove(tc.idleAll)
+		tc.client.idle.Remove(tc.idleMine)
+		tc.idleAll, tc.idleMine = nil, nil
 	}
-	return nil
 }
 
 // setState follows the server's view of a connection: waiting for a
 // request (new, idle) or not.
 func (l *connListener) setState(tc *trackedConn, s http.ConnState) {
 	if s == http.StateClosed || s == http.StateHijacked {
-		tc.once.Do(func() { l.remove(tc) })
+		l.remove(tc)
 		return
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if _, ok := l.clients[tc.addr][tc]; !ok {
-		return // already forgotten
+	if tc.gone {
+		return
 	}
-	if tc.idle != nil {
-		l.idle.Remove(tc.idle)
-		tc.idle = nil
-	}
+	l.busy(tc)
 	if s == http.StateIdle || s == http.StateNew {
-		tc.idle = l.idle.PushBack(tc)
+		l.waiting(tc)
 	}
 }
 
@@ -188,21 +197,18 @@ func (l *connListener) remove(tc *trackedConn) {
 	l.forget(tc)
 }
 
-// forget takes tc out of the counts; l.mu is held.
+// forget takes tc out of the counts, once; l.mu is held.
 func (l *connListener) forget(tc *trackedConn) {
-	mine, ok := l.clients[tc.addr]
-	if _, in := mine[tc]; !ok || !in {
+	if tc.gone {
 		return
 	}
-	delete(mine, tc)
-	if len(mine) == 0 {
-		delete(l.clients, tc.addr)
-	}
-	if tc.idle != nil {
-		l.idle.Remove(tc.idle)
-		tc.idle = nil
-	}
+	tc.gone = true
+	l.busy(tc)
+	tc.client.open--
 	l.open--
+	if tc.client.open == 0 {
+		delete(l.clients, tc.client.addr)
+	}
 }
 
 // closed tells ConnLimits.Closed, when set.

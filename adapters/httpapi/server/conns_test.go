@@ -7,10 +7,12 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/costdb/costdb/adapters/httpapi/server"
 )
@@ -210,5 +212,51 @@ func TestBusyConnectionsRefuse(t *testing.T) {
 	}
 	if n := refused.Load(); n != 1 {
 		t.Errorf("%d refusals told, want 1", n)
+	}
+}
+
+// TestConnCapsUnderChurn: connections opened, used, left idle and closed
+// from both ends at once (the server's idle timeout closing some as the
+// caps close others) leave the counts right: afterwards a client is
+// served and the caps still hold. Run with -race, it also checks the
+// locking (a deadlock hangs the test).
+func TestConnCapsUnderChurn(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(ln.Addr().String(), healthz, server.Timeouts{ReadHeader: server.DefaultTimeouts.ReadHeader, Idle: 100 * time.Millisecond})
+	go func() { _ = srv.Serve(server.Limit(ln, srv, server.ConnLimits{Max: 12, PerClient: 5})) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	addr := ln.Addr().String()
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(from string) {
+			defer wg.Done()
+			d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
+			for i := 0; i < 60; i++ {
+				c, err := d.Dial("tcp", addr)
+				if err != nil {
+					continue
+				}
+				k := &keepAlive{c: c, r: bufio.NewReader(c)}
+				_, _ = k.get() // served, refused or closed: all allowed here
+				if i%3 == 0 {
+					c.Close()
+				} else {
+					defer c.Close() // left open, idle, until the goroutine ends
+				}
+			}
+		}("127.0.0." + strconv.Itoa(20+g%4))
+	}
+	wg.Wait()
+	if st := normalGet(t, "127.0.0.9", addr); st != http.StatusOK {
+		t.Errorf("after the churn: %d, want 200", st)
+	}
+	ks := flood(t, addr, 5, "127.0.0.10")
+	ks = append(ks, dialFrom(t, "127.0.0.10", addr))
+	if n := alive(ks); n > 5 {
+		t.Errorf("after the churn, %d connections open from one client; the cap is 5", n)
 	}
 }
