@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/costdb/costdb/domain"
@@ -55,24 +56,46 @@ func (s rejectingStore) Update(ctx context.Context, fn func(Tx) error) error {
 				return err // a fault of the store: not the client's
 			}
 		}
-		return mergeRejected(s.bad, domain.ErrorFields(err))
+		return mergeRejected(s.bad, err)
 	})
 }
 
 // mergeRejected lists the rejected fields, then the others whose pointer is
-// neither one of them nor inside one.
-func mergeRejected(bad, own []domain.FieldError) error {
-	v := domain.Validation{Fields: append([]domain.FieldError(nil), bad...)}
-	for _, f := range own {
-		covered := false
-		for _, b := range bad {
-			if f.Field == b.Field || strings.HasPrefix(f.Field, b.Field+"/") {
-				covered = true
-				break
+// neither one of them nor inside one; own is the use case's error (its
+// field errors beyond the listed ones too, so that the count of those not
+// listed is exact). Linear in the number of field errors: each pointer's
+// ancestors are looked up in a set (a pairwise check took minutes for a
+// 100,000-line request, issue 22).
+func mergeRejected(bad []domain.FieldError, own error) error {
+	rejected := make(map[string]bool, len(bad))
+	var v domain.Validation
+	for _, b := range bad {
+		rejected[b.Field] = true
+		v.AddField(b)
+	}
+	covered := func(ptr string) bool {
+		for {
+			if rejected[ptr] {
+				return true
 			}
+			i := strings.LastIndexByte(ptr, '/')
+			if i < 0 {
+				return false
+			}
+			ptr = ptr[:i]
 		}
-		if !covered {
-			v.Fields = append(v.Fields, f)
+	}
+	for _, f := range domain.ErrorFields(own) {
+		if !covered(f.Field) {
+			v.AddField(f)
+		}
+	}
+	var e *domain.Error
+	if errors.As(own, &e) {
+		for _, ptr := range e.More {
+			if !covered(ptr) {
+				v.More = append(v.More, ptr)
+			}
 		}
 	}
 	return v.Err()

@@ -112,14 +112,14 @@ func importEach[T any](v *domain.Validation, prefix, what string, list []*T, cop
 			v.Add(ptr, "must be %s", what)
 			continue
 		}
-		x, before := copyOf(in), len(v.Fields)
+		x, before := copyOf(in), v.Len()
 		o := fields(x)
 		old := *o.id
 		*o.id, *o.company, *o.user, *o.department = NewID(now), p.CompanyID, p.UserID, p.DepartmentID
 		if err := check(ptr, x); err != nil {
 			return err
 		}
-		if len(v.Fields) > before {
+		if v.Len() > before {
 			continue // named; nothing of a bad record is written
 		}
 		if err := put(x); err != nil {

@@ -27,6 +27,9 @@ const (
 	// seconds only, too coarse to tell a token issued just after a
 	// revocation from one issued just before it.
 	issuedMsClaim = "iat_ms"
+	// signingAlg is the keys' algorithm; a token whose header names any
+	// other (none included) is refused.
+	signingAlg = jwa.HS256
 )
 
 // Key is one signing key and its id.
@@ -136,7 +139,7 @@ func (t *Tokens) Issue(c app.Claims) (string, error) {
 	if err := hdr.Set(jws.KeyIDKey, key.ID); err != nil {
 		return "", err
 	}
-	signed, err := jwt.Sign(tok, jwt.WithKey(jwa.HS256, key.Secret, jws.WithProtectedHeaders(hdr)))
+	signed, err := jwt.Sign(tok, jwt.WithKey(signingAlg, key.Secret, jws.WithProtectedHeaders(hdr)))
 	if err != nil {
 		return "", err
 	}
@@ -202,13 +205,19 @@ func (t *Tokens) Verify(s string) (app.Claims, error) {
 // verify is Verify without the cache.
 func (t *Tokens) verify(s string) (app.Claims, error) {
 	provider := jws.KeyProviderFunc(func(_ context.Context, sink jws.KeySink, sig *jws.Signature, _ *jws.Message) error {
+		// jws verifies with the algorithm given here, not the header's: a
+		// header naming another algorithm (HS512, none) over an HS256
+		// signature would pass unless it is checked (issue 22).
+		if alg := sig.ProtectedHeaders().Algorithm(); alg != signingAlg {
+			return errors.New("jwtauth: the token's algorithm is not the key's")
+		}
 		kid := sig.ProtectedHeaders().KeyID()
 		keys := t.keysFor(kid)
 		if len(keys) == 0 && kid != "" && t.reload() {
 			keys = t.keysFor(kid)
 		}
 		for _, k := range keys {
-			sink.Key(jwa.HS256, k)
+			sink.Key(signingAlg, k)
 		}
 		return nil
 	})

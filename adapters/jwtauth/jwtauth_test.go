@@ -1,6 +1,10 @@
 package jwtauth_test
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -108,5 +112,60 @@ func TestVerifiedTokenForgottenWhenKeyLeaves(t *testing.T) {
 	}
 	if _, err := tk.Verify(tok); domain.ErrorCode(err) != domain.EUNAUTHORIZED {
 		t.Errorf("after the key left the ring: err = %v, want EUNAUTHORIZED", err)
+	}
+}
+
+// handSigned returns a token with the given header whose signature is
+// HMAC-SHA256 of its header and claims under secret, whatever the header's
+// alg says: the shape of a token whose header lies about its algorithm.
+func handSigned(t *testing.T, header map[string]any, claims map[string]any, secret []byte) string {
+	t.Helper()
+	enc := func(v any) string {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return base64.RawURLEncoding.EncodeToString(b)
+	}
+	signing := enc(header) + "." + enc(claims)
+	if secret == nil {
+		return signing + "."
+	}
+	mac := hmac.New(sha256.New, secret)
+	mac.Write([]byte(signing))
+	return signing + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
+}
+
+// TestHeaderAlgorithmChecked checks that a token is accepted only when its
+// header names the key's algorithm (HS256): a header saying HS512 (or
+// anything else, or none) over a valid HS256 signature is refused, as is
+// an unsigned `none` token.
+func TestHeaderAlgorithmChecked(t *testing.T) {
+	tk, _ := jwtauth.New(key)
+	now := time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)
+	tk.Now = func() time.Time { return now }
+	claims := map[string]any{
+		"iss": "costdb", "sub": "u1", "company": "c1", "jti": "j",
+		"iat": now.Unix(), "exp": now.Add(time.Hour).Unix(),
+	}
+	kid := jwtauth.KeyID(key)
+	// The control: the same hand-made token with the true header passes,
+	// so each refusal below is the header's doing.
+	good := handSigned(t, map[string]any{"alg": "HS256", "kid": kid, "typ": "JWT"}, claims, key)
+	if c, err := tk.Verify(good); err != nil || c.UserID != "u1" {
+		t.Fatalf("hand-signed HS256 token: %+v, %v", c, err)
+	}
+	for name, tok := range map[string]string{
+		"HS512 header, HS256 signature":    handSigned(t, map[string]any{"alg": "HS512", "kid": kid, "typ": "JWT"}, claims, key),
+		"HS384 header, HS256 signature":    handSigned(t, map[string]any{"alg": "HS384", "kid": kid}, claims, key),
+		"RS256 header, HS256 signature":    handSigned(t, map[string]any{"alg": "RS256", "kid": kid}, claims, key),
+		"none header, HS256 signature":     handSigned(t, map[string]any{"alg": "none", "kid": kid}, claims, key),
+		"no alg, HS256 signature":          handSigned(t, map[string]any{"kid": kid}, claims, key),
+		"none header, no signature":        handSigned(t, map[string]any{"alg": "none", "kid": kid}, claims, nil),
+		"none header, no kid no signature": handSigned(t, map[string]any{"alg": "none"}, claims, nil),
+	} {
+		if _, err := tk.Verify(tok); domain.ErrorCode(err) != domain.EUNAUTHORIZED {
+			t.Errorf("%s: err = %v, want EUNAUTHORIZED", name, err)
+		}
 	}
 }

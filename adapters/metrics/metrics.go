@@ -28,6 +28,7 @@ type Metrics struct {
 	importRecords  prometheus.Counter
 	importsTotal   *prometheus.CounterVec
 	backups        *prometheus.CounterVec
+	connsClosed    *prometheus.CounterVec
 }
 
 // New returns the metrics with the Go runtime and process collectors.
@@ -63,7 +64,11 @@ func New() *Metrics {
 		backups: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "costdb_backups_total", Help: "Backups written, by outcome (ok, error).",
 		}, []string{"outcome"}),
+		connsClosed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "costdb_http_connections_closed_total", Help: "Connections the connection caps closed: idle ones closed to make room (idle), new ones refused with 503 (refused).",
+		}, []string{"reason"}),
 	}
+	m.Registry.MustRegister(m.connsClosed)
 	m.Registry.MustRegister(m.requests, m.latency, m.txDuration, m.txRetries,
 		m.importsRunning, m.importEditions, m.importRecords, m.importsTotal, m.backups,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -115,6 +120,10 @@ func (m *Metrics) Backup(err error) {
 	}
 	m.backups.WithLabelValues(outcome).Inc()
 }
+
+// ConnectionClosed counts a connection closed by the connection caps
+// (server.ConnLimits.Closed): reason "idle" or "refused".
+func (m *Metrics) ConnectionClosed(reason string) { m.connsClosed.WithLabelValues(reason).Inc() }
 
 // Store wraps st so that every transaction's duration is observed.
 func (m *Metrics) Store(st app.Store) app.Store { return &store{Store: st, m: m} }

@@ -14,8 +14,9 @@ import (
 	"github.com/costdb/costdb/app"
 )
 
-// TestMetricsExposed: requests, transactions (by outcome), retries, an
-// import's progress and the runtime all reach the text exposition.
+// TestMetricsExposed: requests, transactions (by outcome), retries,
+// connections closed by the caps, an import's progress and the runtime all
+// reach the text exposition.
 func TestMetricsExposed(t *testing.T) {
 	m := metrics.New()
 	st, err := boltstore.Open(filepath.Join(t.TempDir(), "c.db"), boltstore.Options{})
@@ -29,6 +30,9 @@ func TestMetricsExposed(t *testing.T) {
 	_ = s.Update(ctx, func(app.Tx) error { return errors.New("no") })
 	m.ObserveRequest("GET", "/api/v1/base/mybase/resources/{id}", 404, 3*time.Millisecond)
 	m.TxRetry("update")
+	m.ConnectionClosed("idle")
+	m.ConnectionClosed("idle")
+	m.ConnectionClosed("refused")
 	done := m.ImportStarted()
 	m.ImportProgress(1, 3)
 	rec := httptest.NewRecorder()
@@ -41,6 +45,8 @@ func TestMetricsExposed(t *testing.T) {
 		`costdb_store_transaction_duration_seconds_count{kind="update",outcome="error"} 1`,
 		`costdb_store_transaction_retries_total{kind="update"} 1`,
 		`costdb_imports_running 1`,
+		`costdb_http_connections_closed_total{reason="idle"} 2`,
+		`costdb_http_connections_closed_total{reason="refused"} 1`,
 		`costdb_import_editions{state="done"} 1`,
 		`costdb_import_editions{state="total"} 3`,
 		`go_goroutines `,

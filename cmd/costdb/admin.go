@@ -141,6 +141,10 @@ func describe(err error) error {
 	}
 	msg := domain.ErrorMessage(err)
 	for _, f := range fields {
+		if f.Field == "" { // the record as a whole, or the count of the unlisted
+			msg += "\n  " + f.Message
+			continue
+		}
 		msg += fmt.Sprintf("\n  %s: %s", f.Field, f.Message)
 	}
 	return fmt.Errorf("%s", msg)

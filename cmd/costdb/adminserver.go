@@ -229,7 +229,12 @@ func writeAdminError(w http.ResponseWriter, err error) {
 	if errors.As(err, &de) {
 		msg = domain.ErrorMessage(err)
 	}
-	writeAdminJSON(w, httpapi.Status(err), adminError{Code: code, Message: msg, Fields: domain.ErrorFields(err)})
+	// At most domain.MaxFieldErrors fields, then one that counts the rest.
+	fields, more := domain.ListedFields(err)
+	if more > 0 {
+		fields = append(fields[:len(fields):len(fields)], domain.FieldError{Message: domain.MoreFieldErrors(more)})
+	}
+	writeAdminJSON(w, httpapi.Status(err), adminError{Code: code, Message: msg, Fields: fields})
 }
 
 func writeAdminJSON(w http.ResponseWriter, status int, v any) {

@@ -62,13 +62,20 @@ type Main struct {
 	// AuthAddressFailures is the per-address limit of the login throttle
 	// (httpapi.AuthLimiter.MaxAddressFailures).
 	AuthAddressFailures int
-	// TrustedProxies are the proxies whose X-Forwarded-For is believed.
+	// TrustedProxies are the proxies whose X-Forwarded-For is believed;
+	// MaxConnsPerClient does not apply to their connections.
 	TrustedProxies []netip.Prefix
+	// MaxConns and MaxConnsPerClient cap the open connections of the API
+	// listener, in all and per client address; 0: derived from the
+	// descriptor limit (conns.go).
+	MaxConns          int
+	MaxConnsPerClient int
 
 	Stdout, Stderr io.Writer
 
 	store    app.Store
 	svc      *app.Service
+	nofile   uint64 // the descriptor limit after raising it; 0: unknown
 	listener net.Listener
 	server   *http.Server
 	log      *slog.Logger
@@ -132,6 +139,8 @@ func (m *Main) ParseFlags(args []string) error {
 		m.TrustedProxies = p
 		return nil
 	})
+	fs.IntVar(&m.MaxConns, "max-conns", m.MaxConns, "most open connections to the API; over it the longest idle is closed, or the new one refused 503 when none is idle; default 0: the descriptor limit less 256, at most 65536 (env COSTDB_MAX_CONNS)")
+	fs.IntVar(&m.MaxConnsPerClient, "max-conns-per-client", m.MaxConnsPerClient, "most open connections from one client address, trusted proxies excepted; default 0: a tenth of max-conns, at least 64 (env COSTDB_MAX_CONNS_PER_CLIENT)")
 	fs.StringVar(&m.SigningKeyFile, "signing-key-file", m.SigningKeyFile, "file holding the token signing keys (a key ring written by costdb, or one raw key of at least 32 bytes); default: the database's path + .keys, created on first start (env COSTDB_SIGNING_KEY_FILE)")
 	fs.StringVar(&m.AdminAddr, "admin-addr", m.AdminAddr, "loopback address of the admin listener (operator commands, /metrics, /healthz, /readyz); default: 127.0.0.1 on the API's port + 1; off: none (env COSTDB_ADMIN_ADDR)")
 	fs.StringVar(&m.LogFormat, "log-format", m.LogFormat, "log format: text or json (env COSTDB_LOG_FORMAT)")
@@ -184,6 +193,16 @@ func (m *Main) Open(ctx context.Context) error {
 	if err := m.checkOps(); err != nil {
 		return err
 	}
+	// Every connection holds a descriptor: take all the system allows,
+	// before the store opens its files (the caps are set below it).
+	before, after, err := raiseDescriptorLimit()
+	switch {
+	case err != nil:
+		m.log.Warn("could not raise the descriptor limit", "limit", before, "err", err)
+	case after != before:
+		m.log.Info("descriptor limit raised to the hard limit", "from", before, "to", after)
+	}
+	m.nofile = after
 	st, err := openStore(ctx, m.DBPath, boltstore.Options{})
 	if err != nil {
 		return err
@@ -232,8 +251,15 @@ func (m *Main) Open(ctx context.Context) error {
 	}
 	m.listener = ln
 	m.server = server.New(m.Addr, server.Handler(env), m.Timeouts)
+	limits := m.connLimits(m.nofile)
+	limits.Closed = m.metrics.ConnectionClosed
+	m.log.Info("connection caps", "max_conns", limits.Max, "max_conns_per_client", limits.PerClient, "descriptor_limit", m.nofile)
+	if m.MaxConns > 0 && m.nofile > 0 && uint64(limits.Max) > m.nofile-min(m.nofile, descriptorReserve) {
+		m.log.Warn("--max-conns leaves fewer than 256 descriptors for the store and the rest: raise the descriptor limit (ulimit -n) or lower --max-conns", "max_conns", limits.Max, "descriptor_limit", m.nofile)
+	}
+	served := server.Limit(ln, m.server, limits)
 	go func() {
-		if err := m.server.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := m.server.Serve(served); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			m.log.Error("server stopped", "err", err)
 		}
 	}()

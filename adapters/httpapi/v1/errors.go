@@ -45,10 +45,16 @@ func (h *handler) failAs(w http.ResponseWriter, r *http.Request, err error, m fi
 		w.Header().Set("WWW-Authenticate", `Bearer realm="costdb"`)
 	}
 	httpapi.SetRetryAfter(w, err)
-	msg, fields := domain.ErrorMessage(err), domain.ErrorFields(err)
-	if domain.ErrorCode(err) == domain.EBADREQUEST && len(fields) == 1 {
+	msg := domain.ErrorMessage(err)
+	fields, more := domain.ListedFields(err)
+	if domain.ErrorCode(err) == domain.EBADREQUEST && len(fields) == 1 && more == 0 {
 		// A value of the wrong JSON type: say it with the v1 field name.
 		msg = strings.Join(m(fields[0].Field), ", ") + " " + fields[0].Message
+	}
+	if more > 0 {
+		// The errors not listed, as one message about the record as a
+		// whole (v1's body has no other place for it).
+		fields = append(fields[:len(fields):len(fields)], domain.FieldError{Field: "", Message: domain.MoreFieldErrors(more)})
 	}
 	writeError(w, status, msg, fields, m)
 }

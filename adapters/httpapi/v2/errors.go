@@ -20,6 +20,13 @@ type errorObject struct {
 	Title  string       `json:"title"`
 	Detail string       `json:"detail"`
 	Source *errorSource `json:"source,omitempty"`
+	Meta   *errorMeta   `json:"meta,omitempty"`
+}
+
+// errorMeta is the meta of the error object that stands for the field
+// errors an answer does not list (domain.MaxFieldErrors are).
+type errorMeta struct {
+	OmittedErrors int `json:"omitted_errors"`
 }
 
 // errorSource says what in the request an error is about: a JSON pointer
@@ -141,11 +148,11 @@ func errorObjects(err error, pm pointerMap) []errorObject {
 	if base.Title == "" {
 		base.Title = http.StatusText(st)
 	}
-	fields := domain.ErrorFields(err)
+	fields, more := domain.ListedFields(err)
 	if len(fields) == 0 || code == domain.EINTERNAL {
 		return []errorObject{base}
 	}
-	out := make([]errorObject, 0, len(fields))
+	out := make([]errorObject, 0, len(fields)+1)
 	seen := map[string]bool{}
 	for _, f := range fields {
 		ptr := f.Field
@@ -163,6 +170,12 @@ func errorObjects(err error, pm pointerMap) []errorObject {
 		if ptr != "" {
 			o.Source = &errorSource{Pointer: ptr}
 		}
+		out = append(out, o)
+	}
+	if more > 0 {
+		o := base
+		o.Detail = domain.MoreFieldErrors(more)
+		o.Meta = &errorMeta{OmittedErrors: more}
 		out = append(out, o)
 	}
 	return out
