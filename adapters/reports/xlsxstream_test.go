@@ -53,7 +53,7 @@ func (streamWorld) BankComposition(ref domain.BankRef, code string) (*domain.Ban
 	switch code {
 	case "88309":
 		return &domain.BankComposition{Code: code, Description: "PEDREIRO COM ENCARGOS COMPLEMENTARES", Unit: "H",
-			Cost: domain.UnitPrice{PND: dec("33.62"), PD: dec("31.40")},
+			Cost:  domain.UnitPrice{PND: dec("33.62"), PD: dec("31.40")},
 			Items: []domain.StructureItem{{Kind: domain.KindResource, Code: "4750", Coefficient: dec("1")}}}, nil
 	case "103324":
 		return &domain.BankComposition{Code: code, Description: "ALVENARIA DE VEDAÇÃO", Unit: "M2",
