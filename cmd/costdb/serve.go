@@ -64,6 +64,9 @@ type Main struct {
 	AuthAddressFailures int
 	// TrustedProxies are the proxies whose X-Forwarded-For is believed.
 	TrustedProxies []netip.Prefix
+	// MaxExports is how many XLSX and PDF documents the server writes at
+	// once (httpapi.ExportLimit).
+	MaxExports int
 
 	Stdout, Stderr io.Writer
 
@@ -103,6 +106,7 @@ func NewMain(stdout, stderr io.Writer) *Main {
 
 		// A proxy or NAT address may serve many users.
 		AuthAddressFailures: 100,
+		MaxExports:          2,
 	}
 }
 
@@ -132,6 +136,7 @@ func (m *Main) ParseFlags(args []string) error {
 		m.TrustedProxies = p
 		return nil
 	})
+	fs.IntVar(&m.MaxExports, "max-exports", m.MaxExports, "XLSX and PDF documents written at once; another waits up to 2s for a slot, then answers 503 (env COSTDB_MAX_EXPORTS)")
 	fs.StringVar(&m.SigningKeyFile, "signing-key-file", m.SigningKeyFile, "file holding the token signing keys (a key ring written by costdb, or one raw key of at least 32 bytes); default: the database's path + .keys, created on first start (env COSTDB_SIGNING_KEY_FILE)")
 	fs.StringVar(&m.AdminAddr, "admin-addr", m.AdminAddr, "loopback address of the admin listener (operator commands, /metrics, /healthz, /readyz); default: 127.0.0.1 on the API's port + 1; off: none (env COSTDB_ADMIN_ADDR)")
 	fs.StringVar(&m.LogFormat, "log-format", m.LogFormat, "log format: text or json (env COSTDB_LOG_FORMAT)")
@@ -225,6 +230,7 @@ func (m *Main) Open(ctx context.Context) error {
 	}
 	env.Limiter.MaxAddressFailures = m.AuthAddressFailures
 	env.TrustedProxies = m.TrustedProxies
+	env.Exports = httpapi.NewExportLimit(m.MaxExports)
 	env.Observability = httpapi.Observability{AccessLog: m.log, ObserveRequest: m.metrics.ObserveRequest, Ready: m.ready}
 	ln, err := net.Listen("tcp", m.Addr)
 	if err != nil {
