@@ -331,11 +331,11 @@ func (k *book) summary(n int, s domain.CostSummary) error {
 	return k.put('K', n+4, formula(s.Total(), fmt.Sprintf("SUM(K%d:K%d)", n, n+3), k.money))
 }
 
-// itemRows counts the rows items take, opened in turn, once per list of
+// itemRowCount counts the rows items take, opened in turn, once per list of
 // items (the lines that open the same thing share it).
-type itemRows map[*domain.AnalyticItem]int
+type itemRowCount map[*domain.AnalyticItem]int
 
-func (c itemRows) count(items []domain.AnalyticItem) int {
+func (c itemRowCount) count(items []domain.AnalyticItem) int {
 	if len(items) == 0 {
 		return 0
 	}
@@ -398,7 +398,7 @@ func budgetTable(k *book, b *domain.Budget, t domain.BudgetTotals, each budgetRo
 	var ends []int
 	type openStage struct{ stage, depth int }
 	var open []openStage
-	counts := itemRows{}
+	counts := itemRowCount{}
 	n := first
 	err := each(func(row *domain.SyntheticRow, items []domain.AnalyticItem) error {
 		for len(open) > 0 && open[len(open)-1].depth >= row.Depth {
