@@ -698,6 +698,9 @@ func report[T any](ctx context.Context, s *Service, p domain.Principal, id strin
 	if n, ok := versionOf(ctx); ok {
 		// A frozen version's report (versions.go, WithVersion).
 		out, _, err := VersionReport(ctx, s, p, id, n, compute)
+		if err == nil {
+			interruptOnDone(ctx, out)
+		}
 		return out, err
 	}
 	var out T
@@ -709,6 +712,9 @@ func report[T any](ctx context.Context, s *Service, p domain.Principal, id strin
 		out, err = compute(budgetPricer(tx, p), b)
 		return err
 	})
+	if err == nil {
+		interruptOnDone(ctx, out)
+	}
 	return out, err
 }
 
@@ -742,7 +748,11 @@ func streamedReport[T any](ctx context.Context, s *Service, p domain.Principal, 
 	version func(context.Context, domain.Principal, string) (T, error),
 	stream func(*domain.BudgetPricer, *domain.Budget, domain.NodeWalk) (T, error)) (T, error) {
 	if _, ok := versionOf(ctx); ok {
-		return version(ctx, p, id)
+		out, err := version(ctx, p, id)
+		if err == nil {
+			interruptOnDone(ctx, out)
+		}
+		return out, err
 	}
 	var out T
 	err := s.store.View(ctx, func(tx Tx) error {
@@ -750,10 +760,47 @@ func streamedReport[T any](ctx context.Context, s *Service, p domain.Principal, 
 		if err != nil {
 			return err
 		}
-		out, err = stream(budgetPricer(tx, p), b, walk)
+		out, err = stream(budgetPricer(tx, p), b, walkUntilDone(ctx, walk))
 		return err
 	})
+	if err == nil {
+		interruptOnDone(ctx, out)
+	}
 	return out, err
+}
+
+// walkEvery is how many nodes a streamed report's first pass visits
+// between two looks at its context.
+const walkEvery = 256
+
+// walkUntilDone is walk stopping with the context's error once ctx is done
+// (the client gone): it looks every walkEvery nodes, so that a long first
+// pass stops soon after.
+func walkUntilDone(ctx context.Context, walk domain.NodeWalk) domain.NodeWalk {
+	if ctx.Done() == nil {
+		return walk
+	}
+	return func(visit func(*domain.BudgetNode, int) error) error {
+		n := 0
+		return walk(func(node *domain.BudgetNode, depth int) error {
+			if n%walkEvery == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			n++
+			return visit(node, depth)
+		})
+	}
+}
+
+// interruptOnDone makes a report's second pass (its Each) stop with the
+// context's error once ctx is done (domain.SyntheticReport.Interrupt); the
+// report must not be nil.
+func interruptOnDone(ctx context.Context, report any) {
+	if r, ok := report.(interface{ Interrupt(func() error) }); ok && ctx.Done() != nil {
+		r.Interrupt(ctx.Err)
+	}
 }
 
 // budgetStream reads a budget of the caller's company for a streamed

@@ -1,6 +1,8 @@
 package app_test
 
 import (
+	"context"
+	"errors"
 	"sort"
 	"testing"
 	"time"
@@ -840,5 +842,42 @@ func TestStreamedReportsAreTheWholeOnes(t *testing.T) {
 	// Another company's budget is not found, streamed too.
 	if _, err := f.svc.SyntheticReportStream(ctx, f.b, pb.ID); domain.ErrorCode(err) != domain.ENOTFOUND {
 		t.Fatalf("another company's budget: %v, want ENOTFOUND", err)
+	}
+}
+
+// TestStreamedReportsStopWhenTheContextEnds: a streamed report computed for
+// a request whose client then goes away (its context cancelled) hands out
+// no more rows: Each ends with the context's error.
+func TestStreamedReportsStopWhenTheContextEnds(t *testing.T) {
+	f := newSampleFixture(t)
+	createOwnBase(t, f.svc, f.a)
+	pb, err := f.svc.CreateBudget(ctx, f.a, sampleBudget(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, get := range map[string]func(context.Context) (interface{ Len() int }, func(func()) error, error){
+		"synthetic": func(c context.Context) (interface{ Len() int }, func(func()) error, error) {
+			r, err := f.svc.SyntheticReportStream(c, f.a, pb.ID)
+			return r, func(fn func()) error { return r.Each(func(*domain.SyntheticRow) error { fn(); return nil }) }, err
+		},
+		"analytic": func(c context.Context) (interface{ Len() int }, func(func()) error, error) {
+			r, err := f.svc.AnalyticReportStream(c, f.a, pb.ID)
+			return r, func(fn func()) error { return r.Each(func(*domain.AnalyticRow) error { fn(); return nil }) }, err
+		},
+	} {
+		c, cancel := context.WithCancel(ctx)
+		r, each, err := get(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := 0
+		if err := each(func() { rows++ }); err != nil || rows != r.Len() || rows == 0 {
+			t.Fatalf("%s: %d rows of %d, %v", name, rows, r.Len(), err)
+		}
+		cancel()
+		rows = 0
+		if err := each(func() { rows++ }); !errors.Is(err, context.Canceled) || rows != 0 {
+			t.Errorf("%s: %d rows after the client went away, %v; want none, context.Canceled", name, rows, err)
+		}
 	}
 }

@@ -29,7 +29,7 @@ var (
 	budMu   sync.Mutex
 )
 
-func fixture(b *testing.B) *benchfix.Fixture {
+func fixture(testing.TB) *benchfix.Fixture {
 	once.Do(func() { fix = benchfix.Setup(8) })
 	return fix
 }
@@ -143,7 +143,7 @@ func cpuTime(b *testing.B) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-func budget(b *testing.B, f *benchfix.Fixture, lines int) string {
+func budget(b testing.TB, f *benchfix.Fixture, lines int) string {
 	budMu.Lock()
 	defer budMu.Unlock()
 	if id := budgets[lines]; id != "" {

@@ -149,7 +149,9 @@ func (r *AnalyticReport) FiguresOut() bool {
 // Each calls fn with every row in order, stopping at its first error; the
 // row is fn's for the call only, its items shared (read them, don't change
 // them). A streamed report (AnalyticStream) walks its budget's tree again.
+// Interrupt stops it early.
 func (r *AnalyticReport) Each(fn func(*AnalyticRow) error) error {
+	fn = interruptible(r.check, fn)
 	if r.stream == nil || r.Rows != nil {
 		for i := range r.Rows {
 			if err := fn(&r.Rows[i]); err != nil {

@@ -48,6 +48,7 @@ type SyntheticReport struct {
 	// A streamed report (SyntheticStream) has no Rows: Each hands them out.
 	stream *syntheticStream
 	rows   int
+	check  func() error // Interrupt's
 }
 
 // BudgetMissing is something a budget report could not price: a line, or
@@ -203,10 +204,41 @@ type AnalyticReport struct {
 	Missing []BudgetMissing
 	// A streamed report (AnalyticStream) has no Rows: Each hands them out.
 	stream *analyticStream
+	check  func() error // Interrupt's
 }
 
 // Incomplete reports whether something could not be priced.
 func (r *AnalyticReport) Incomplete() bool { return len(r.Missing) > 0 }
+
+// InterruptEvery is how many rows Each hands out between two calls of the
+// check given to Interrupt.
+const InterruptEvery = 256
+
+// Interrupt makes Each call check before the first row and then every
+// InterruptEvery rows, and stop with its error when it returns one (the
+// client that asked for the report has gone away): a long document stops
+// being computed. nil checks nothing.
+func (r *SyntheticReport) Interrupt(check func() error) { r.check = check }
+
+// Interrupt is SyntheticReport.Interrupt.
+func (r *AnalyticReport) Interrupt(check func() error) { r.check = check }
+
+// interruptible is fn called by Each, check called as Interrupt says.
+func interruptible[T any](check func() error, fn func(T) error) func(T) error {
+	if check == nil {
+		return fn
+	}
+	n := 0
+	return func(row T) error {
+		if n%InterruptEvery == 0 {
+			if err := check(); err != nil {
+				return err
+			}
+		}
+		n++
+		return fn(row)
+	}
+}
 
 // Analytic computes the analytic report of the budget with its rows held
 // (Rows): AnalyticStream over the budget's tree, its rows kept.

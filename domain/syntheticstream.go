@@ -265,8 +265,10 @@ func (r *SyntheticReport) FiguresOut() bool {
 
 // Each calls fn with every row in order, stopping at its first error. The
 // row is fn's for the call only. A streamed report (SyntheticStream) walks
-// its budget's tree again and prices each row as it goes.
+// its budget's tree again and prices each row as it goes. Interrupt stops
+// it early.
 func (r *SyntheticReport) Each(fn func(*SyntheticRow) error) error {
+	fn = interruptible(r.check, fn)
 	if r.stream == nil || r.Rows != nil {
 		for i := range r.Rows {
 			if err := fn(&r.Rows[i]); err != nil {

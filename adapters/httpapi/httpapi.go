@@ -53,6 +53,10 @@ type Env struct {
 	// rendering.
 	NoResponseCache bool
 
+	// Exports caps the XLSX and PDF documents computed at once; nil: no
+	// cap.
+	Exports *ExportLimit
+
 	// Observability: the access log, the request metrics and readiness.
 	Observability
 }

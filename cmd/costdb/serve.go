@@ -70,6 +70,9 @@ type Main struct {
 	// descriptor limit (conns.go).
 	MaxConns          int
 	MaxConnsPerClient int
+	// MaxExports is how many XLSX and PDF documents the server writes at
+	// once (httpapi.ExportLimit).
+	MaxExports int
 
 	Stdout, Stderr io.Writer
 
@@ -110,6 +113,7 @@ func NewMain(stdout, stderr io.Writer) *Main {
 
 		// A proxy or NAT address may serve many users.
 		AuthAddressFailures: 100,
+		MaxExports:          2,
 	}
 }
 
@@ -141,6 +145,7 @@ func (m *Main) ParseFlags(args []string) error {
 	})
 	fs.IntVar(&m.MaxConns, "max-conns", m.MaxConns, "most open connections to the API; over it the longest idle is closed, or the new one refused 503 when none is idle; default 0: the descriptor limit less 256, at most 65536 (env COSTDB_MAX_CONNS)")
 	fs.IntVar(&m.MaxConnsPerClient, "max-conns-per-client", m.MaxConnsPerClient, "most open connections from one client address, trusted proxies excepted; default 0: a tenth of max-conns, at least 64 (env COSTDB_MAX_CONNS_PER_CLIENT)")
+	fs.IntVar(&m.MaxExports, "max-exports", m.MaxExports, "XLSX and PDF documents written at once; another waits up to 2s for a slot, then answers 503 (env COSTDB_MAX_EXPORTS)")
 	fs.StringVar(&m.SigningKeyFile, "signing-key-file", m.SigningKeyFile, "file holding the token signing keys (a key ring written by costdb, or one raw key of at least 32 bytes); default: the database's path + .keys, created on first start (env COSTDB_SIGNING_KEY_FILE)")
 	fs.StringVar(&m.AdminAddr, "admin-addr", m.AdminAddr, "loopback address of the admin listener (operator commands, /metrics, /healthz, /readyz); default: 127.0.0.1 on the API's port + 1; off: none (env COSTDB_ADMIN_ADDR)")
 	fs.StringVar(&m.LogFormat, "log-format", m.LogFormat, "log format: text or json (env COSTDB_LOG_FORMAT)")
@@ -244,6 +249,7 @@ func (m *Main) Open(ctx context.Context) error {
 	}
 	env.Limiter.MaxAddressFailures = m.AuthAddressFailures
 	env.TrustedProxies = m.TrustedProxies
+	env.Exports = httpapi.NewExportLimit(m.MaxExports)
 	env.Observability = httpapi.Observability{AccessLog: m.log, ObserveRequest: m.metrics.ObserveRequest, Ready: m.ready}
 	ln, err := net.Listen("tcp", m.Addr)
 	if err != nil {

@@ -1,11 +1,11 @@
 package v2
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net/http"
 	"regexp"
+	"strconv"
 
 	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/adapters/reports"
@@ -26,15 +26,22 @@ import (
 var docReportPath = regexp.MustCompile(`/budgets/[^/]+/(versions/[^/]+/)?reports/(synthetic|analytic|abc)\.(xlsx|pdf)$`)
 
 // docFunc computes a report for a document: the report (to check its
-// figures), what renders it, and the file's name.
-type docFunc func(h *handlers, r *http.Request, ctx context.Context, kind string, doc reports.Document) (any, func(*bytes.Buffer) error, string, error)
+// figures), what renders it to a writer, and the file's name.
+type docFunc func(h *handlers, r *http.Request, ctx context.Context, kind string, doc reports.Document) (any, func(io.Writer) error, string, error)
+
+// pdfStreams says whether the PDF renderers read a report's rows through
+// its Each, so that they take the streamed reports (whose rows are not
+// held); until then they take the reports with their rows.
+const pdfStreams = false
 
 // docReport makes the docFunc of a report: get computes it (and names its
-// budget), xlsx and pdf render it.
-func docReport[R any](name string, get func(h *handlers, r *http.Request, ctx context.Context) (R, *domain.Budget, error),
+// budget), streamed (a report whose rows are handed out by its Each as it
+// walks the budget again, never all held) or with its rows; xlsx and pdf
+// render it.
+func docReport[R any](name string, get func(h *handlers, r *http.Request, ctx context.Context, streamed bool) (R, *domain.Budget, error),
 	xlsx, pdf func(io.Writer, R, reports.Document) error) docFunc {
-	return func(h *handlers, r *http.Request, ctx context.Context, kind string, doc reports.Document) (any, func(*bytes.Buffer) error, string, error) {
-		rep, b, err := get(h, r, ctx)
+	return func(h *handlers, r *http.Request, ctx context.Context, kind string, doc reports.Document) (any, func(io.Writer) error, string, error) {
+		rep, b, err := get(h, r, ctx, kind == "xlsx" || pdfStreams)
 		if err != nil {
 			return nil, nil, "", err
 		}
@@ -42,21 +49,29 @@ func docReport[R any](name string, get func(h *handlers, r *http.Request, ctx co
 		if kind == "pdf" {
 			render = pdf
 		}
-		return rep, func(buf *bytes.Buffer) error { return render(buf, rep, doc) }, reports.Filename(b, name, kind), nil
+		return rep, func(w io.Writer) error { return render(w, rep, doc) }, reports.Filename(b, name, kind), nil
 	}
 }
 
 // documentReports are the reports served as documents.
 var documentReports = map[string]docFunc{
-	"synthetic": docReport("sintetico", func(h *handlers, r *http.Request, ctx context.Context) (*domain.SyntheticReport, *domain.Budget, error) {
-		rep, err := h.env.App.SyntheticReport(ctx, principal(r), chi.URLParam(r, "id"))
+	"synthetic": docReport("sintetico", func(h *handlers, r *http.Request, ctx context.Context, streamed bool) (*domain.SyntheticReport, *domain.Budget, error) {
+		get := h.env.App.SyntheticReport
+		if streamed {
+			get = h.env.App.SyntheticReportStream
+		}
+		rep, err := get(ctx, principal(r), chi.URLParam(r, "id"))
 		return rep, budgetOf(rep, func() *domain.Budget { return rep.Budget }), err
 	}, reports.SyntheticXLSX, reports.SyntheticPDF),
-	"analytic": docReport("analitico", func(h *handlers, r *http.Request, ctx context.Context) (*domain.AnalyticReport, *domain.Budget, error) {
-		rep, err := h.env.App.AnalyticReport(ctx, principal(r), chi.URLParam(r, "id"))
+	"analytic": docReport("analitico", func(h *handlers, r *http.Request, ctx context.Context, streamed bool) (*domain.AnalyticReport, *domain.Budget, error) {
+		get := h.env.App.AnalyticReport
+		if streamed {
+			get = h.env.App.AnalyticReportStream
+		}
+		rep, err := get(ctx, principal(r), chi.URLParam(r, "id"))
 		return rep, budgetOf(rep, func() *domain.Budget { return rep.Budget }), err
 	}, reports.AnalyticXLSX, reports.AnalyticPDF),
-	"abc": docReport("curva-abc", func(h *handlers, r *http.Request, ctx context.Context) (*domain.ABCReport, *domain.Budget, error) {
+	"abc": docReport("curva-abc", func(h *handlers, r *http.Request, ctx context.Context, _ bool) (*domain.ABCReport, *domain.Budget, error) {
 		limits, err := abcLimits(r.URL.Query())
 		if err != nil {
 			return nil, nil, err
@@ -114,20 +129,66 @@ func (h *handlers) reportDocument(report, kind string, version bool) http.Handle
 			h.writeError(w, r, err)
 			return
 		}
+		// A document is a heavy export: it waits for a slot (Env.Exports),
+		// else 503.
+		release, ok := h.env.Exports.Acquire(ctx)
+		if !ok {
+			w.Header().Set("Retry-After", strconv.Itoa(httpapi.ExportRetryAfter))
+			h.writeError(w, r, domain.Errorf(domain.EUNAVAILABLE, "the server is writing as many documents as it can at once: try again in a few seconds"))
+			return
+		}
+		defer release()
 		rep, render, name, err := compute(h, r, ctx, kind, doc)
 		if err != nil {
-			h.writeError(w, r, err)
+			h.documentFailed(w, r, err, false)
 			return
 		}
 		if prob := httpapi.FiguresProblem(rep); prob != "" {
 			h.writeError(w, r, domain.Errorf(domain.ECONFLICT, "%s", prob))
 			return
 		}
-		var buf bytes.Buffer
-		if err := render(&buf); err != nil {
-			h.writeError(w, r, err)
-			return
+		// The document goes to the answer as it is written: its headers
+		// with its first byte. A failure before that is answered as an
+		// error; after it, the answer is cut short (the client sees a
+		// broken transfer, not a truncated document taken as whole).
+		out := &documentWriter{w: w, media: media, name: name}
+		if err := render(out); err != nil {
+			h.documentFailed(w, r, err, out.started)
 		}
-		httpapi.WriteExport(w, media, "attachment", name, buf.Bytes())
 	}
+}
+
+// documentFailed answers a document whose computation failed: with the
+// error while nothing is sent; by cutting the answer short once it has
+// begun; not at all when the client has gone away (logged as 499).
+func (h *handlers) documentFailed(w http.ResponseWriter, r *http.Request, err error, started bool) {
+	switch {
+	case r.Context().Err() != nil:
+		h.env.LogStatus(r, statusClientGone, err)
+	case !started:
+		h.writeError(w, r, err)
+	default:
+		h.env.LogStatus(r, http.StatusInternalServerError, err)
+		panic(http.ErrAbortHandler)
+	}
+}
+
+// statusClientGone is the status logged for a request whose client went
+// away before its answer was written (nginx's "client closed request").
+const statusClientGone = 499
+
+// documentWriter writes a document to the answer: the headers (its media
+// type, and as an attachment its file name) go with the first byte.
+type documentWriter struct {
+	w           http.ResponseWriter
+	media, name string
+	started     bool
+}
+
+func (d *documentWriter) Write(p []byte) (int, error) {
+	if !d.started {
+		d.started = true
+		httpapi.StartExport(d.w, d.media, "attachment", d.name)
+	}
+	return d.w.Write(p)
 }
