@@ -65,7 +65,10 @@ func TestDiskFullIsStorageFull(t *testing.T) {
 		}
 	}
 	// Any other failed commit is a fault of its own (500), not a full disk.
-	commitTx = func(btx *bolt.Tx) error { _ = btx.Rollback(); return &fs.PathError{Op: "write", Path: s.Path(), Err: syscall.EIO} }
+	commitTx = func(btx *bolt.Tx) error {
+		_ = btx.Rollback()
+		return &fs.PathError{Op: "write", Path: s.Path(), Err: syscall.EIO}
+	}
 	err := put("eio")
 	commitTx = (*bolt.Tx).Commit
 	if got := domain.ErrorCode(err); got != domain.EINTERNAL {
