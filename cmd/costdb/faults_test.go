@@ -9,11 +9,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/costdb/costdb/adapters/boltstore"
+	"github.com/costdb/costdb/adapters/pgstore/pgtest"
 )
 
 // answerH is an answer with its headers.
@@ -175,5 +180,132 @@ func TestDiskFullOnBolt(t *testing.T) {
 	m.Close()
 	if err := boltstore.Verify(db); err != nil {
 		t.Errorf("the database after the disk filled up: %v", err)
+	}
+}
+
+// TestPostgresStopStart serves requests while the PostgreSQL server is
+// stopped under load, while it is down, and while it starts again: every
+// answer is 2xx or 503 with Retry-After, never 500, and /readyz answers
+// 503 while it is down; once it is back the pool reconnects and requests
+// succeed. The cluster is the test's own (pgtest.NewCluster).
+func TestPostgresStopStart(t *testing.T) {
+	cl := pgtest.NewCluster(t)
+	db := cl.URL("postgres")
+	m := serve(t, db, filepath.Join(t.TempDir(), "keys"))
+	tok := pgUser(t, db, "Construtora Alfa", "ana@alfa.example", m.URL())
+
+	var mu sync.Mutex
+	seen := map[int]int{}
+	check := func(what string, r answerH, err error) bool {
+		t.Helper()
+		if err != nil {
+			t.Errorf("%s: %v", what, err)
+			return false
+		}
+		mu.Lock()
+		seen[r.status]++
+		mu.Unlock()
+		switch {
+		case r.status == 503 && r.header.Get("Retry-After") == "":
+			t.Errorf("%s: 503 without Retry-After\n%s", what, r.body)
+		case r.status == 503 && !strings.Contains(r.body, "try again"):
+			t.Errorf("%s: 503 body %s: want the message saying to try again", what, r.body)
+		case r.status != 503 && (r.status < 200 || r.status > 299):
+			t.Errorf("%s: %d, want 2xx or 503\n%s", what, r.status, r.body)
+		}
+		return r.status >= 200 && r.status <= 299
+	}
+	var n atomic.Int64
+	request := func(i int64) bool {
+		var r answerH
+		var err error
+		switch i % 3 {
+		case 0:
+			r, err = doH("POST", m.URL()+"/api/v1/base/mybase/groups", tok, fmt.Sprintf(`{"description":"Grupo %d"}`, i))
+		case 1:
+			r, err = doH("GET", m.URL()+"/api/v1/base/mybase/groups", tok, "")
+		default:
+			r, err = doH("GET", m.URL()+"/api/public/v2/my_database/groups", tok, "")
+		}
+		return check(fmt.Sprintf("request %d", i), r, err)
+	}
+
+	// Load while the server shuts down: sessions in the middle of a
+	// statement are ended (57P01), new ones refused.
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+					request(n.Add(1))
+				}
+			}
+		}()
+	}
+	for n.Load() < 50 { // some load before the stop
+		runtime.Gosched()
+	}
+	if err := cl.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	close(stop)
+	wg.Wait()
+
+	// Down: every request answers 503, readiness too.
+	for range 12 {
+		if request(n.Add(1)) {
+			t.Error("a request succeeded with the database stopped")
+		}
+	}
+	if r, err := doH("GET", m.URL()+"/readyz", "", ""); err != nil || r.status != 503 {
+		t.Errorf("/readyz with the database stopped: %d %v, want 503", r.status, err)
+	}
+
+	// Starting: requests until one succeeds (bounded), each 2xx or 503.
+	if err := cl.Start(false); err != nil {
+		t.Fatal(err)
+	}
+	back := false
+	for range 3000 {
+		if request(n.Add(1)) {
+			back = true
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !back {
+		t.Fatal("no request succeeded after the database started again")
+	}
+	// Back: the pool has reconnected (a connection left from before the
+	// restart may answer one more 503 when first used): ten requests in a
+	// row succeed within a bounded number.
+	inRow := 0
+	for i := 0; i < 200 && inRow < 10; i++ {
+		if request(n.Add(1)) {
+			inRow++
+		} else {
+			inRow = 0
+		}
+	}
+	if inRow < 10 {
+		t.Error("requests do not succeed again after the database is back")
+	}
+	if r, err := doH("GET", m.URL()+"/readyz", "", ""); err != nil || r.status != 200 {
+		t.Errorf("/readyz once the database is back: %d %v, want 200", r.status, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	t.Logf("answers by status: %v", seen)
+	if seen[503] == 0 {
+		t.Error("no 503 seen: the database was never found down")
+	}
+	if seen[500] != 0 {
+		t.Errorf("%d answers 500", seen[500])
 	}
 }
