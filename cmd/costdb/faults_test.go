@@ -230,7 +230,7 @@ func TestPostgresStopStart(t *testing.T) {
 		return check(fmt.Sprintf("request %d", i), r, err)
 	}
 
-	// Load while the server shuts down: sessions in the middle of a
+	// Load while the server shuts down: connections in the middle of a
 	// statement are ended (57P01), new ones refused.
 	stop := make(chan struct{})
 	var wg sync.WaitGroup

@@ -389,7 +389,7 @@ func (cl *Cluster) URL(name string) string {
 	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", cl.c.port, name)
 }
 
-// Stop shuts the server down in PostgreSQL's fast mode (sessions are ended
+// Stop shuts the server down in PostgreSQL's fast mode (its connections are ended
 // with admin_shutdown, 57P01) and waits until it has stopped; the data
 // stays for Start.
 func (cl *Cluster) Stop() error {
