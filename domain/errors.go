@@ -20,9 +20,15 @@ const (
 	ECONFLICT = "conflict"
 	// EUNAUTHORIZED means the caller is not authenticated.
 	EUNAUTHORIZED = "unauthorized"
-	// EUNAVAILABLE means a resource the operation needs is busy (for example
-	// the database file is held by another process).
+	// EUNAVAILABLE means a resource the operation needs is busy or cannot
+	// be reached for now (the database file is held by another process,
+	// the database server is down, starting or shutting down); trying
+	// again later may succeed.
 	EUNAVAILABLE = "unavailable"
+	// ESTORAGEFULL means the store could not write because its storage is
+	// full (no space left on the disk, PostgreSQL's disk_full): nothing was
+	// written, and nothing will be until an operator makes room.
+	ESTORAGEFULL = "storage_full"
 	// EINTERNAL is any other failure; its details are never shown to clients.
 	EINTERNAL = "internal"
 )

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -62,6 +63,9 @@ type Store struct {
 	queue commitQueue
 	// commits counts the write transactions committed (Commits).
 	commits atomic.Int64
+	// health remembers a commit that failed for want of disk space, for
+	// Ping, until a commit succeeds again.
+	health app.StorageHealth
 }
 
 var _ app.Store = (*Store)(nil)
@@ -274,12 +278,44 @@ func (s *Store) update(fns []*call) (failed int, err error) {
 		}
 	}
 	finished = true // Commit rolls back by itself when it fails
-	if err := btx.Commit(); err != nil {
-		return -1, fmt.Errorf("boltstore: commit: %w", err)
+	if err := commitTx(btx); err != nil {
+		err = commitError(err)
+		s.health.Wrote(err)
+		return -1, err
 	}
+	s.health.Wrote(nil)
 	s.commits.Add(1)
 	return -1, nil
 }
+
+// commitTx commits a write transaction (bbolt's Commit, which rolls back
+// when it fails); tests replace it to fail as a full disk does.
+var commitTx = (*bolt.Tx).Commit
+
+// commitError is the error of a failed commit. Writing the pages or
+// syncing them may fail for want of space (ENOSPC, or EDQUOT for a user
+// over quota): that is ESTORAGEFULL, whose message the client sees; the
+// system's error stays in the chain for the log. Nothing was written: the
+// meta page is written last, and bbolt rolls the transaction back.
+func commitError(err error) error {
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		return &storageFull{domain.Errorf(domain.ESTORAGEFULL,
+			"the server cannot store anything more: no space is left on the disk of its database; nothing was written"), err}
+	}
+	return fmt.Errorf("boltstore: commit: %w", err)
+}
+
+// storageFull is an ESTORAGEFULL error that keeps the system's error for
+// the log (Error) while the client sees only the domain message.
+type storageFull struct {
+	full  *domain.Error
+	cause error
+}
+
+func (e *storageFull) Error() string {
+	return e.full.Message + " (boltstore: commit: " + e.cause.Error() + ")"
+}
+func (e *storageFull) Unwrap() []error { return []error{e.full, e.cause} }
 
 // Commits returns how many write transactions the store has committed:
 // with the Updates answered, how many writes one commit (one fsync)
@@ -287,9 +323,14 @@ func (s *Store) update(fns []*call) (failed int, err error) {
 func (s *Store) Commits() int64 { return s.commits.Load() }
 
 // Ping reports whether the store answers by running an empty read
-// transaction.
+// transaction, and whether it can store: after a commit failed for want of
+// disk space, Ping returns that ESTORAGEFULL error until a commit succeeds
+// again (app.StorageHealth).
 func (s *Store) Ping(ctx context.Context) error {
-	return s.View(ctx, func(app.Tx) error { return nil })
+	if err := s.View(ctx, func(app.Tx) error { return nil }); err != nil {
+		return err
+	}
+	return s.health.Err()
 }
 
 // Close closes the file and releases its lock. Transactions started later

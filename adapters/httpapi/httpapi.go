@@ -83,6 +83,8 @@ func Status(err error) int {
 		return http.StatusUnauthorized
 	case domain.EUNAVAILABLE:
 		return http.StatusServiceUnavailable
+	case domain.ESTORAGEFULL:
+		return http.StatusInsufficientStorage
 	case ETOOLARGE:
 		return http.StatusRequestEntityTooLarge
 	case EUNSUPPORTED:

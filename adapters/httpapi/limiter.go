@@ -30,13 +30,20 @@ func (e *ThrottleError) Error() string { return e.Err.Error() }
 func (e *ThrottleError) Unwrap() error { return e.Err }
 
 // SetRetryAfter sets the Retry-After header of an answer to err when err
-// answers 429: the whole seconds until the throttle lets the request
-// through, at least 1; 60 when err does not say.
+// answers 429 or 503: the whole seconds until the throttle lets the request
+// through, at least 1; when err does not say, 60 for a 429 and
+// UnavailableRetryAfter for a 503 (a database that is down, starting or
+// shutting down, or too busy).
 func SetRetryAfter(w http.ResponseWriter, err error) {
-	if Status(err) != http.StatusTooManyRequests {
+	var secs int
+	switch Status(err) {
+	case http.StatusTooManyRequests:
+		secs = 60
+	case http.StatusServiceUnavailable:
+		secs = int(UnavailableRetryAfter / time.Second)
+	default:
 		return
 	}
-	secs := 60
 	var te *ThrottleError
 	if errors.As(err, &te) {
 		secs = int(math.Ceil(te.RetryAfter.Seconds()))
@@ -46,6 +53,11 @@ func SetRetryAfter(w http.ResponseWriter, err error) {
 	}
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
 }
+
+// UnavailableRetryAfter is the Retry-After of a 503 whose error does not
+// say when to come back: long enough for a restarting PostgreSQL to accept
+// connections again, short enough that clients do not wait for nothing.
+const UnavailableRetryAfter = 5 * time.Second
 
 // AuthLimiter slows repeated failed authentications without letting a
 // stranger lock a real user out. Failures are counted within Window:

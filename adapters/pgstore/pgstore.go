@@ -81,6 +81,9 @@ type Store struct {
 	opts    Options
 	closed  atomic.Bool
 	writers chan struct{} // a slot per running write transaction
+	// health remembers a write that failed for a full disk, for Ping,
+	// until a write commits again.
+	health app.StorageHealth
 }
 
 var _ app.Store = (*Store)(nil)
@@ -306,6 +309,15 @@ func (s *Store) maxRetries() int {
 var errClosed = errors.New("pgstore: the store is closed")
 
 func (s *Store) run(ctx context.Context, writable bool, fn func(app.Tx) error) error {
+	if !writable {
+		return s.runRetried(ctx, writable, fn)
+	}
+	err := s.runRetried(ctx, writable, fn)
+	s.health.Wrote(err)
+	return err
+}
+
+func (s *Store) runRetried(ctx context.Context, writable bool, fn func(app.Tx) error) error {
 	if s.closed.Load() {
 		return errClosed
 	}
@@ -365,7 +377,7 @@ func (s *Store) runOnce(ctx context.Context, writable bool, fn func(app.Tx) erro
 		}
 	}()
 	if err := fn(t); err != nil {
-		return err, t.aborted || retryable(err)
+		return orFault(err), t.aborted || retryable(err)
 	}
 	if writable {
 		if err := t.flush(); err != nil {
@@ -384,6 +396,9 @@ func (s *Store) runOnce(ctx context.Context, writable bool, fn func(app.Tx) erro
 func (s *Store) connErr(what string, err error) error {
 	if retryable(err) {
 		return err
+	}
+	if f := fault(err); f != nil {
+		return f
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
@@ -441,7 +456,9 @@ func (s *Store) Settings(ctx context.Context, keys []string) ([][]byte, error) {
 	return out, nil
 }
 
-// Ping reports whether the database answers.
+// Ping reports whether the database answers, and whether it can store:
+// after a write failed for a full disk (SQLSTATE 53100), Ping returns that
+// ESTORAGEFULL error until a write commits again (app.StorageHealth).
 func (s *Store) Ping(ctx context.Context) error {
 	if s.closed.Load() {
 		return errClosed
@@ -449,7 +466,7 @@ func (s *Store) Ping(ctx context.Context) error {
 	if err := s.pool.Ping(ctx); err != nil {
 		return domain.Errorf(domain.EUNAVAILABLE, "the database does not answer: %v", err)
 	}
-	return nil
+	return s.health.Err()
 }
 
 // Close closes every connection. Transactions started later fail. It is

@@ -291,3 +291,43 @@ func TestMaxWritersURL(t *testing.T) {
 		t.Error("max_writers=none was accepted")
 	}
 }
+
+// TestDiskFullTurnsPingUntilAWriteCommits: a write failing with SQLSTATE
+// 53100 (disk_full) answers ESTORAGEFULL and makes Ping (readiness) fail
+// with it; a refused write leaves it so; a write that commits clears it.
+func TestDiskFullTurnsPingUntilAWriteCommits(t *testing.T) {
+	s := open(t, pgstore.Options{})
+	full := &pgconn.PgError{Severity: "ERROR", Code: "53100", Message: `could not extend file "base/1/2": No space left on device`}
+	err := s.Update(bg, func(tx app.Tx) error {
+		if err := tx.PutSetting("k", []byte("v")); err != nil {
+			return err
+		}
+		return full // as the statement that met the full disk would
+	})
+	if domain.ErrorCode(err) != domain.ESTORAGEFULL {
+		t.Fatalf("write meeting a full disk: %v, want ESTORAGEFULL", err)
+	}
+	if err := s.Ping(bg); domain.ErrorCode(err) != domain.ESTORAGEFULL {
+		t.Fatalf("Ping after it: %v, want ESTORAGEFULL", err)
+	}
+	if err := s.View(bg, func(tx app.Tx) error {
+		if v, err := tx.Setting("k"); err != nil || v != nil {
+			return fmt.Errorf("the failed write is there: %q, %v", v, err)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update(bg, func(app.Tx) error { return domain.Errorf(domain.EINVALID, "no") }); domain.ErrorCode(err) != domain.EINVALID {
+		t.Fatal(err)
+	}
+	if err := s.Ping(bg); domain.ErrorCode(err) != domain.ESTORAGEFULL {
+		t.Fatalf("Ping after a refused write: %v, want ESTORAGEFULL still", err)
+	}
+	if err := s.Update(bg, func(tx app.Tx) error { return tx.PutSetting("k", []byte("v")) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ping(bg); err != nil {
+		t.Fatalf("Ping after a write committed: %v, want nil", err)
+	}
+}

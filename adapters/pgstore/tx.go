@@ -58,7 +58,8 @@ func (t *tx) canWrite() error {
 	return nil
 }
 
-// fail notes a serialization failure and wraps err.
+// fail notes a serialization failure and wraps err: a unique violation is
+// ECONFLICT, a full disk or a server that cannot answer is a fault.
 func (t *tx) fail(err error) error {
 	if retryable(err) {
 		t.aborted = true
@@ -70,6 +71,9 @@ func (t *tx) fail(err error) error {
 		// see (it cannot happen under SERIALIZABLE without a concurrent
 		// transaction, which would have failed with 40001 first).
 		return domain.Errorf(domain.ECONFLICT, "%s is already used (%s)", pe.ConstraintName, pe.Detail)
+	}
+	if f := fault(err); f != nil {
+		return f // a full disk, a server or connection gone
 	}
 	if errors.As(err, &pe) {
 		return fmt.Errorf("pgstore: %s (SQLSTATE %s)", pe.Message, pe.Code)

@@ -45,6 +45,7 @@ var titles = map[string]string{
 	domain.ECONFLICT:     "Conflict",
 	domain.EUNAUTHORIZED: "Unauthorized",
 	domain.EUNAVAILABLE:  "Service unavailable",
+	domain.ESTORAGEFULL:  "Insufficient storage",
 	domain.EINTERNAL:     "Internal error",
 	httpapi.ETOOLARGE:    "Request body too large",
 	httpapi.EUNSUPPORTED: "Unsupported media type",
@@ -138,7 +139,7 @@ func errorObjects(err error, pm pointerMap) []errorObject {
 	}
 	st := status(err)
 	code := domain.ErrorCode(err)
-	if st >= 500 && st != http.StatusServiceUnavailable {
+	if st >= 500 && st != http.StatusServiceUnavailable && st != http.StatusInsufficientStorage {
 		code = domain.EINTERNAL
 	}
 	base := errorObject{Status: strconv.Itoa(st), Code: code, Title: titles[code], Detail: domain.ErrorMessage(err)}

@@ -320,8 +320,7 @@ func start() (*cluster, error) {
 			return nil, err
 		}
 	}
-	data := filepath.Join(dir, "data")
-	if out, err := c.cmd("initdb", "-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C").CombinedOutput(); err != nil {
+	if out, err := c.cmd("initdb", "-D", c.data(), "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C").CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("initdb: %v\n%s", err, out)
 	}
@@ -331,21 +330,81 @@ func start() (*cluster, error) {
 		if err != nil {
 			return nil, err
 		}
-		opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -c port=%d -c unix_socket_directories=%s -c max_connections=400 -c shared_buffers=128MB",
-			c.port, dir)
-		if !Durable() {
-			opts += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-		}
-		out, err := c.cmd("pg_ctl", "-D", data, "-l", filepath.Join(dir, "log"), "-o", opts, "-w", "-t", "60", "start").CombinedOutput()
-		if err == nil {
+		if lastErr = c.serve(true); lastErr == nil {
 			return c, nil
 		}
-		log, _ := os.ReadFile(filepath.Join(dir, "log"))
-		lastErr = fmt.Errorf("pg_ctl start: %v\n%s\n%s", err, out, log)
 	}
 	os.RemoveAll(dir)
 	return nil, lastErr
 }
+
+// data is the cluster's data directory.
+func (c *cluster) data() string { return filepath.Join(c.dir, "data") }
+
+// serve starts the server on c.port; wait: until it accepts connections.
+func (c *cluster) serve(wait bool) error {
+	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -c port=%d -c unix_socket_directories=%s -c max_connections=400 -c shared_buffers=128MB",
+		c.port, c.dir)
+	if !Durable() {
+		opts += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+	}
+	w := "-W"
+	if wait {
+		w = "-w"
+	}
+	out, err := c.cmd("pg_ctl", "-D", c.data(), "-l", filepath.Join(c.dir, "log"), "-o", opts, w, "-t", "60", "start").CombinedOutput()
+	if err != nil {
+		log, _ := os.ReadFile(filepath.Join(c.dir, "log"))
+		return fmt.Errorf("pg_ctl start: %v\n%s\n%s", err, out, log)
+	}
+	return nil
+}
+
+// Cluster is a PostgreSQL server of one test's own, which the test may
+// stop and start again (the shared cluster of NewDatabase serves every
+// test of the binary and is never stopped under them). It is removed when
+// the test ends.
+type Cluster struct {
+	c *cluster
+}
+
+// NewCluster starts a cluster of the test's own on a free port, skipped
+// (failed in CI) as NewDatabase is when the server binaries are missing.
+func NewCluster(t testing.TB) *Cluster {
+	t.Helper()
+	c, err := start()
+	if err != nil {
+		if errors.Is(err, ErrNoServer) && !inCI() {
+			t.Skipf("pgtest: skipped: %v", err)
+		}
+		t.Fatalf("pgtest: %v", err)
+	}
+	t.Cleanup(c.stop)
+	return &Cluster{c: c}
+}
+
+// URL returns the connection URL of the database name on the cluster
+// ("postgres" is there from the start).
+func (cl *Cluster) URL(name string) string {
+	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", cl.c.port, name)
+}
+
+// Stop shuts the server down in PostgreSQL's fast mode (its connections are ended
+// with admin_shutdown, 57P01) and waits until it has stopped; the data
+// stays for Start.
+func (cl *Cluster) Stop() error {
+	out, err := cl.c.cmd("pg_ctl", "-D", cl.c.data(), "-m", "fast", "-w", "-t", "60", "stop").CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("pg_ctl stop: %v\n%s", err, out)
+	}
+	return nil
+}
+
+// Start starts the stopped server again on the same port. wait: return
+// once it accepts connections; otherwise at once, while it is still
+// starting up (connections are then refused, or answered 57P03
+// cannot_connect_now).
+func (cl *Cluster) Start(wait bool) error { return cl.c.serve(wait) }
 
 // cmd runs a server binary, as c.runAs when set.
 func (c *cluster) cmd(name string, args ...string) *exec.Cmd {
@@ -361,7 +420,7 @@ func (c *cluster) stop() {
 	if os.Getenv("COSTDB_PGTEST_CPU") == "1" {
 		fmt.Fprintf(os.Stderr, "pgtest: server CPU %s\n", c.cpu())
 	}
-	_ = c.cmd("pg_ctl", "-D", filepath.Join(c.dir, "data"), "-m", "immediate", "-w", "stop").Run()
+	_ = c.cmd("pg_ctl", "-D", c.data(), "-m", "immediate", "-w", "stop").Run()
 	_ = os.RemoveAll(c.dir)
 }
 
