@@ -1,9 +1,11 @@
 package reports_test
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"slices"
 	"sync"
@@ -135,42 +137,49 @@ func heapObjects() uint64 {
 	return s[0].Value.Uint64()
 }
 
-// heapPeak runs fn and returns by how much the heap's object bytes rose
-// above what they were before it (after a collection) at their highest,
-// sampled every 200µs while fn runs and once at its end.
-func heapPeak(fn func() error) (uint64, error) {
+// heapSampler notes the highest heap object bytes above a baseline while
+// something runs: start collects and takes the baseline, then samples
+// every 200µs; stop samples once more and returns the peak's rise.
+type heapSampler struct {
+	base, peak uint64
+	mu         sync.Mutex
+	done       chan struct{}
+	wg         sync.WaitGroup
+}
+
+func (s *heapSampler) note() {
+	v := heapObjects()
+	s.mu.Lock()
+	s.peak = max(s.peak, v)
+	s.mu.Unlock()
+}
+
+func (s *heapSampler) start() {
 	runtime.GC()
-	base := heapObjects()
-	var peak uint64
-	var mu sync.Mutex
-	note := func() {
-		v := heapObjects()
-		mu.Lock()
-		peak = max(peak, v)
-		mu.Unlock()
-	}
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
+	s.base, s.peak = heapObjects(), 0
+	s.done = make(chan struct{})
+	s.wg.Go(func() {
 		t := time.NewTicker(200 * time.Microsecond)
 		defer t.Stop()
 		for {
 			select {
-			case <-done:
+			case <-s.done:
 				return
 			case <-t.C:
-				note()
+				s.note()
 			}
 		}
 	})
-	err := fn()
-	note()
-	close(done)
-	wg.Wait()
-	if peak < base {
-		return 0, err
+}
+
+func (s *heapSampler) stop() uint64 {
+	s.note()
+	close(s.done)
+	s.wg.Wait()
+	if s.peak < s.base {
+		return 0
 	}
-	return peak - base, err
+	return s.peak - s.base
 }
 
 // bigReports are the synthetic and analytic reports of bigBudget(n) with
@@ -191,7 +200,8 @@ func bigReports(tb testing.TB, n int) (*domain.SyntheticReport, *domain.Analytic
 
 // BenchmarkPDF: the synthetic and analytic PDFs of budgets of 5,000 and
 // 100,000 lines, written to io.Discard; peak-MB is the median of the
-// rounds' heap peaks above the heap before the round (heapPeak).
+// rounds' heap peaks above the heap before the round (heapSampler); the
+// collection before each round is left out of the time.
 func BenchmarkPDF(b *testing.B) {
 	for _, n := range []int{5000, 100000} {
 		syn, an := bigReports(b, n)
@@ -205,16 +215,120 @@ func BenchmarkPDF(b *testing.B) {
 		} {
 			b.Run(fmt.Sprintf("%s_%d", c.name, n), func(b *testing.B) {
 				var peaks []float64
+				var hs heapSampler
 				for b.Loop() {
-					peak, err := heapPeak(c.write)
+					b.StopTimer()
+					hs.start()
+					b.StartTimer()
+					err := c.write()
+					b.StopTimer()
+					peaks = append(peaks, float64(hs.stop())/(1<<20))
+					b.StartTimer()
 					if err != nil {
 						b.Fatal(err)
 					}
-					peaks = append(peaks, float64(peak)/(1<<20))
 				}
 				slices.Sort(peaks)
 				b.ReportMetric(peaks[len(peaks)/2], "peak-MB")
 			})
 		}
 	}
+}
+
+// pageCounter counts the bytes written to it and the page objects among
+// them ("/Type /Page /Parent", which may straddle two writes).
+type pageCounter struct {
+	n     int64
+	pages int
+	tail  []byte
+}
+
+var pageMark = []byte("/Type /Page /Parent")
+
+func (c *pageCounter) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	buf := append(c.tail, p...)
+	c.pages += bytes.Count(buf, pageMark)
+	// Keep what could start a mark, but no whole mark (counted already).
+	keep := min(len(buf), len(pageMark)-1)
+	c.tail = append(c.tail[:0], buf[len(buf)-keep:]...)
+	return len(p), nil
+}
+
+// TestPDFHeapBounded: the synthetic and analytic PDFs of streamed reports
+// (their rows walked again as they are written, as the HTTP answers do) of
+// budgets of 20,000 lines, and 100,000 unless -short, keep the heap's
+// growth while they are written under pdfHeapBound, whatever the budget's
+// size; and every row is written (the pages a table of that many rows
+// takes). The heap is sampled through runtime/metrics (heapSampler), the
+// collector set to GOGC=10 for the test so that the sample is the live
+// heap and not the garbage the budget's own size allows before a
+// collection.
+func TestPDFHeapBounded(t *testing.T) {
+	const pdfHeapBound = 16 << 20
+	sizes := []int{20000}
+	if !testing.Short() {
+		sizes = append(sizes, 100000)
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(10))
+	// The fonts are parsed once per process, not per document.
+	if err := reports.SyntheticPDF(io.Discard, docSynthetic(0), reports.Document{}); err != nil {
+		t.Fatal(err)
+	}
+	const perPage = 31 // rows on an A4 landscape page
+	for _, n := range sizes {
+		b := bigBudget(n)
+		syn, err := domain.NewBudgetPricer(bigWorld{}).SyntheticStream(b, b.Walk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		an, err := domain.NewBudgetPricer(bigWorld{}).AnalyticStream(b, b.Walk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		anRows := 7 // the totals and the direct cost by category
+		if err := an.Each(func(r *domain.AnalyticRow) error { anRows += 1 + countItems(r.Items); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			name  string
+			rows  int
+			write func(io.Writer) error
+		}{
+			{"synthetic", syn.Len() + 3, func(w io.Writer) error {
+				return reports.SyntheticPDF(w, syn, reports.Document{Company: "Construtora Alfa"})
+			}},
+			{"analytic", anRows, func(w io.Writer) error {
+				return reports.AnalyticPDF(w, an, reports.Document{Company: "Construtora Alfa"})
+			}},
+		} {
+			var out pageCounter
+			var hs heapSampler
+			hs.start()
+			err := c.write(&out)
+			grew := hs.stop()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s, %d lines: %d rows, %d pages, %.1f MB written, heap grew by %.2f MB", c.name, n, c.rows, out.pages,
+				float64(out.n)/(1<<20), float64(grew)/(1<<20))
+			if want := (c.rows + perPage - 1) / perPage; out.pages != want {
+				t.Errorf("%s, %d lines: %d pages, want %d for %d rows", c.name, n, out.pages, want, c.rows)
+			}
+			if grew > pdfHeapBound {
+				t.Errorf("%s, %d lines: the heap grew by %.1f MB while the PDF was written, over the bound of %d MB",
+					c.name, n, float64(grew)/(1<<20), pdfHeapBound>>20)
+			}
+		}
+		runtime.KeepAlive(b)
+	}
+}
+
+// countItems is the number of rows items take in the analytic table, at any depth.
+func countItems(its []domain.AnalyticItem) int {
+	n := len(its)
+	for i := range its {
+		n += countItems(its[i].Items)
+	}
+	return n
 }
