@@ -30,13 +30,13 @@ import (
 // has the figures.
 //
 // The text is set in the Go fonts (golang.org/x/image/font/gofont), as
-// before: each embedded whole (the same deflated bytes for every document,
-// made once) as a CIDFontType2 font with the identity encoding, its text
-// written as glyph numbers, and the widths and the Unicode map of the glyphs
-// a document used written at its end, so that readers can extract the text.
+// before: each embedded as a CIDFontType2 font with the identity encoding,
+// its text written as glyph numbers; the outlines, the widths and the
+// Unicode map of the glyphs a document used are written at its end (the
+// map lets readers extract the text).
 
 // pdfFace is an embeddable TrueType font: its glyph numbers and advances
-// for the runes of the Basic Multilingual Plane, and its file deflated.
+// for the runes of the Basic Multilingual Plane, and its file.
 type pdfFace struct {
 	name      string // PostScript name
 	glyph     []uint16
@@ -46,8 +46,7 @@ type pdfFace struct {
 	descent   int
 	capHeight int
 	bbox      [4]int
-	file      []byte // the font file deflated
-	fileLen   int
+	ttf       []byte
 }
 
 var (
@@ -106,13 +105,7 @@ func newPDFFace(ttf []byte) (*pdfFace, error) {
 	}
 	// sfnt's bounds grow downwards; a PDF's upwards.
 	pf.bbox = [4]int{thousandths(b.Min.X), -thousandths(b.Max.Y), thousandths(b.Max.X), -thousandths(b.Min.Y)}
-	var z bytes.Buffer
-	zw := zlib.NewWriter(&z)
-	zw.Write(ttf)
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	pf.file, pf.fileLen = z.Bytes(), len(ttf)
+	pf.ttf = ttf
 	return pf, nil
 }
 
@@ -198,6 +191,10 @@ type pdfWriter struct {
 	num     []byte
 }
 
+// pdfCompression is the deflate level of the pages' content (see
+// docs/notes/pdf.md for its time against the size of the file).
+const pdfCompression = zlib.DefaultCompression
+
 // Object numbers: the catalog, the page tree, the information dictionary,
 // then five per font, then two per page (its dictionary and its content).
 const (
@@ -216,7 +213,7 @@ func newPDFWriter(w io.Writer, pageW, pageH float64, title, author string, creat
 		return nil, err
 	}
 	pw := &pdfWriter{out: bufio.NewWriterSize(w, 64<<10), pageW: pageW, pageH: pageH}
-	pw.zw, _ = zlib.NewWriterLevel(&pw.z, zlib.BestSpeed)
+	pw.zw, _ = zlib.NewWriterLevel(&pw.z, pdfCompression)
 	for i, f := range []*pdfFace{regular, bold} {
 		pw.fonts = append(pw.fonts, &pdfFont{pdfFace: f, res: fmt.Sprintf("F%d", i+1), obj: pdfFonts + 5*i, runes: make([]rune, f.numGlyphs)})
 	}
@@ -229,13 +226,6 @@ func newPDFWriter(w io.Writer, pageW, pageH float64, title, author string, creat
 	pw.printf("<< /Title %s /Author %s /Creator (costdb) /Producer (costdb) /CreationDate (%s) >>\n",
 		pdfTextString(title), pdfTextString(author), created.UTC().Format("D:20060102150405Z"))
 	pw.end()
-	for _, f := range pw.fonts {
-		pw.begin(f.obj + 3)
-		pw.printf("<< /Length %d /Length1 %d /Filter /FlateDecode >>\nstream\n", len(f.file), f.fileLen)
-		pw.write(f.file)
-		pw.printf("\nendstream\n")
-		pw.end()
-	}
 	return pw, pw.err
 }
 
@@ -371,14 +361,32 @@ func (pw *pdfWriter) finish() error {
 }
 
 // writeFont writes f's Type0 font, its CIDFont with the widths of the
-// glyphs drawn, its descriptor and its Unicode map (its file went first).
+// glyphs drawn, its descriptor, its file with the outlines of those glyphs
+// only (subsetTTF) and its Unicode map.
 func (pw *pdfWriter) writeFont(f *pdfFont) {
 	var used []int
+	drawn := make([]bool, len(f.runes))
 	for g, r := range f.runes {
 		if r != 0 {
 			used = append(used, g)
+			drawn[g] = true
 		}
 	}
+	file, err := subsetTTF(f.ttf, drawn)
+	if err != nil && pw.err == nil {
+		pw.err = err
+	}
+	pw.z.Reset()
+	zw := zlib.NewWriter(&pw.z)
+	zw.Write(file)
+	if err := zw.Close(); err != nil && pw.err == nil {
+		pw.err = err
+	}
+	pw.begin(f.obj + 3)
+	pw.printf("<< /Length %d /Length1 %d /Filter /FlateDecode >>\nstream\n", pw.z.Len(), len(file))
+	pw.write(pw.z.Bytes())
+	pw.printf("\nendstream\n")
+	pw.end()
 	pw.begin(f.obj)
 	pw.printf("<< /Type /Font /Subtype /Type0 /BaseFont /%s /Encoding /Identity-H /DescendantFonts [%d 0 R] /ToUnicode %d 0 R >>\n",
 		f.name, f.obj+1, f.obj+4)
