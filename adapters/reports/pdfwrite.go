@@ -191,9 +191,10 @@ type pdfWriter struct {
 	num     []byte
 }
 
-// pdfCompression is the deflate level of the pages' content (see
-// docs/notes/pdf.md for its time against the size of the file).
-const pdfCompression = zlib.DefaultCompression
+// pdfCompression is the deflate level of the pages' content: level 2 makes
+// files 20% larger than the default level (6) in about 55% of its time
+// (docs/notes/pdf.md).
+const pdfCompression = 2
 
 // Object numbers: the catalog, the page tree, the information dictionary,
 // then five per font, then two per page (its dictionary and its content).
