@@ -189,6 +189,8 @@ type pdfWriter struct {
 	pageH   float64
 	pages   int
 	num     []byte
+	font    *pdfFont // the page's current font and size (nil: none yet)
+	size    float64
 }
 
 // pdfCompression is the deflate level of the pages' content: level 2 makes
@@ -263,21 +265,37 @@ func (pw *pdfWriter) end() { pw.printf("endobj\n") }
 // next object.
 func (pw *pdfWriter) pageObj(i int) int { return pdfFonts + 5*len(pw.fonts) + 2*i }
 
-// number appends v to the page with two decimals at most.
+// number appends v to the page with two decimals at most (and a space).
 func (pw *pdfWriter) number(v float64) {
-	pw.num = strconv.AppendFloat(pw.num[:0], math.Round(v*100)/100, 'f', -1, 64)
+	c := int64(math.Round(v * 100))
+	if c < 0 {
+		pw.page.WriteByte('-')
+		c = -c
+	}
+	pw.num = strconv.AppendInt(pw.num[:0], c/100, 10)
+	if c%100 != 0 {
+		pw.num = append(pw.num, '.', byte('0'+c%100/10))
+		if c%10 != 0 {
+			pw.num = append(pw.num, byte('0'+c%10))
+		}
+	}
 	pw.page.Write(pw.num)
 	pw.page.WriteByte(' ')
 }
 
 // text draws s with its baseline at (x, y), y from the top of the page.
+// The font is set only when it changes (it stays set across text objects).
 func (pw *pdfWriter) text(f *pdfFont, size, x, y float64, s string) {
 	p := &pw.page
-	p.WriteString("BT /")
-	p.WriteString(f.res)
-	p.WriteByte(' ')
-	pw.number(size)
-	p.WriteString("Tf ")
+	p.WriteString("BT ")
+	if f != pw.font || size != pw.size {
+		pw.font, pw.size = f, size
+		p.WriteByte('/')
+		p.WriteString(f.res)
+		p.WriteByte(' ')
+		pw.number(size)
+		p.WriteString("Tf ")
+	}
 	pw.number(x)
 	pw.number(pw.pageH - y)
 	p.WriteString("Td <")
@@ -318,6 +336,7 @@ func (pw *pdfWriter) endPage() error {
 		pw.err = err
 	}
 	pw.page.Reset()
+	pw.font = nil // a page starts without a font
 	obj := pw.pageObj(pw.pages)
 	pw.pages++
 	pw.begin(obj)
