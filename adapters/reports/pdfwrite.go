@@ -23,7 +23,7 @@ import (
 // The PDF documents are written by pdfWriter as their pages are made: a
 // page's content goes out when the page is done and only the objects'
 // offsets (8 bytes an object, two objects a page) stay until the cross
-// reference table at the end. The libraries tried hold every page until
+// reference table at the end. The libraries looked at hold every page until
 // the document is written (gopdf keeps each page's drawing operations,
 // gofpdf its whole output buffer, baseline-pdf each page's content stream),
 // which made a budget of 100,000 lines take gigabytes; docs/notes/pdf.md
@@ -397,9 +397,9 @@ func (pw *pdfWriter) writeFont(f *pdfFont) {
 		pw.err = err
 	}
 	pw.z.Reset()
-	zw := zlib.NewWriter(&pw.z)
-	zw.Write(file)
-	if err := zw.Close(); err != nil && pw.err == nil {
+	pw.zw.Reset(&pw.z)
+	pw.zw.Write(file)
+	if err := pw.zw.Close(); err != nil && pw.err == nil {
 		pw.err = err
 	}
 	pw.begin(f.obj + 3)
