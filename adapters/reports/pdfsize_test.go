@@ -2,6 +2,7 @@ package reports_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -331,4 +332,40 @@ func countItems(its []domain.AnalyticItem) int {
 		n += countItems(its[i].Items)
 	}
 	return n
+}
+
+// failingWriter takes limit bytes, then fails every write, counting them.
+type failingWriter struct {
+	limit, n int
+	failed   int
+}
+
+var errGone = errors.New("the client went away")
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if w.n+len(p) > w.limit {
+		w.failed++
+		return 0, errGone
+	}
+	w.n += len(p)
+	return len(p), nil
+}
+
+// A PDF whose reader goes away (its writes fail) stops when the page being
+// made is done (the walk of the report stops with the error it returns)
+// and writes nothing more.
+func TestPDFStopsWhenTheWriterFails(t *testing.T) {
+	b := bigBudget(2000)
+	an, err := domain.NewBudgetPricer(bigWorld{}).AnalyticStream(b, b.Walk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &failingWriter{limit: 200 << 10}
+	err = reports.AnalyticPDF(w, an, reports.Document{Company: "Construtora Alfa"})
+	if !errors.Is(err, errGone) {
+		t.Fatalf("AnalyticPDF gave %v, want the writer's error", err)
+	}
+	if w.failed != 1 {
+		t.Errorf("%d writes failed, want 1: the writer went on after the first failure", w.failed)
+	}
 }
