@@ -25,53 +25,39 @@ import (
 // docReportPath are the paths whose answer is a spreadsheet or a PDF.
 var docReportPath = regexp.MustCompile(`/budgets/[^/]+/(versions/[^/]+/)?reports/(synthetic|analytic|abc)\.(xlsx|pdf)$`)
 
-// docFunc computes a report for a document: the report (to check its
-// figures), what renders it to a writer, and the file's name.
-type docFunc func(h *handlers, r *http.Request, ctx context.Context, kind string, doc reports.Document) (any, func(io.Writer) error, string, error)
+// docFunc computes a report for a document (its figures checked by the
+// use case): what renders it to a writer, and the file's name.
+type docFunc func(h *handlers, r *http.Request, ctx context.Context, kind string, doc reports.Document) (func(io.Writer) error, string, error)
 
-// pdfStreams says whether the PDF renderers read a report's rows through
-// its Each, so that they take the streamed reports (whose rows are not
-// held); until then they take the reports with their rows.
-const pdfStreams = false
-
-// docReport makes the docFunc of a report: get computes it (and names its
-// budget), streamed (a report whose rows are handed out by its Each as it
-// walks the budget again, never all held) or with its rows; xlsx and pdf
-// render it.
-func docReport[R any](name string, get func(h *handlers, r *http.Request, ctx context.Context, streamed bool) (R, *domain.Budget, error),
+// docReport makes the docFunc of a report: get computes it streamed (its
+// rows handed out by its Each as it walks the budget again, never all
+// held) and names its budget; xlsx and pdf render it.
+func docReport[R any](name string, get func(h *handlers, r *http.Request, ctx context.Context) (R, *domain.Budget, error),
 	xlsx, pdf func(io.Writer, R, reports.Document) error) docFunc {
-	return func(h *handlers, r *http.Request, ctx context.Context, kind string, doc reports.Document) (any, func(io.Writer) error, string, error) {
-		rep, b, err := get(h, r, ctx, kind == "xlsx" || pdfStreams)
+	return func(h *handlers, r *http.Request, ctx context.Context, kind string, doc reports.Document) (func(io.Writer) error, string, error) {
+		rep, b, err := get(h, r, ctx)
 		if err != nil {
-			return nil, nil, "", err
+			return nil, "", err
 		}
 		render := xlsx
 		if kind == "pdf" {
 			render = pdf
 		}
-		return rep, func(w io.Writer) error { return render(w, rep, doc) }, reports.Filename(b, name, kind), nil
+		return func(w io.Writer) error { return render(w, rep, doc) }, reports.Filename(b, name, kind), nil
 	}
 }
 
 // documentReports are the reports served as documents.
 var documentReports = map[string]docFunc{
-	"synthetic": docReport("sintetico", func(h *handlers, r *http.Request, ctx context.Context, streamed bool) (*domain.SyntheticReport, *domain.Budget, error) {
-		get := h.env.App.SyntheticReport
-		if streamed {
-			get = h.env.App.SyntheticReportStream
-		}
-		rep, err := get(ctx, principal(r), chi.URLParam(r, "id"))
+	"synthetic": docReport("sintetico", func(h *handlers, r *http.Request, ctx context.Context) (*domain.SyntheticReport, *domain.Budget, error) {
+		rep, err := h.env.App.SyntheticReportStream(ctx, principal(r), chi.URLParam(r, "id"))
 		return rep, budgetOf(rep, func() *domain.Budget { return rep.Budget }), err
 	}, reports.SyntheticXLSX, reports.SyntheticPDF),
-	"analytic": docReport("analitico", func(h *handlers, r *http.Request, ctx context.Context, streamed bool) (*domain.AnalyticReport, *domain.Budget, error) {
-		get := h.env.App.AnalyticReport
-		if streamed {
-			get = h.env.App.AnalyticReportStream
-		}
-		rep, err := get(ctx, principal(r), chi.URLParam(r, "id"))
+	"analytic": docReport("analitico", func(h *handlers, r *http.Request, ctx context.Context) (*domain.AnalyticReport, *domain.Budget, error) {
+		rep, err := h.env.App.AnalyticReportStream(ctx, principal(r), chi.URLParam(r, "id"))
 		return rep, budgetOf(rep, func() *domain.Budget { return rep.Budget }), err
 	}, reports.AnalyticXLSX, reports.AnalyticPDF),
-	"abc": docReport("curva-abc", func(h *handlers, r *http.Request, ctx context.Context, _ bool) (*domain.ABCReport, *domain.Budget, error) {
+	"abc": docReport("curva-abc", func(h *handlers, r *http.Request, ctx context.Context) (*domain.ABCReport, *domain.Budget, error) {
 		limits, err := abcLimits(r.URL.Query())
 		if err != nil {
 			return nil, nil, err
@@ -138,13 +124,9 @@ func (h *handlers) reportDocument(report, kind string, version bool) http.Handle
 			return
 		}
 		defer release()
-		rep, render, name, err := compute(h, r, ctx, kind, doc)
+		render, name, err := compute(h, r, ctx, kind, doc)
 		if err != nil {
 			h.documentFailed(w, r, err, false)
-			return
-		}
-		if prob := httpapi.FiguresProblem(rep); prob != "" {
-			h.writeError(w, r, domain.Errorf(domain.ECONFLICT, "%s", prob))
 			return
 		}
 		// The document goes to the answer as it is written: its headers

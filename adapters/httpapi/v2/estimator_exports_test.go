@@ -124,7 +124,7 @@ func TestDocumentStopsWhenTheClientGoesAway(t *testing.T) {
 		handler.ServeHTTP(rec, req)
 		return rec, ctx.asked
 	}
-	for _, doc := range []struct{ path, accept string }{{"synthetic.xlsx", xlsxMedia}, {"analytic.xlsx", xlsxMedia}} {
+	for _, doc := range []struct{ path, accept string }{{"synthetic.xlsx", xlsxMedia}, {"analytic.xlsx", xlsxMedia}, {"synthetic.pdf", "application/pdf"}, {"analytic.pdf", "application/pdf"}} {
 		// The whole export: it looks at the context all along.
 		rec, whole := export(doc.path, doc.accept, 0)
 		if rec.Code != 200 || rec.Body.Len() == 0 {

@@ -1,0 +1,462 @@
+package reports
+
+import (
+	"bufio"
+	"bytes"
+	"compress/zlib"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+	"unicode/utf16"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/math/fixed"
+)
+
+// The PDF documents are written by pdfWriter as their pages are made: a
+// page's content goes out when the page is done and only the objects'
+// offsets (8 bytes an object, two objects a page) stay until the cross
+// reference table at the end. The libraries looked at hold every page until
+// the document is written (gopdf keeps each page's drawing operations,
+// gofpdf its whole output buffer, baseline-pdf each page's content stream),
+// which made a budget of 100,000 lines take gigabytes; docs/notes/pdf.md
+// has the figures.
+//
+// The text is set in the Go fonts (golang.org/x/image/font/gofont), as
+// before: each embedded as a CIDFontType2 font with the identity encoding,
+// its text written as glyph numbers; the outlines, the widths and the
+// Unicode map of the glyphs a document used are written at its end (the
+// map lets readers extract the text).
+
+// pdfFace is an embeddable TrueType font: its glyph numbers and advances
+// for the runes of the Basic Multilingual Plane, and its file.
+type pdfFace struct {
+	name      string // PostScript name
+	glyph     []uint16
+	advance   []uint16 // of each glyph, in thousandths of the font size
+	numGlyphs int
+	ascent    int // in thousandths
+	descent   int
+	capHeight int
+	bbox      [4]int
+	ttf       []byte
+}
+
+var (
+	faceOnce    sync.Once
+	faceRegular *pdfFace
+	faceBold    *pdfFace
+	faceErr     error
+)
+
+// pdfFaces returns the regular and bold Go fonts, parsed on first use.
+func pdfFaces() (regular, bold *pdfFace, err error) {
+	faceOnce.Do(func() {
+		if faceRegular, faceErr = newPDFFace(goregular.TTF); faceErr != nil {
+			return
+		}
+		faceBold, faceErr = newPDFFace(gobold.TTF)
+	})
+	return faceRegular, faceBold, faceErr
+}
+
+func newPDFFace(ttf []byte) (*pdfFace, error) {
+	f, err := sfnt.Parse(ttf)
+	if err != nil {
+		return nil, err
+	}
+	var buf sfnt.Buffer
+	upem := int(f.UnitsPerEm())
+	ppem := fixed.I(upem)
+	thousandths := func(v fixed.Int26_6) int { return int(math.Round(float64(v) / 64 * 1000 / float64(upem))) }
+	pf := &pdfFace{glyph: make([]uint16, 0x10000), numGlyphs: f.NumGlyphs()}
+	if pf.name, err = f.Name(&buf, sfnt.NameIDPostScript); err != nil {
+		return nil, err
+	}
+	pf.advance = make([]uint16, pf.numGlyphs)
+	for g := range pf.numGlyphs {
+		adv, err := f.GlyphAdvance(&buf, sfnt.GlyphIndex(g), ppem, font.HintingNone)
+		if err != nil {
+			return nil, err
+		}
+		// In whole thousandths, cut as gopdf did, so that text keeps its width.
+		pf.advance[g] = uint16(int(adv>>6) * 1000 / upem)
+	}
+	for r := range rune(0x10000) {
+		if g, err := f.GlyphIndex(&buf, r); err == nil {
+			pf.glyph[r] = uint16(g)
+		}
+	}
+	m, err := f.Metrics(&buf, ppem, font.HintingNone)
+	if err != nil {
+		return nil, err
+	}
+	pf.ascent, pf.descent, pf.capHeight = thousandths(m.Ascent), -thousandths(m.Descent), thousandths(m.CapHeight)
+	b, err := f.Bounds(&buf, ppem, font.HintingNone)
+	if err != nil {
+		return nil, err
+	}
+	// sfnt's bounds grow downwards; a PDF's upwards.
+	pf.bbox = [4]int{thousandths(b.Min.X), -thousandths(b.Max.Y), thousandths(b.Max.X), -thousandths(b.Min.Y)}
+	pf.ttf = ttf
+	return pf, nil
+}
+
+// glyphOf is r's glyph (0 when the font lacks it).
+func (f *pdfFace) glyphOf(r rune) uint16 {
+	if r < 0 || int(r) >= len(f.glyph) {
+		return 0
+	}
+	return f.glyph[r]
+}
+
+// width is s's width at size points (runes the font lacks are left out,
+// as they are when drawn).
+func (f *pdfFace) width(s string, size float64) float64 {
+	w := 0
+	for _, r := range s {
+		if g := f.glyphOf(r); g != 0 {
+			w += int(f.advance[g])
+		}
+	}
+	return float64(w) * size / 1000
+}
+
+// fit shortens s to width at size points (less 4 points of padding): the
+// longest start of it that fits, its last rune made "…" when something
+// was cut; never less than one rune.
+func (f *pdfFace) fit(s string, size, width float64) string {
+	limit := int(math.Floor((width - 4) * 1000 / size))
+	w, n := 0, 0
+	for _, r := range s {
+		if g := f.glyphOf(r); g != 0 {
+			w += int(f.advance[g])
+		}
+		n++
+	}
+	if w <= limit || n <= 1 {
+		return s
+	}
+	// The longest start of at least one rune whose width fits: it ends
+	// where the rune that passes the limit starts (cut); the rune before
+	// that starts at last.
+	w, kept, last, cut := 0, 0, 0, len(s)
+	for i, r := range s {
+		if g := f.glyphOf(r); g != 0 {
+			w += int(f.advance[g])
+		}
+		if w > limit && kept >= 1 {
+			cut = i
+			break
+		}
+		last = i
+		kept++
+	}
+	if kept <= 1 {
+		return s[:cut]
+	}
+	return s[:last] + "…"
+}
+
+// pdfFont is a face as one document uses it: its resource name and the
+// glyphs it drew.
+type pdfFont struct {
+	*pdfFace
+	res   string
+	obj   int    // the Type0 font's object; the CIDFont, descriptor, file and map follow
+	runes []rune // per glyph, the rune drawn with it (0: unused)
+}
+
+// pdfWriter writes a PDF as it goes (see above). Its methods stop at the
+// first error and keep it (err).
+type pdfWriter struct {
+	out     *bufio.Writer
+	n       int64
+	offsets []int64 // of object i+1
+	err     error
+	page    bytes.Buffer // the content of the page being made
+	z       bytes.Buffer
+	zw      *zlib.Writer
+	fonts   []*pdfFont
+	pageW   float64
+	pageH   float64
+	pages   int
+	num     []byte
+	font    *pdfFont // the page's current font and size (nil: none yet)
+	size    float64
+}
+
+// pdfCompression is the deflate level of the pages' content: level 2 makes
+// files 20% larger than the default level (6) in about 55% of its time
+// (docs/notes/pdf.md).
+const pdfCompression = 2
+
+// Object numbers: the catalog, the page tree, the information dictionary,
+// then five per font, then two per page (its dictionary and its content).
+const (
+	pdfCatalog = 1
+	pdfPages   = 2
+	pdfInfo    = 3
+	pdfFonts   = 4
+)
+
+// newPDFWriter starts a document of pages of w × h points with the
+// regular and bold Go fonts (resources F1 and F2) and its information
+// dictionary.
+func newPDFWriter(w io.Writer, pageW, pageH float64, title, author string, created time.Time) (*pdfWriter, error) {
+	regular, bold, err := pdfFaces()
+	if err != nil {
+		return nil, err
+	}
+	pw := &pdfWriter{out: bufio.NewWriterSize(w, 64<<10), pageW: pageW, pageH: pageH}
+	pw.zw, _ = zlib.NewWriterLevel(&pw.z, pdfCompression)
+	for i, f := range []*pdfFace{regular, bold} {
+		pw.fonts = append(pw.fonts, &pdfFont{pdfFace: f, res: fmt.Sprintf("F%d", i+1), obj: pdfFonts + 5*i, runes: make([]rune, f.numGlyphs)})
+	}
+	pw.offsets = make([]int64, pdfFonts+5*len(pw.fonts)-1)
+	pw.printf("%%PDF-1.7\n%%\xe2\xe3\xcf\xd3\n")
+	pw.begin(pdfCatalog)
+	pw.printf("<< /Type /Catalog /Pages %d 0 R >>\n", pdfPages)
+	pw.end()
+	pw.begin(pdfInfo)
+	pw.printf("<< /Title %s /Author %s /Creator (costdb) /Producer (costdb) /CreationDate (%s) >>\n",
+		pdfTextString(title), pdfTextString(author), created.UTC().Format("D:20060102150405Z"))
+	pw.end()
+	return pw, pw.err
+}
+
+func (pw *pdfWriter) write(b []byte) {
+	if pw.err != nil {
+		return
+	}
+	n, err := pw.out.Write(b)
+	pw.n += int64(n)
+	pw.err = err
+}
+
+func (pw *pdfWriter) printf(format string, args ...any) {
+	if pw.err != nil {
+		return
+	}
+	n, err := fmt.Fprintf(pw.out, format, args...)
+	pw.n += int64(n)
+	pw.err = err
+}
+
+// begin starts object obj (numbered in advance) here.
+func (pw *pdfWriter) begin(obj int) {
+	for len(pw.offsets) < obj {
+		pw.offsets = append(pw.offsets, 0)
+	}
+	pw.offsets[obj-1] = pw.n
+	pw.printf("%d 0 obj\n", obj)
+}
+
+func (pw *pdfWriter) end() { pw.printf("endobj\n") }
+
+// pageObj is the dictionary object of page i (from 0); its content is the
+// next object.
+func (pw *pdfWriter) pageObj(i int) int { return pdfFonts + 5*len(pw.fonts) + 2*i }
+
+// number appends v to the page with two decimals at most (and a space).
+func (pw *pdfWriter) number(v float64) {
+	c := int64(math.Round(v * 100))
+	if c < 0 {
+		pw.page.WriteByte('-')
+		c = -c
+	}
+	pw.num = strconv.AppendInt(pw.num[:0], c/100, 10)
+	if c%100 != 0 {
+		pw.num = append(pw.num, '.', byte('0'+c%100/10))
+		if c%10 != 0 {
+			pw.num = append(pw.num, byte('0'+c%10))
+		}
+	}
+	pw.page.Write(pw.num)
+	pw.page.WriteByte(' ')
+}
+
+// text draws s with its baseline at (x, y), y from the top of the page.
+// The font is set only when it changes (it stays set across text objects).
+func (pw *pdfWriter) text(f *pdfFont, size, x, y float64, s string) {
+	p := &pw.page
+	p.WriteString("BT ")
+	if f != pw.font || size != pw.size {
+		pw.font, pw.size = f, size
+		p.WriteByte('/')
+		p.WriteString(f.res)
+		p.WriteByte(' ')
+		pw.number(size)
+		p.WriteString("Tf ")
+	}
+	pw.number(x)
+	pw.number(pw.pageH - y)
+	p.WriteString("Td <")
+	const hex = "0123456789ABCDEF"
+	for _, r := range s {
+		g := f.glyphOf(r)
+		if g == 0 {
+			continue
+		}
+		if f.runes[g] == 0 {
+			f.runes[g] = r
+		}
+		p.Write([]byte{hex[g>>12], hex[g>>8&15], hex[g>>4&15], hex[g&15]})
+	}
+	p.WriteString("> Tj ET\n")
+}
+
+// line draws a line of width lw from (x1, y1) to (x2, y2), y from the top.
+func (pw *pdfWriter) line(lw, x1, y1, x2, y2 float64) {
+	pw.page.WriteString("q ")
+	pw.number(lw)
+	pw.page.WriteString("w ")
+	pw.number(x1)
+	pw.number(pw.pageH - y1)
+	pw.page.WriteString("m ")
+	pw.number(x2)
+	pw.number(pw.pageH - y2)
+	pw.page.WriteString("l S Q\n")
+}
+
+// endPage writes the page drawn since the last one (deflated) and its
+// dictionary, and empties the page.
+func (pw *pdfWriter) endPage() error {
+	pw.z.Reset()
+	pw.zw.Reset(&pw.z)
+	pw.zw.Write(pw.page.Bytes())
+	if err := pw.zw.Close(); err != nil && pw.err == nil {
+		pw.err = err
+	}
+	pw.page.Reset()
+	pw.font = nil // a page starts without a font
+	obj := pw.pageObj(pw.pages)
+	pw.pages++
+	pw.begin(obj)
+	pw.printf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 %s %s] /Contents %d 0 R /Resources << /Font <<",
+		pdfPages, fmtNum(pw.pageW), fmtNum(pw.pageH), obj+1)
+	for _, f := range pw.fonts {
+		pw.printf(" /%s %d 0 R", f.res, f.obj)
+	}
+	pw.printf(" >> >> >>\n")
+	pw.end()
+	pw.begin(obj + 1)
+	pw.printf("<< /Length %d /Filter /FlateDecode >>\nstream\n", pw.z.Len())
+	pw.write(pw.z.Bytes())
+	pw.printf("\nendstream\n")
+	pw.end()
+	return pw.err
+}
+
+// finish writes the fonts' widths and Unicode maps, the page tree, the
+// cross reference table and the trailer, and flushes.
+func (pw *pdfWriter) finish() error {
+	for _, f := range pw.fonts {
+		pw.writeFont(f)
+	}
+	pw.begin(pdfPages)
+	pw.printf("<< /Type /Pages /Count %d /Kids [", pw.pages)
+	for i := range pw.pages {
+		pw.printf("%d 0 R ", pw.pageObj(i))
+	}
+	pw.printf("] >>\n")
+	pw.end()
+	xref := pw.n
+	pw.printf("xref\n0 %d\n0000000000 65535 f \n", len(pw.offsets)+1)
+	for _, off := range pw.offsets {
+		pw.printf("%010d 00000 n \n", off)
+	}
+	pw.printf("trailer\n<< /Size %d /Root %d 0 R /Info %d 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(pw.offsets)+1, pdfCatalog, pdfInfo, xref)
+	if pw.err != nil {
+		return pw.err
+	}
+	return pw.out.Flush()
+}
+
+// writeFont writes f's Type0 font, its CIDFont with the widths of the
+// glyphs drawn, its descriptor, its file with the outlines of those glyphs
+// only (subsetTTF) and its Unicode map.
+func (pw *pdfWriter) writeFont(f *pdfFont) {
+	var used []int
+	drawn := make([]bool, len(f.runes))
+	for g, r := range f.runes {
+		if r != 0 {
+			used = append(used, g)
+			drawn[g] = true
+		}
+	}
+	file, err := subsetTTF(f.ttf, drawn)
+	if err != nil && pw.err == nil {
+		pw.err = err
+	}
+	pw.z.Reset()
+	pw.zw.Reset(&pw.z)
+	pw.zw.Write(file)
+	if err := pw.zw.Close(); err != nil && pw.err == nil {
+		pw.err = err
+	}
+	pw.begin(f.obj + 3)
+	pw.printf("<< /Length %d /Length1 %d /Filter /FlateDecode >>\nstream\n", pw.z.Len(), len(file))
+	pw.write(pw.z.Bytes())
+	pw.printf("\nendstream\n")
+	pw.end()
+	pw.begin(f.obj)
+	pw.printf("<< /Type /Font /Subtype /Type0 /BaseFont /%s /Encoding /Identity-H /DescendantFonts [%d 0 R] /ToUnicode %d 0 R >>\n",
+		f.name, f.obj+1, f.obj+4)
+	pw.end()
+	pw.begin(f.obj + 1)
+	pw.printf("<< /Type /Font /Subtype /CIDFontType2 /BaseFont /%s /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor %d 0 R /CIDToGIDMap /Identity /DW %d /W [",
+		f.name, f.obj+2, f.advance[0])
+	for _, g := range used {
+		pw.printf("%d [%d] ", g, f.advance[g])
+	}
+	pw.printf("] >>\n")
+	pw.end()
+	pw.begin(f.obj + 2)
+	pw.printf("<< /Type /FontDescriptor /FontName /%s /Flags 32 /FontBBox [%d %d %d %d] /ItalicAngle 0 /Ascent %d /Descent %d /CapHeight %d /StemV 80 /FontFile2 %d 0 R >>\n",
+		f.name, f.bbox[0], f.bbox[1], f.bbox[2], f.bbox[3], f.ascent, f.descent, f.capHeight, f.obj+3)
+	pw.end()
+	var cm bytes.Buffer
+	cm.WriteString("/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n")
+	for chunk := range slices.Chunk(used, 100) {
+		fmt.Fprintf(&cm, "%d beginbfchar\n", len(chunk))
+		for _, g := range chunk {
+			fmt.Fprintf(&cm, "<%04X> <", g)
+			for _, u := range utf16.Encode([]rune{f.runes[g]}) {
+				fmt.Fprintf(&cm, "%04X", u)
+			}
+			cm.WriteString(">\n")
+		}
+		cm.WriteString("endbfchar\n")
+	}
+	cm.WriteString("endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n")
+	pw.begin(f.obj + 4)
+	pw.printf("<< /Length %d >>\nstream\n", cm.Len())
+	pw.write(cm.Bytes())
+	pw.printf("\nendstream\n")
+	pw.end()
+}
+
+// fmtNum writes v with two decimals at most.
+func fmtNum(v float64) string {
+	return strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
+}
+
+// pdfTextString is s as a PDF text string: UTF-16BE with its byte order
+// mark, in hexadecimal.
+func pdfTextString(s string) string {
+	var b bytes.Buffer
+	b.WriteString("<FEFF")
+	for _, u := range utf16.Encode([]rune(s)) {
+		fmt.Fprintf(&b, "%04X", u)
+	}
+	b.WriteString(">")
+	return b.String()
+}
