@@ -390,12 +390,12 @@ type rowSource interface {
 
 // openSource opens a file as CSV or XLSX, telling one from the other by its
 // first bytes, and returns the style of its numbers.
-func openSource(r io.ReaderAt, size int64) (rowSource, numberStyle, error) {
+func openSource(ctx context.Context, name string, r io.ReaderAt, size int64, l Limits) (rowSource, numberStyle, error) {
 	var magic [4]byte
 	n, _ := r.ReadAt(magic[:], 0)
 	switch string(magic[:n]) {
 	case xlsxMagic:
-		x, err := openXLSX(r, size)
+		x, err := openXLSX(ctx, name, r, size, l)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -527,8 +527,12 @@ func (s *csvSource) close() error             { return nil }
 // newFile opens a file and reads down to its header: the first row that
 // one of formats recognises. It returns the File and that format, or
 // errNoHeader when no row of the first maxTitleRows is a known header.
-func newFile(ctx context.Context, name string, r io.ReaderAt, size int64, formats []Format) (*File, Format, error) {
-	src, style, err := openSource(r, size)
+func newFile(ctx context.Context, name string, r io.ReaderAt, size int64, formats []Format, l Limits) (*File, Format, error) {
+	src, style, err := openSource(ctx, name, r, size, l)
+	var le *LimitError
+	if errors.As(err, &le) || ctx.Err() != nil && err != nil {
+		return nil, nil, err
+	}
 	if err != nil {
 		return nil, nil, badFile(name, 0, "%v", err)
 	}
