@@ -144,7 +144,7 @@ func (e *LimitError) Error() string {
 		}
 	}
 	if e.Cap == CapXMLDTD {
-		return fmt.Sprintf("bankfiles: %s: refused: the part declares a DTD (a workbook has none; entities could expand without bound)", where)
+		return fmt.Sprintf("bankfiles: %s: refused: the part declares a DTD, over the cap on %s (none: a workbook has none, and entities could expand without bound)", where, e.Cap)
 	}
 	return fmt.Sprintf("bankfiles: %s: refused: over the cap on the %s (%s)", where, e.Cap, limit)
 }
