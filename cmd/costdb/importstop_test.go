@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/costdb/costdb/adapters/bankfiles"
+	"github.com/costdb/costdb/adapters/boltstore"
+	"github.com/costdb/costdb/adapters/pgstore/pgtest"
+	"github.com/costdb/costdb/app"
+)
+
+// dbEditions is what a database holds, as the import tests compare it: its
+// editions with their counts, regimes, source and import time (any write
+// of an import changes one of them).
+func dbEditions(t *testing.T, db string) string {
+	t.Helper()
+	st, err := openStore(context.Background(), db, boltstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	eds, _, err := app.New(st, nil, app.Config{}).Editions(context.Background(), app.ListQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(eds)
+	return string(b)
+}
+
+// workbookEditions reads the real workbook of the tests and returns its
+// editions as the import commands send them.
+func workbookEditions(t *testing.T) []app.EditionData {
+	t.Helper()
+	wf, err := bankfiles.OpenSinapiWorkbook(realWorkbook(t, t.TempDir(), nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wf.Close()
+	wb, err := wf.Read(context.Background(), bankfiles.WorkbookOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eds, _ := wb.Editions()
+	data := make([]app.EditionData, len(eds))
+	for i, e := range eds {
+		data[i] = app.EditionData{Edition: e.Edition, Resources: e.Resources, Compositions: e.Compositions, Replace: true}
+	}
+	return data
+}
+
+// TestImportStoppedLeavesDatabaseUnchanged: an import whose context is
+// cancelled (SIGTERM or SIGINT in the command, a client gone at the admin
+// listener) while it writes its first edition or its last,
+// leaves the database as it was, on bbolt and on PostgreSQL.
+func TestImportStoppedLeavesDatabaseUnchanged(t *testing.T) {
+	data := workbookEditions(t)
+	if len(data) < 2 {
+		t.Fatalf("the workbook gives %d editions, want several", len(data))
+	}
+	engines := map[string]func(t *testing.T) string{
+		"bbolt":      func(t *testing.T) string { return filepath.Join(t.TempDir(), "c.db") },
+		"postgresql": func(t *testing.T) string { return pgtest.NewDatabase(t) },
+	}
+	for engine, newDB := range engines {
+		for _, stopAt := range []int{0, len(data) - 1} {
+			t.Run(fmt.Sprintf("%s/stop_at_%d", engine, stopAt), func(t *testing.T) {
+				db := newDB(t)
+				if code, _, stderr := cli(t, "import", "sample", "--db", db); code != 0 {
+					t.Fatalf("import sample: %s", stderr)
+				}
+				before := dbEditions(t, db)
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				op, err := connect(ctx, connectOptions{DB: db})
+				if err != nil {
+					t.Fatal(err)
+				}
+				asked := 0
+				_, err = op.Import(ctx, len(data), func(i int) (*app.EditionData, error) {
+					asked++
+					if i == stopAt {
+						cancel() // the signal arrives while edition i is written
+					}
+					return &data[i], nil
+				})
+				op.Close()
+				if !errors.Is(err, context.Canceled) {
+					t.Fatalf("stopped at edition %d of %d: error %v, want context.Canceled", stopAt, len(data), err)
+				}
+				if asked != stopAt+1 {
+					t.Errorf("editions asked for after the stop: %d, want %d", asked, stopAt+1)
+				}
+				if after := dbEditions(t, db); after != before {
+					t.Errorf("stopped at edition %d: the database changed\nbefore %s\nafter  %s", stopAt, before, after)
+				}
+				// The same import, not stopped, writes.
+				op, err = connect(context.Background(), connectOptions{DB: db})
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, err = importAll(context.Background(), op, data)
+				op.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if after := dbEditions(t, db); after == before {
+					t.Error("the import that was not stopped changed nothing")
+				}
+			})
+		}
+	}
+}
+
+// TestImportClientGoneAtAdminListener: the command's connection to the
+// running server ends half-way (the command was stopped): the server's
+// import stops and writes nothing.
+func TestImportClientGoneAtAdminListener(t *testing.T) {
+	data := workbookEditions(t)
+	db := filepath.Join(t.TempDir(), "c.db")
+	m, _ := startServer(t, db, nil)
+	c, err := dialAdmin(context.Background(), adminFilePath(db))
+	if err != nil || c == nil {
+		t.Fatalf("dialAdmin: %v %v", c, err)
+	}
+	count := func() int {
+		var n int
+		if err := m.store.View(context.Background(), func(tx app.Tx) error {
+			eds, err := tx.Editions()
+			n = len(eds)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, err = c.Import(ctx, len(data), func(i int) (*app.EditionData, error) {
+		if i == 1 {
+			cancel() // the command stops: its request ends
+			<-ctx.Done()
+		}
+		return &data[i], nil
+	})
+	if err == nil {
+		t.Fatal("an import whose client left succeeded")
+	}
+	// The server's import has ended (its write transaction rolled back)
+	// once the next write goes through.
+	if _, err := importAll(context.Background(), c, data[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != 1 {
+		t.Errorf("editions after the stopped import and one more: %d, want 1", n)
+	}
+}
