@@ -1,14 +1,20 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/costdb/costdb/adapters/bankfiles"
+	"github.com/costdb/costdb/adapters/bankfiles/workbooktest"
 	"github.com/costdb/costdb/adapters/boltstore"
 	"github.com/costdb/costdb/adapters/pgstore/pgtest"
 	"github.com/costdb/costdb/app"
@@ -157,5 +163,76 @@ func TestImportClientGoneAtAdminListener(t *testing.T) {
 	}
 	if n := count(); n != 1 {
 		t.Errorf("editions after the stopped import and one more: %d, want 1", n)
+	}
+}
+
+// TestImportSIGTERM runs the built binary on a generated national workbook
+// (27 states, 1,500 records each) and sends it SIGTERM while it reads the
+// workbook, and while it writes the editions: it exits 1 saying nothing was
+// written, and the database holds what it held, on bbolt and PostgreSQL.
+func TestImportSIGTERM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates and imports a large workbook")
+	}
+	bin := builtBinary(t)
+	book := filepath.Join(t.TempDir(), "SINAPI_Referência_2026_08.xlsx")
+	f, err := os.Create(book)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	if err := workbooktest.Write(w, workbooktest.Synthetic(500, 1000, 3)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	engines := map[string]func(t *testing.T) string{
+		"bbolt":      func(t *testing.T) string { return filepath.Join(t.TempDir(), "c.db") },
+		"postgresql": func(t *testing.T) string { return pgtest.NewDatabase(t) },
+	}
+	for engine, newDB := range engines {
+		for _, when := range []string{"reading ", "writing "} {
+			t.Run(engine+"/"+strings.TrimSpace(when), func(t *testing.T) {
+				db := newDB(t)
+				if code, _, stderr := cli(t, "import", "sample", "--db", db); code != 0 {
+					t.Fatalf("import sample: %s", stderr)
+				}
+				before := dbEditions(t, db)
+				cmd := exec.Command(bin, "import", "sinapi", "--db", db, book)
+				stderr, err := cmd.StderrPipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				var said strings.Builder
+				sc := bufio.NewScanner(stderr)
+				for sc.Scan() {
+					said.WriteString(sc.Text() + "\n")
+					if strings.HasPrefix(sc.Text(), when) {
+						if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+							t.Fatal(err)
+						}
+						break
+					}
+				}
+				for sc.Scan() {
+					said.WriteString(sc.Text() + "\n")
+				}
+				err = cmd.Wait()
+				if err == nil {
+					t.Skipf("the import ended before SIGTERM arrived:\n%s", said.String())
+				}
+				if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(said.String(), "nothing was written") {
+					t.Errorf("SIGTERM while %s: exit %d, stderr:\n%s", strings.TrimSpace(when), code, said.String())
+				}
+				if after := dbEditions(t, db); after != before {
+					t.Errorf("SIGTERM while %s: the database changed\nbefore %s\nafter  %s", strings.TrimSpace(when), before, after)
+				}
+			})
+		}
 	}
 }
