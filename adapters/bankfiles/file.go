@@ -292,6 +292,10 @@ func (f *File) report() {
 
 // wrap names the file (and the line, for CSV errors) in a reading error.
 func (f *File) wrap(err error) error {
+	var le *LimitError
+	if errors.As(err, &le) {
+		return err
+	}
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		return f.Errorf(pe.StartLine, "%v", pe.Err)
@@ -403,7 +407,7 @@ func openSource(ctx context.Context, name string, r io.ReaderAt, size int64, l L
 	case xlsMagic:
 		return nil, 0, errors.New("this is an Excel 97-2003 (.xls) workbook: save it as XLSX or CSV")
 	}
-	return openCSV(r, size)
+	return openCSV(name, r, size, l)
 }
 
 // csvSource reads a CSV file; the separator is ";" or ",", whichever the
@@ -416,13 +420,13 @@ type csvSource struct {
 	cp1252 bool
 }
 
-func openCSV(r io.ReaderAt, size int64) (rowSource, numberStyle, error) {
+func openCSV(name string, r io.ReaderAt, size int64, l Limits) (rowSource, numberStyle, error) {
 	utf, err := isUTF8(r, size)
 	if err != nil {
 		return nil, 0, err
 	}
 	count := &countingReader{r: io.NewSectionReader(r, 0, size), total: size}
-	br := bufio.NewReaderSize(count, 64<<10)
+	br := bufio.NewReaderSize(&lineGuard{r: count, name: name, max: l.CSVLine}, 64<<10)
 	head, _ := br.Peek(64 << 10)
 	if i := bytes.IndexByte(head, '\n'); i >= 0 {
 		head = head[:i]

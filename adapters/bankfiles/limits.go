@@ -49,6 +49,9 @@ type Limits struct {
 	// composition codes of the national workbook, which excelize's row
 	// stream does not carry).
 	FormulaSheetBytes int64
+	// CSVLine caps one line of a CSV file (encoding/csv holds a record
+	// whole).
+	CSVLine int64
 }
 
 // DefaultLimits are the caps of an import: many times what the largest
@@ -63,6 +66,7 @@ var DefaultLimits = Limits{
 	XMLDepth:          256,
 	XMLToken:          1 << 20,
 	FormulaSheetBytes: 128 << 20,
+	CSVLine:           1 << 20,
 }
 
 // ratioFloor is the size under which an entry's compression ratio is not
@@ -104,6 +108,9 @@ func (l Limits) withDefaults() Limits {
 	if l.FormulaSheetBytes > 0 {
 		d.FormulaSheetBytes = l.FormulaSheetBytes
 	}
+	if l.CSVLine > 0 {
+		d.CSVLine = l.CSVLine
+	}
 	return d
 }
 
@@ -119,6 +126,7 @@ const (
 	CapXMLToken      = "length of an XML token"
 	CapXMLDTD        = "XML document type declarations"
 	CapFormulaSheet  = "worksheet read whole for its formulas"
+	CapCSVLine       = "length of a CSV line"
 )
 
 // LimitError is the error of a file that goes over a cap. Its message
@@ -367,4 +375,24 @@ func (g *xmlGuard) closeTag() {
 			g.strings++
 		}
 	}
+}
+
+// lineGuard refuses, with a LimitError, a line longer than max bytes.
+type lineGuard struct {
+	r    io.Reader
+	name string
+	max  int64
+	run  int64 // bytes since the last line end
+}
+
+func (g *lineGuard) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	for _, c := range p[:n] {
+		if c == '\n' {
+			g.run = 0
+		} else if g.run++; g.run > g.max {
+			return n, &LimitError{File: g.name, Cap: CapCSVLine, Limit: g.max, Unit: "bytes"}
+		}
+	}
+	return n, err
 }

@@ -434,3 +434,20 @@ func TestHeapPeakSees(t *testing.T) {
 		t.Fatalf("100 MiB held, the sampler saw %d MiB", grew>>20)
 	}
 }
+
+// TestCSVLongLine: a CSV file of one line of 64 MB (encoding/csv would
+// hold the record whole) is refused at the line cap.
+func TestCSVLongLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "long.csv")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(f, "CODIGO,DESCRICAO,UNIDADE,CUSTO\n1,")
+	if err := repeat("abcdefgh", 8<<20)(f); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	err, grew := heapPeak(t, func() error { return addSicro(bankfiles.Limits{})(path) })
+	wantCap(t, err, grew, path, bankfiles.CapCSVLine)
+}
