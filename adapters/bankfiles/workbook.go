@@ -822,7 +822,7 @@ func (wf *WorkbookFile) readPrices(ctx context.Context, label string, insumos bo
 		}
 	}
 	if len(noCode) > 0 {
-		if err := wf.codesFromFormulas(s.name, label, code, noCode); err != nil {
+		if err := wf.codesFromFormulas(ctx, s.name, label, code, noCode); err != nil {
 			return readResult{}, err
 		}
 		for _, it := range noCode {
@@ -856,12 +856,27 @@ func (p *wbPrices) add(wf *WorkbookFile, it *wbItem) error {
 var formulaCode = regexp.MustCompile(`[,;]\s*(\d+)\s*\)\s*$`)
 
 // codesFromFormulas sets the code of each item from the formula of its
-// code cell. Formulas are not in excelize's row stream: the sheet is read
-// whole, from a second handle on the workbook released at the end, so that
-// only the sheets that need it cost their memory. A row whose cell holds no
-// such formula is a note if it has no price (its code stays empty), an
-// error otherwise.
-func (wf *WorkbookFile) codesFromFormulas(sheet, label string, col int, items []*wbItem) error {
+// code cell. Formulas are not in excelize's row stream: they are read as a
+// stream of the sheet's part (streamFormulas), or, for a shared formula,
+// through excelize's whole-sheet API within the formula-sheet cap. A row
+// whose cell holds no such formula is a note if it has no price (its code
+// stays empty), an error otherwise.
+func (wf *WorkbookFile) codesFromFormulas(ctx context.Context, sheet, label string, col int, items []*wbItem) error {
+	rows := make(map[int]bool, len(items))
+	for _, it := range items {
+		rows[it.line] = true
+	}
+	formulas, err := streamFormulas(ctx, wf.path, sheet, col, rows)
+	switch {
+	case err == nil:
+		return wf.setCodes(label, col, items, func(line int) (string, error) { return formulas[line], nil })
+	case ctx.Err() != nil:
+		return err
+	case !errors.Is(err, errFormulaFallback):
+		return wf.sheetError(label, 0, -1, "%v", err)
+	}
+	// A shared formula: excelize derives it from its master cell, reading
+	// the whole sheet, within the cap.
 	if wf.sheetMax > wf.limits.FormulaSheetBytes {
 		// The largest worksheet stands for this one: a bound, not its size.
 		return &LimitError{File: wf.name, Entry: "sheet " + label, Cap: CapFormulaSheet, Limit: wf.limits.FormulaSheetBytes, Unit: "bytes"}
@@ -872,8 +887,16 @@ func (wf *WorkbookFile) codesFromFormulas(sheet, label string, col int, items []
 	}
 	defer book.Close()
 	colName, _ := excelize.ColumnNumberToName(col + 1)
+	return wf.setCodes(label, col, items, func(line int) (string, error) {
+		return book.GetCellFormula(sheet, colName+strconv.Itoa(line))
+	})
+}
+
+// setCodes sets each item's code from the formula formula gives for its
+// line.
+func (wf *WorkbookFile) setCodes(label string, col int, items []*wbItem, formula func(line int) (string, error)) error {
 	for _, it := range items {
-		f, err := book.GetCellFormula(sheet, colName+strconv.Itoa(it.line))
+		f, err := formula(it.line)
 		if err != nil {
 			return wf.sheetError(label, it.line, col, "%v", err)
 		}
