@@ -1,11 +1,13 @@
 package main
 
 import (
+	"archive/zip"
 	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -235,4 +237,51 @@ func TestImportSIGTERM(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestImportCapExitStatus: a zip bomb given to the command (a national
+// workbook, a SICRO report) stops it with exit status 1 and a message
+// naming the file and the cap, before the database is created.
+func TestImportCapExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	bomb := func(name string, parts ...string) string {
+		path := filepath.Join(dir, name)
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zw := zip.NewWriter(f)
+		for _, p := range parts {
+			w, _ := zw.Create(p)
+			if _, err := io.CopyN(w, zeroReader{}, 64<<20); err != nil {
+				t.Fatal(err)
+			}
+		}
+		zw.Close()
+		f.Close()
+		return path
+	}
+	book := bomb("SINAPI_Referência_2026_08.xlsx", "xl/workbook.xml", "xl/worksheets/sheet1.xml")
+	report := bomb("SICRO_AL_202401_Relatorio_Sintetico_Materiais.xlsx", "xl/worksheets/sheet1.xml")
+	for _, args := range [][]string{
+		{"import", "sinapi", book},
+		{"import", "sicro", "--state", "AL", "--month", "01/2024", report},
+	} {
+		db := filepath.Join(dir, "c.db")
+		code, _, stderr := cli(t, append(args, "--db", db)...)
+		file := args[len(args)-1]
+		if code != 1 || !strings.Contains(stderr, file) || !strings.Contains(stderr, bankfiles.CapRatio) {
+			t.Errorf("%v: exit %d, stderr %q; want 1 naming %s and the cap %q", args, code, stderr, file, bankfiles.CapRatio)
+		}
+		if _, err := os.Stat(db); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%v: the database was created (%v)", args, err)
+		}
+	}
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
 }
