@@ -61,8 +61,8 @@ var DefaultLimits = Limits{
 	EntryBytes:        1 << 30,
 	TotalBytes:        2 << 30,
 	Ratio:             100,
-	MemoryBytes:       256 << 20,
-	SharedStrings:     2_000_000,
+	MemoryBytes:       64 << 20,
+	SharedStrings:     500_000,
 	XMLDepth:          256,
 	XMLToken:          1 << 20,
 	FormulaSheetBytes: 128 << 20,
@@ -76,7 +76,7 @@ const ratioFloor = 1 << 20
 // xmlMemoryPart is excelize's UnzipXMLSizeLimit as costdb sets it: a
 // worksheet or shared strings table larger than this is read from a
 // temporary file, not from memory.
-const xmlMemoryPart = 16 << 20
+const xmlMemoryPart = 1 << 20
 
 // withDefaults fills the zero fields of l from DefaultLimits.
 func (l Limits) withDefaults() Limits {
