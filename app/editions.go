@@ -49,12 +49,17 @@ func (s *Service) ImportEditions(ctx context.Context, data []EditionData) ([]Imp
 // may be called again for the same i if the store runs the transaction
 // again. It may answer nil data for an i that has nothing to import (the
 // per-state reader knows how many regime groups a state has only once its
-// files are read): that i is skipped and has no summary.
+// files are read): that i is skipped and has no summary. A ctx done (a
+// signal, a client gone) stops it between editions and before the commit:
+// nothing is written.
 func (s *Service) ImportEditionsFunc(ctx context.Context, n int, edition func(i int) (*EditionData, error)) ([]ImportSummary, error) {
 	var out []ImportSummary
 	err := s.store.Update(ctx, func(tx Tx) error {
 		out = out[:0]
 		for i := 0; i < n; i++ {
+			if err := ctx.Err(); err != nil { // stopped (a signal, a client gone): roll back
+				return err
+			}
 			d, err := edition(i)
 			if err != nil {
 				return err
@@ -68,7 +73,7 @@ func (s *Service) ImportEditionsFunc(ctx context.Context, n int, edition func(i 
 			}
 			out = append(out, sum)
 		}
-		return nil
+		return ctx.Err() // stopped while the last edition was written: nothing commits
 	})
 	return out, err
 }

@@ -292,6 +292,10 @@ func (f *File) report() {
 
 // wrap names the file (and the line, for CSV errors) in a reading error.
 func (f *File) wrap(err error) error {
+	var le *LimitError
+	if errors.As(err, &le) {
+		return err
+	}
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		return f.Errorf(pe.StartLine, "%v", pe.Err)
@@ -390,12 +394,12 @@ type rowSource interface {
 
 // openSource opens a file as CSV or XLSX, telling one from the other by its
 // first bytes, and returns the style of its numbers.
-func openSource(r io.ReaderAt, size int64) (rowSource, numberStyle, error) {
+func openSource(ctx context.Context, name string, r io.ReaderAt, size int64, l Limits) (rowSource, numberStyle, error) {
 	var magic [4]byte
 	n, _ := r.ReadAt(magic[:], 0)
 	switch string(magic[:n]) {
 	case xlsxMagic:
-		x, err := openXLSX(r, size)
+		x, err := openXLSX(ctx, name, r, size, l)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -403,7 +407,7 @@ func openSource(r io.ReaderAt, size int64) (rowSource, numberStyle, error) {
 	case xlsMagic:
 		return nil, 0, errors.New("this is an Excel 97-2003 (.xls) workbook: save it as XLSX or CSV")
 	}
-	return openCSV(r, size)
+	return openCSV(name, r, size, l)
 }
 
 // csvSource reads a CSV file; the separator is ";" or ",", whichever the
@@ -416,13 +420,13 @@ type csvSource struct {
 	cp1252 bool
 }
 
-func openCSV(r io.ReaderAt, size int64) (rowSource, numberStyle, error) {
+func openCSV(name string, r io.ReaderAt, size int64, l Limits) (rowSource, numberStyle, error) {
 	utf, err := isUTF8(r, size)
 	if err != nil {
 		return nil, 0, err
 	}
 	count := &countingReader{r: io.NewSectionReader(r, 0, size), total: size}
-	br := bufio.NewReaderSize(count, 64<<10)
+	br := bufio.NewReaderSize(&lineGuard{r: count, name: name, max: l.CSVLine}, 64<<10)
 	head, _ := br.Peek(64 << 10)
 	if i := bytes.IndexByte(head, '\n'); i >= 0 {
 		head = head[:i]
@@ -527,8 +531,12 @@ func (s *csvSource) close() error             { return nil }
 // newFile opens a file and reads down to its header: the first row that
 // one of formats recognises. It returns the File and that format, or
 // errNoHeader when no row of the first maxTitleRows is a known header.
-func newFile(ctx context.Context, name string, r io.ReaderAt, size int64, formats []Format) (*File, Format, error) {
-	src, style, err := openSource(r, size)
+func newFile(ctx context.Context, name string, r io.ReaderAt, size int64, formats []Format, l Limits) (*File, Format, error) {
+	src, style, err := openSource(ctx, name, r, size, l)
+	var le *LimitError
+	if errors.As(err, &le) || ctx.Err() != nil && err != nil {
+		return nil, nil, err
+	}
 	if err != nil {
 		return nil, nil, badFile(name, 0, "%v", err)
 	}

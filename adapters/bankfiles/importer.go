@@ -77,6 +77,9 @@ type Importer struct {
 	// with the bytes read so far and the total (of the worksheet, for an
 	// XLSX file), and once at the end of the file with done == total.
 	Progress func(file string, done, total int64)
+	// Limits are the caps on reading an XLSX file (a zip); zero fields
+	// take DefaultLimits'.
+	Limits Limits
 
 	bank  Bank
 	state string
@@ -115,7 +118,7 @@ func (im *Importer) AddFile(ctx context.Context, path string) (FileSummary, erro
 // in the edition's Source.
 func (im *Importer) Add(ctx context.Context, name string, r io.ReaderAt, size int64) (FileSummary, error) {
 	sum := FileSummary{Name: name}
-	f, format, err := newFile(ctx, name, r, size, im.bank.Formats)
+	f, format, err := newFile(ctx, name, r, size, im.bank.Formats, im.Limits.withDefaults())
 	if err == errNoHeader {
 		return sum, im.unknownFile(ctx, name, r, size)
 	}
@@ -188,7 +191,7 @@ func (im *Importer) unknownFile(ctx context.Context, name string, r io.ReaderAt,
 		if other.Name == im.bank.Name {
 			continue
 		}
-		if f, format, err := newFile(ctx, name, r, size, other.Formats); err == nil {
+		if f, format, err := newFile(ctx, name, r, size, other.Formats, im.Limits.withDefaults()); err == nil {
 			f.src.close()
 			msg += fmt.Sprintf(": it looks like a %s file, of bank %s", format.Name(), other.Name)
 			break

@@ -107,7 +107,7 @@ func TestXLSXCells(t *testing.T) {
 	must(book.SetCellValue("Sheet1", "C5", 0.001))
 	var buf bytes.Buffer
 	must(book.Write(&buf))
-	x, err := openXLSX(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	x, err := openXLSX(context.Background(), "book.xlsx", bytes.NewReader(buf.Bytes()), int64(buf.Len()), DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -111,11 +111,13 @@ func (w *Workbook) Editions() ([]Edition, []StateSummary) {
 
 // WorkbookFile is an open national workbook.
 type WorkbookFile struct {
-	name   string // as shown in messages
-	path   string // the .xlsx on disk (a temporary copy for a zip)
-	temp   bool
-	book   *excelize.File
-	sheets map[string]string // NFC name → name in the workbook
+	limits   Limits
+	sheetMax int64  // the largest worksheet part, uncompressed
+	name     string // as shown in messages
+	path     string // the .xlsx on disk (a temporary copy for a zip)
+	temp     bool
+	book     *excelize.File
+	sheets   map[string]string // NFC name → name in the workbook
 }
 
 // workbookPattern is the name of the main workbook in Caixa's monthly zip.
@@ -128,6 +130,16 @@ var workbookPattern = regexp.MustCompile(`(?i)^SINAPI_Refer.+ncia_(\d{4})_(\d{2}
 // and Analítico, answers ErrNotWorkbook. A zip that holds no such workbook,
 // or a file that cannot be read, is an EBADREQUEST error naming it.
 func OpenSinapiWorkbook(path string) (*WorkbookFile, error) {
+	return OpenSinapiWorkbookWith(context.Background(), path, Limits{})
+}
+
+// OpenSinapiWorkbookWith is OpenSinapiWorkbook within the caps l (zero
+// fields take DefaultLimits'): those of the zip, when path is a zip of
+// workbooks, and those of the workbook's own parts, checked before the
+// workbook is opened. Going over a cap is a *LimitError naming the file and
+// the cap. ctx stops the check.
+func OpenSinapiWorkbookWith(ctx context.Context, path string, l Limits) (*WorkbookFile, error) {
+	l = l.withDefaults()
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, badFile(path, 0, "%v", err)
@@ -142,7 +154,11 @@ func OpenSinapiWorkbook(path string) (*WorkbookFile, error) {
 	if err != nil {
 		return nil, badFile(path, 0, "neither a readable XLSX workbook nor a zip (%v): is the download complete?", err)
 	}
-	wf := &WorkbookFile{name: path, path: path}
+	if err := checkZipEntries(path, &zr.Reader, l); err != nil {
+		zr.Close()
+		return nil, err
+	}
+	wf := &WorkbookFile{name: path, path: path, limits: l}
 	isBook := false
 	var entries []string
 	var found *zip.File
@@ -161,16 +177,24 @@ func OpenSinapiWorkbook(path string) (*WorkbookFile, error) {
 			zr.Close()
 			return nil, badFile(path, 0, "the zip holds no SINAPI workbook SINAPI_Referência_AAAA_MM.xlsx (it holds: %s)", listNames(entries))
 		}
-		tmp, err := extract(found)
+		tmp, err := extract(ctx, path, found, l)
 		zr.Close()
 		if err != nil {
+			var le *LimitError
+			if errors.As(err, &le) || ctx.Err() != nil {
+				return nil, err
+			}
 			return nil, badFile(path, 0, "%s: %v", zipName(found), err)
 		}
 		wf.name, wf.path, wf.temp = path+" » "+filepath.Base(zipName(found)), tmp, true
 	} else {
 		zr.Close()
 	}
-	wf.book, err = excelize.OpenFile(wf.path, rawCells)
+	if err := wf.check(ctx); err != nil {
+		wf.Close()
+		return nil, err
+	}
+	wf.book, err = excelize.OpenFile(wf.path, bookOptions(l))
 	if err != nil {
 		wf.Close()
 		return nil, badFile(wf.name, 0, "not a readable XLSX workbook: %v", err)
@@ -218,13 +242,38 @@ func listNames(names []string) string {
 	return strings.Join(names, ", ")
 }
 
-// maxWorkbookBytes bounds the workbook taken out of a zip (Caixa's is tens
-// of megabytes).
-const maxWorkbookBytes = 2 << 30
+// check checks the workbook's parts within its caps (checkWorkbook).
+func (wf *WorkbookFile) check(ctx context.Context) error {
+	fh, err := os.Open(wf.path)
+	if err != nil {
+		return badFile(wf.name, 0, "%v", err)
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return badFile(wf.name, 0, "%v", err)
+	}
+	sizes, err := checkWorkbook(ctx, wf.name, fh, st.Size(), wf.limits)
+	var le *LimitError
+	if errors.As(err, &le) || ctx.Err() != nil && err != nil {
+		return err
+	}
+	if err != nil {
+		return badFile(wf.name, 0, "%v", err)
+	}
+	for part, n := range sizes {
+		if strings.HasPrefix(part, "xl/worksheets/sheet") && n > wf.sheetMax {
+			wf.sheetMax = n
+		}
+	}
+	return nil
+}
 
-// extract copies a zip entry to a temporary file and returns its path.
-func extract(f *zip.File) (string, error) {
-	rc, err := f.Open()
+// extract copies a zip entry to a temporary file, within the caps l on
+// the bytes it really gives, and returns its path.
+func extract(ctx context.Context, zipPath string, f *zip.File, l Limits) (string, error) {
+	var total int64
+	rc, err := openEntry(ctx, zipPath, f, l, &total)
 	if err != nil {
 		return "", err
 	}
@@ -233,10 +282,7 @@ func extract(f *zip.File) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	n, err := io.Copy(tmp, io.LimitReader(rc, maxWorkbookBytes+1))
-	if err == nil && n > maxWorkbookBytes {
-		err = fmt.Errorf("the workbook is larger than %d MB once unzipped", maxWorkbookBytes>>20)
-	}
+	_, err = io.Copy(tmp, rc)
 	if err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
@@ -776,7 +822,7 @@ func (wf *WorkbookFile) readPrices(ctx context.Context, label string, insumos bo
 		}
 	}
 	if len(noCode) > 0 {
-		if err := wf.codesFromFormulas(s.name, label, code, noCode); err != nil {
+		if err := wf.codesFromFormulas(ctx, s.name, label, code, noCode); err != nil {
 			return readResult{}, err
 		}
 		for _, it := range noCode {
@@ -810,20 +856,47 @@ func (p *wbPrices) add(wf *WorkbookFile, it *wbItem) error {
 var formulaCode = regexp.MustCompile(`[,;]\s*(\d+)\s*\)\s*$`)
 
 // codesFromFormulas sets the code of each item from the formula of its
-// code cell. Formulas are not in excelize's row stream: the sheet is read
-// whole, from a second handle on the workbook released at the end, so that
-// only the sheets that need it cost their memory. A row whose cell holds no
-// such formula is a note if it has no price (its code stays empty), an
-// error otherwise.
-func (wf *WorkbookFile) codesFromFormulas(sheet, label string, col int, items []*wbItem) error {
-	book, err := excelize.OpenFile(wf.path, rawCells)
+// code cell. Formulas are not in excelize's row stream: they are read as a
+// stream of the sheet's part (streamFormulas), or, for a shared formula,
+// through excelize's whole-sheet API within the formula-sheet cap. A row
+// whose cell holds no such formula is a note if it has no price (its code
+// stays empty), an error otherwise.
+func (wf *WorkbookFile) codesFromFormulas(ctx context.Context, sheet, label string, col int, items []*wbItem) error {
+	rows := make(map[int]bool, len(items))
+	for _, it := range items {
+		rows[it.line] = true
+	}
+	formulas, err := streamFormulas(ctx, wf.path, sheet, col, rows)
+	switch {
+	case err == nil:
+		return wf.setCodes(label, col, items, func(line int) (string, error) { return formulas[line], nil })
+	case ctx.Err() != nil:
+		return err
+	case !errors.Is(err, errFormulaFallback):
+		return wf.sheetError(label, 0, -1, "%v", err)
+	}
+	// A shared formula: excelize derives it from its master cell, reading
+	// the whole sheet, within the cap.
+	if wf.sheetMax > wf.limits.FormulaSheetBytes {
+		// The largest worksheet stands for this one: a bound, not its size.
+		return &LimitError{File: wf.name, Entry: "sheet " + label, Cap: CapFormulaSheet, Limit: wf.limits.FormulaSheetBytes, Unit: "bytes"}
+	}
+	book, err := excelize.OpenFile(wf.path, bookOptions(wf.limits))
 	if err != nil {
 		return wf.sheetError(label, 0, -1, "%v", err)
 	}
 	defer book.Close()
 	colName, _ := excelize.ColumnNumberToName(col + 1)
+	return wf.setCodes(label, col, items, func(line int) (string, error) {
+		return book.GetCellFormula(sheet, colName+strconv.Itoa(line))
+	})
+}
+
+// setCodes sets each item's code from the formula formula gives for its
+// line.
+func (wf *WorkbookFile) setCodes(label string, col int, items []*wbItem, formula func(line int) (string, error)) error {
 	for _, it := range items {
-		f, err := book.GetCellFormula(sheet, colName+strconv.Itoa(it.line))
+		f, err := formula(it.line)
 		if err != nil {
 			return wf.sheetError(label, it.line, col, "%v", err)
 		}

@@ -1,9 +1,11 @@
 package bankfiles
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -28,6 +30,14 @@ const xlsMagic = "\xd0\xcf\x11\xe0"
 // formatted "#,##0.00" would otherwise come back as "1,234.56".
 var rawCells = excelize.Options{RawCellValue: true}
 
+// bookOptions are excelize's options for a workbook checked within l:
+// stored values, excelize's own cap on the uncompressed size (from the
+// headers, which checkWorkbook found true), and the size above which a
+// worksheet or the shared strings table is read from a temporary file.
+func bookOptions(l Limits) excelize.Options {
+	return excelize.Options{RawCellValue: true, UnzipSizeLimit: l.TotalBytes, UnzipXMLSizeLimit: xmlMemoryPart}
+}
+
 // sheetRows reads the rows of one worksheet with excelize's row iterator.
 type sheetRows struct {
 	book  *excelize.File
@@ -38,9 +48,19 @@ type sheetRows struct {
 	total int // the last row of the sheet's dimension, when it states one
 }
 
-// openXLSX opens the first worksheet of the workbook in r.
-func openXLSX(r io.ReaderAt, size int64) (*sheetRows, error) {
-	book, err := excelize.OpenReader(io.NewSectionReader(r, 0, size))
+// openXLSX opens the first worksheet of the workbook in r, once
+// checkWorkbook found it within l.
+func openXLSX(ctx context.Context, name string, r io.ReaderAt, size int64, l Limits) (*sheetRows, error) {
+	if _, err := checkWorkbook(ctx, name, r, size, l); err != nil {
+		return nil, err
+	}
+	var book *excelize.File
+	var err error
+	if f, ok := r.(*os.File); ok {
+		book, err = excelize.OpenFile(f.Name(), bookOptions(l)) // read where it is, not copied into memory
+	} else {
+		book, err = excelize.OpenReader(io.NewSectionReader(r, 0, size), bookOptions(l))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("not a readable XLSX workbook: %v", err)
 	}

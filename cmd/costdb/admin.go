@@ -99,7 +99,18 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 }
 
+// runImport runs "costdb import …". A signal (SIGTERM, SIGINT) cancels
+// ctx: the reading stops within a few hundred rows, the write transaction
+// rolls back, and the command says that nothing was written.
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	err := runImportCommand(ctx, args, stdout, stderr)
+	if err != nil && err != errUsage && ctx.Err() != nil {
+		return fmt.Errorf("import stopped (%v): nothing was written", ctx.Err())
+	}
+	return err
+}
+
+func runImportCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && (args[0] == "sinapi" || args[0] == "sicro") {
 		return runImportBank(ctx, args[0], args[1:], stdout, stderr)
 	}

@@ -67,7 +67,7 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 	if kind == "sinapi" && len(files) > 0 {
 		var book *bankfiles.WorkbookFile
 		for _, path := range files {
-			wf, err := bankfiles.OpenSinapiWorkbook(path)
+			wf, err := bankfiles.OpenSinapiWorkbookWith(ctx, path, bankfiles.Limits{})
 			if errors.Is(err, bankfiles.ErrNotWorkbook) {
 				continue
 			}
