@@ -157,7 +157,7 @@ func BenchmarkDocuments(b *testing.B) {
 	for _, n := range []int{5000, 100000} {
 		id := budget(b, f, n)
 		for _, rep := range []string{"synthetic", "analytic"} {
-			for _, d := range []Document{docJSON[rep], docXLSX[rep]} {
+			for _, d := range []Document{docJSON[rep], docXLSX[rep], docPDF[rep]} {
 				b.Run(fmt.Sprintf("%s_%d", d.Name, n), func(b *testing.B) {
 					var peaks []float64
 					for b.Loop() {
