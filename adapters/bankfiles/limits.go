@@ -78,40 +78,30 @@ const ratioFloor = 1 << 20
 // temporary file, not from memory.
 const xmlMemoryPart = 1 << 20
 
-// withDefaults fills the zero fields of l from DefaultLimits.
+// withDefaults fills the fields of l that are not positive from
+// DefaultLimits.
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits
-	if l.Entries > 0 {
-		d.Entries = l.Entries
+	return Limits{
+		Entries:           orDefault(l.Entries, d.Entries),
+		EntryBytes:        orDefault(l.EntryBytes, d.EntryBytes),
+		TotalBytes:        orDefault(l.TotalBytes, d.TotalBytes),
+		Ratio:             orDefault(l.Ratio, d.Ratio),
+		MemoryBytes:       orDefault(l.MemoryBytes, d.MemoryBytes),
+		SharedStrings:     orDefault(l.SharedStrings, d.SharedStrings),
+		XMLDepth:          orDefault(l.XMLDepth, d.XMLDepth),
+		XMLToken:          orDefault(l.XMLToken, d.XMLToken),
+		FormulaSheetBytes: orDefault(l.FormulaSheetBytes, d.FormulaSheetBytes),
+		CSVLine:           orDefault(l.CSVLine, d.CSVLine),
 	}
-	if l.EntryBytes > 0 {
-		d.EntryBytes = l.EntryBytes
+}
+
+// orDefault is v when it is positive, else def.
+func orDefault[T int | int64](v, def T) T {
+	if v > 0 {
+		return v
 	}
-	if l.TotalBytes > 0 {
-		d.TotalBytes = l.TotalBytes
-	}
-	if l.Ratio > 0 {
-		d.Ratio = l.Ratio
-	}
-	if l.MemoryBytes > 0 {
-		d.MemoryBytes = l.MemoryBytes
-	}
-	if l.SharedStrings > 0 {
-		d.SharedStrings = l.SharedStrings
-	}
-	if l.XMLDepth > 0 {
-		d.XMLDepth = l.XMLDepth
-	}
-	if l.XMLToken > 0 {
-		d.XMLToken = l.XMLToken
-	}
-	if l.FormulaSheetBytes > 0 {
-		d.FormulaSheetBytes = l.FormulaSheetBytes
-	}
-	if l.CSVLine > 0 {
-		d.CSVLine = l.CSVLine
-	}
-	return d
+	return def
 }
 
 // The caps, as LimitError.Cap names them.
