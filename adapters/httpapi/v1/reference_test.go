@@ -48,22 +48,22 @@ type refCompositionBody struct {
 type pricesBody struct {
 	PND          *json.Number `json:"pnd"` // null when the composition has no unit cost
 	PD           *json.Number `json:"pd"`
-	ChDeEq       json.Number `json:"ch_de_eq,omitempty"`
-	ChdDeEq      json.Number `json:"chd_de_eq,omitempty"`
-	ChiDeEq      json.Number `json:"chi_de_eq,omitempty"`
-	ChdiDeEq     json.Number `json:"chdi_de_eq,omitempty"`
-	ChDaMo       json.Number `json:"ch_da_mo,omitempty"`
-	ChdDaMo      json.Number `json:"chd_da_mo,omitempty"`
-	CHE          json.Number `json:"che,omitempty"`
-	CHDE         json.Number `json:"chde,omitempty"`
-	ChIncidencia json.Number `json:"ch_incidencia,omitempty"`
-	CTF          json.Number `json:"ctf,omitempty"`
-	CTFD         json.Number `json:"ctfd,omitempty"`
-	CUOI         json.Number `json:"cuoi,omitempty"`
-	CUOID        json.Number `json:"cuoid,omitempty"`
-	CCA          json.Number `json:"cca,omitempty"`
-	CCAD         json.Number `json:"ccad,omitempty"`
-	CUMO         json.Number `json:"cumo,omitempty"`
+	ChDeEq       json.Number  `json:"ch_de_eq,omitempty"`
+	ChdDeEq      json.Number  `json:"chd_de_eq,omitempty"`
+	ChiDeEq      json.Number  `json:"chi_de_eq,omitempty"`
+	ChdiDeEq     json.Number  `json:"chdi_de_eq,omitempty"`
+	ChDaMo       json.Number  `json:"ch_da_mo,omitempty"`
+	ChdDaMo      json.Number  `json:"chd_da_mo,omitempty"`
+	CHE          json.Number  `json:"che,omitempty"`
+	CHDE         json.Number  `json:"chde,omitempty"`
+	ChIncidencia json.Number  `json:"ch_incidencia,omitempty"`
+	CTF          json.Number  `json:"ctf,omitempty"`
+	CTFD         json.Number  `json:"ctfd,omitempty"`
+	CUOI         json.Number  `json:"cuoi,omitempty"`
+	CUOID        json.Number  `json:"cuoid,omitempty"`
+	CCA          json.Number  `json:"cca,omitempty"`
+	CCAD         json.Number  `json:"ccad,omitempty"`
+	CUMO         json.Number  `json:"cumo,omitempty"`
 }
 
 func refBankOf(b domain.BankRef) bankBody {

@@ -61,22 +61,22 @@ type calculationMethod struct {
 type pricesDoc struct {
 	PND          *json.Number `json:"pnd"` // null when the composition has no unit cost
 	PD           *json.Number `json:"pd"`
-	ChDeEq       json.Number `json:"ch_de_eq"`
-	ChdDeEq      json.Number `json:"chd_de_eq"`
-	ChiDeEq      json.Number `json:"chi_de_eq"`
-	ChdiDeEq     json.Number `json:"chdi_de_eq"`
-	ChDaMo       json.Number `json:"ch_da_mo"`
-	ChdDaMo      json.Number `json:"chd_da_mo"`
-	CHE          json.Number `json:"che"`
-	CHDE         json.Number `json:"chde"`
-	ChIncidencia json.Number `json:"ch_incidencia"`
-	CTF          json.Number `json:"ctf"`
-	CTFD         json.Number `json:"ctfd"`
-	CUOI         json.Number `json:"cuoi"`
-	CUOID        json.Number `json:"cuoid"`
-	CCA          json.Number `json:"cca"`
-	CCAD         json.Number `json:"ccad"`
-	CUMO         json.Number `json:"cumo"`
+	ChDeEq       json.Number  `json:"ch_de_eq"`
+	ChdDeEq      json.Number  `json:"chd_de_eq"`
+	ChiDeEq      json.Number  `json:"chi_de_eq"`
+	ChdiDeEq     json.Number  `json:"chdi_de_eq"`
+	ChDaMo       json.Number  `json:"ch_da_mo"`
+	ChdDaMo      json.Number  `json:"chd_da_mo"`
+	CHE          json.Number  `json:"che"`
+	CHDE         json.Number  `json:"chde"`
+	ChIncidencia json.Number  `json:"ch_incidencia"`
+	CTF          json.Number  `json:"ctf"`
+	CTFD         json.Number  `json:"ctfd"`
+	CUOI         json.Number  `json:"cuoi"`
+	CUOID        json.Number  `json:"cuoid"`
+	CCA          json.Number  `json:"cca"`
+	CCAD         json.Number  `json:"ccad"`
+	CUMO         json.Number  `json:"cumo"`
 }
 
 // bankDoc is one entry of `banks`, keyed by bank name. regiao is written
