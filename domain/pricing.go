@@ -113,7 +113,9 @@ type Prices struct {
 	LaborAdditionD    decimal.Decimal // labour addition on B (desonerado)
 	// Unpriced says, per regime (indexed by Regime), that the unit cost
 	// (PND, PD) cannot be given: the composition lacks a field it needs
-	// (Composition.UnsetFields). Shown as null, never 0.
+	// (Composition.UnsetFields), or a bank composition shown as one
+	// (BankCompositionView) has no published cost in that regime. Shown as
+	// null, never 0.
 	Unpriced [2]bool
 }
 

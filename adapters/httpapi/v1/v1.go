@@ -131,6 +131,16 @@ func Routes(env *httpapi.Env) http.Handler {
 				r.Delete("/{id}/remove_items", h.removeItems)
 			})
 		})
+		// Read-only views of a reference bank in the shapes of mybase
+		// (bankviews.go); "mybase" above is matched first.
+		r.Route("/base/{bank}", func(r chi.Router) {
+			r.Get("/compositions", h.listBankCompositions)
+			r.Get("/compositions/find_by_code", h.getBankComposition)
+			r.Get("/compositions/{id}", h.getBankComposition)
+			r.Get("/resources", h.listBankResources)
+			r.Get("/resources/find_by_code", h.getBankResource)
+			r.Get("/resources/{id}", h.getBankResource)
+		})
 		// Budgets and their reports (budgets.go).
 		r.Get("/bud/budgets/list", h.listBudgets)
 		r.Get("/bud/budgets/{id}", h.getBudget)
