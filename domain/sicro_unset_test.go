@@ -75,3 +75,32 @@ func TestSicroWithoutTeamProductionIsUnpriced(t *testing.T) {
 		t.Errorf("outer prices %+v: the sum of what could be priced (nothing), flagged incomplete", opc.Prices)
 	}
 }
+
+// TestBudgetLineOfSicroWithoutTeamProduction: a budget line of a SICRO-model
+// composition without team production is missing (priced at zero, listed
+// with why) in the synthetic report, and stays whole and missing when the
+// budget is taken down to its inputs (its equipment and labour have no
+// quantity per unit without it).
+func TestBudgetLineOfSicroWithoutTeamProduction(t *testing.T) {
+	src := worldSource()
+	src.ownComp["S0"] = &domain.Composition{ID: "id-S0", Code: "S0", Description: "Escavação", Unit: "m³", State: "MG", IsSicro: true,
+		Rounding: domain.Truncate4, Banks: []domain.BankRef{mg08},
+		Items: []domain.Item{item("SINAPI", "R2", domain.KindResource, "1"), item("SINAPI", "R1", domain.KindResource, "3")}}
+	b := worldBudget(domain.BDIOnUnitPrice)
+	b.Items = []domain.BudgetNode{line(domain.NodeComposition, "MYBASE", "S0", "2")}
+	syn, err := domain.NewBudgetPricer(src).Synthetic(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const reason = "own composition S0 (MG) has no unit cost: team_production is not set (0): a SICRO-model composition's unit cost divides by it"
+	if !syn.Rows[0].Missing || !syn.Total.IsZero() || len(syn.Missing) != 1 || syn.Missing[0].Reason != reason {
+		t.Errorf("synthetic: row %+v, total %s, missing %+v", syn.Rows[0], syn.Total, syn.Missing)
+	}
+	items, err := domain.NewBudgetPricer(src).Explode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 1 || !items[0].Missing || items[0].Code != "S0" || !items[0].Total.IsZero() {
+		t.Errorf("exploded: %+v, want S0 whole and missing", items)
+	}
+}
