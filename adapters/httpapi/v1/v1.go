@@ -39,6 +39,10 @@
 //     is_resource), add-bases region and with_labor_charges, the underscore
 //     spellings add_items/add_bases/remove_items, PATCH as PUT, and every
 //     name a read returns accepted back by an update.
+//   - Reference banks are read under /base/{bank}/… in the shapes of
+//     mybase (bankviews.go): any imported bank, any case, read-only (405).
+//   - A SICRO-model composition with team_production 0 is accepted and
+//     shown without a unit cost (pnd/pd null, missing naming the field).
 package v1
 
 import (
