@@ -418,43 +418,53 @@ func (s *Service) BankItems(ctx context.Context, ref domain.BankRef, q ListQuery
 		if err != nil {
 			return err
 		}
-		ref, key := ed.Ref(), ed.Key()
-		cs, err := tx.BankCompositions(key)
+		all, err := editionItems(tx, ed)
 		if err != nil {
 			return err
-		}
-		rs, err := tx.BankResources(key)
-		if err != nil {
-			return err
-		}
-		// The default order (byCode's, then the kind), with each code
-		// folded once rather than at every comparison.
-		type keyed struct {
-			folded string
-			item   *BankItem
-		}
-		ks := make([]keyed, 0, len(cs)+len(rs))
-		for _, c := range cs {
-			ks = append(ks, keyed{fold(c.Code), compositionItem(ref, c)})
-		}
-		for _, r := range rs {
-			ks = append(ks, keyed{fold(r.Code), resourceItem(ref, r)})
-		}
-		slices.SortFunc(ks, func(a, b keyed) int {
-			if c := naturalCompare(a.folded, b.folded); c != 0 {
-				return c
-			}
-			if c := strings.Compare(a.item.Code, b.item.Code); c != 0 {
-				return c
-			}
-			return strings.Compare(string(a.item.Kind), string(b.item.Kind))
-		})
-		all := make([]*BankItem, len(ks))
-		for i, k := range ks {
-			all[i] = k.item
 		}
 		out, total = sel.apply(all)
 		return nil
 	})
 	return out, total, err
+}
+
+// editionItems are the items of an edition, compositions and resources
+// without their structure, in BankItems' default order.
+func editionItems(tx Tx, ed *domain.Edition) ([]*BankItem, error) {
+	ref, key := ed.Ref(), ed.Key()
+	cs, err := tx.BankCompositions(key)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := tx.BankResources(key)
+	if err != nil {
+		return nil, err
+	}
+	// The default order (byCode's, then the kind), with each code
+	// folded once rather than at every comparison.
+	type keyed struct {
+		folded string
+		item   *BankItem
+	}
+	ks := make([]keyed, 0, len(cs)+len(rs))
+	for _, c := range cs {
+		ks = append(ks, keyed{fold(c.Code), compositionItem(ref, c)})
+	}
+	for _, r := range rs {
+		ks = append(ks, keyed{fold(r.Code), resourceItem(ref, r)})
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		if c := naturalCompare(a.folded, b.folded); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.item.Code, b.item.Code); c != 0 {
+			return c
+		}
+		return strings.Compare(string(a.item.Kind), string(b.item.Kind))
+	})
+	all := make([]*BankItem, len(ks))
+	for i, k := range ks {
+		all[i] = k.item
+	}
+	return all, nil
 }

@@ -118,6 +118,11 @@ func (bp *BudgetPricer) resolveLine(li *lineInfo, state string, n *BudgetNode) e
 		li.description, li.unit, li.own = c.Description, c.Unit, c
 		li.price = pc.Prices.Unit()
 		li.sub = pc.Missing
+		if f := c.UnsetFields(); len(f) > 0 {
+			// No unit cost: the line is missing, as one whose record is gone.
+			li.price, li.missing, li.sub = UnitPrice{}, true, withoutFields(pc.Missing)
+			li.reason = "own composition " + n.Code + " (" + state + ") has no unit cost: " + unsetReason(f[0])
+		}
 	case n.Kind == NodeResource:
 		r, err := bp.src.BankResource(li.ref, n.Code)
 		if err != nil {

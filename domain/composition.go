@@ -136,6 +136,23 @@ func DefaultRounding(isSicro bool) RoundingMethod {
 	return Truncate2
 }
 
+// FieldTeamProduction names the team production where a composition's
+// missing list names a field it needs (MissingPrice.Field).
+const FieldTeamProduction = "team_production"
+
+// UnsetFields names the fields the composition still needs before it has a
+// unit cost: a SICRO-model composition divides its hourly execution cost by
+// its team production (CUE = CHE / team production), so without one (0, as
+// created by clients that send 0 as their default) it has none. A SICRO
+// rain factor (fic) of 0 is a real value (no rain influence) and is not
+// named. Nil when nothing is missing.
+func (c *Composition) UnsetFields() []string {
+	if c.IsSicro && !c.TeamProduction.IsPositive() {
+		return []string{FieldTeamProduction}
+	}
+	return nil
+}
+
 // Validate checks the fields of the composition itself (not whether its items
 // exist, which needs the store).
 func (c *Composition) Validate() error {
@@ -156,10 +173,11 @@ func (c *Composition) Validate() error {
 		v.Add("/rounding_type", "must be 1, 2, 3 or 4")
 	}
 	// The SICRO figures are kept on a SINAPI-model composition too (they
-	// count when it becomes SICRO-model), so none may be negative there.
-	if c.IsSicro && !c.TeamProduction.IsPositive() {
-		v.Add("/team_production", "must be greater than zero for a SICRO-model composition")
-	} else if c.TeamProduction.IsNegative() {
+	// count when it becomes SICRO-model), so none may be negative there. A
+	// team production of 0 is "not set yet" (real v1 clients send 0 as
+	// their default): accepted, and the composition is priced without a
+	// unit cost until it is set (UnsetFields).
+	if c.TeamProduction.IsNegative() {
 		v.Add("/team_production", "must not be negative")
 	}
 	if c.FIC.IsNegative() {

@@ -216,6 +216,16 @@ func (bp *BudgetPricer) ownUnit(c *Composition) (unitLeaves, error) {
 	if bp.visiting[key] {
 		return nil, Errorf(ECONFLICT, "composition %s contains itself", c.Code)
 	}
+	if f := c.UnsetFields(); len(f) > 0 {
+		// Without a team production its equipment and labour have no
+		// quantity per unit: the composition stays whole, missing.
+		l := bp.intern(leafKey(BankMyBase+"/"+c.State, c.Code, KindComposition, false), func() *leaf {
+			return &leaf{ref: BankRef{Name: BankMyBase}, code: c.Code, kind: KindComposition, description: c.Description, unit: c.Unit,
+				missing: true, reason: "own composition " + c.Code + " (" + c.State + ") has no unit cost: " + unsetReason(f[0])}
+		})
+		bp.units[key] = unitLeaves{{l, one}}
+		return bp.units[key], nil
+	}
 	bp.visiting[key] = true
 	defer delete(bp.visiting, key)
 	var acc accumulator
@@ -272,7 +282,7 @@ func (bp *BudgetPricer) explodeItem(acc *accumulator, c *Composition, it Item) e
 	if err != nil {
 		return err
 	}
-	if !c.IsSicro || !c.TeamProduction.IsPositive() {
+	if !c.IsSicro || !c.TeamProduction.IsPositive() { // (without one, ownUnit keeps the composition whole)
 		acc.add(l, it.Quantity)
 		return nil
 	}

@@ -86,6 +86,10 @@ type MissingPrice struct {
 	Code   string   //
 	Kind   ItemKind // resource or composition
 	Reason string   // why, naming the edition or state it lacks
+	// Field, when set, names a field of the composition itself (Bank
+	// MYBASE, Code its code) that must be set before it has a unit cost
+	// (Composition.UnsetFields): its prices are then unknown (null).
+	Field string
 	// Unpriced says which regimes (indexed by Regime) lack the price: both
 	// for a record gone, one for a record published in one regime only.
 	Unpriced [2]bool
@@ -107,6 +111,12 @@ type Prices struct {
 	CUE, CUED         decimal.Decimal // unit execution cost: CHE / team production
 	FICCost, FICCostD decimal.Decimal // CUE × FIC
 	LaborAdditionD    decimal.Decimal // labour addition on B (desonerado)
+	// Unpriced says, per regime (indexed by Regime), that the unit cost
+	// (PND, PD) cannot be given: the composition lacks a field it needs
+	// (Composition.UnsetFields), or a bank composition shown as one
+	// (BankCompositionView) has no published cost in that regime. Shown as
+	// null, never 0.
+	Unpriced [2]bool
 }
 
 // Unit returns the unit cost of the composition in both regimes.
@@ -169,6 +179,11 @@ func (p *Pricer) Price(c *Composition) (*PricedComposition, error) {
 	} else {
 		pc = priceSinapi(c, items)
 	}
+	for _, f := range c.UnsetFields() {
+		pc.Prices.Unpriced = [2]bool{true, true}
+		pc.Missing = append(pc.Missing, MissingPrice{Bank: BankMyBase, Code: c.Code, Kind: KindComposition, Field: f,
+			Reason: unsetReason(f), Unpriced: [2]bool{true, true}})
+	}
 	for _, it := range items {
 		if it.Missing {
 			pc.Missing = append(pc.Missing, MissingPrice{Bank: it.Bank, Code: it.Code, Kind: it.Kind, Reason: it.Reason, Unpriced: it.Unpriced})
@@ -220,6 +235,14 @@ func (p *Pricer) resolve(c *Composition, it Item) (PricedItem, error) {
 			pi.Description, pi.Unit, pi.Type = sub.Description, sub.Unit, sub.Type
 			pi.UnitPrice = spc.Prices.Unit()
 			pi.subMissing = spc.Missing
+			if f := sub.UnsetFields(); len(f) > 0 {
+				// Without a unit cost of its own the item has no price;
+				// its own entry says why, so the sub-composition's field
+				// entries are not listed again.
+				pi.Missing, pi.Unpriced, pi.UnitPrice = true, [2]bool{true, true}, UnitPrice{}
+				pi.Reason = "own composition " + it.Code + " (" + c.State + ") has no unit cost: " + unsetReason(f[0])
+				pi.subMissing = withoutFields(spc.Missing)
+			}
 		}
 		return pi, nil
 	}
@@ -252,6 +275,22 @@ func (p *Pricer) resolve(c *Composition, it Item) (PricedItem, error) {
 	}
 	pi.Missing = pi.Reason != ""
 	return pi, nil
+}
+
+// unsetReason is the reason of a composition without a field it needs.
+func unsetReason(field string) string {
+	return field + " is not set (0): a SICRO-model composition's unit cost divides by it"
+}
+
+// withoutFields is ms without the entries that name a field.
+func withoutFields(ms []MissingPrice) []MissingPrice {
+	var out []MissingPrice
+	for _, m := range ms {
+		if m.Field == "" {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // notInBank is the reason of a bank item whose record is not in the

@@ -208,8 +208,8 @@ func TestCompositionValidate(t *testing.T) {
 		{"utilization above 1", func(c *domain.Composition) {
 			c.Items[0].Utilization = decimal.NewNullDecimal(dec("1.01"))
 		}, []string{"/items/0/utilization"}},
-		{"SICRO without team production", func(c *domain.Composition) {
-			c.IsSicro, c.FIC, c.LaborAddition = true, dec("-0.1"), dec("-1")
+		{"SICRO with a negative team production", func(c *domain.Composition) {
+			c.IsSicro, c.TeamProduction, c.FIC, c.LaborAddition = true, dec("-1"), dec("-0.1"), dec("-1")
 		}, []string{"/team_production", "/fic", "/adc_labor"}},
 		{"SINAPI model with negative SICRO figures", func(c *domain.Composition) {
 			c.IsSicro, c.TeamProduction, c.FIC, c.LaborAddition = false, dec("-1"), dec("-0.1"), dec("-1")
@@ -229,7 +229,7 @@ func TestCompositionValidate(t *testing.T) {
 
 	// Every bad field at once is named in one answer, in field order.
 	c := &domain.Composition{
-		State: "XX", IsSicro: true,
+		State: "XX", IsSicro: true, TeamProduction: dec("-1"),
 		Banks: []domain.BankRef{{}},
 		Items: []domain.Item{{Bank: "SINAPI", Code: "1", Kind: domain.KindResource}},
 	}

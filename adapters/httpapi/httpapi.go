@@ -467,6 +467,7 @@ type MissingItem struct {
 	Code       string `json:"code"`
 	IsResource bool   `json:"is_resource"`
 	Reason     string `json:"reason"`
+	Field      string `json:"field,omitempty"` // a field of the composition itself it needs before it has a unit cost
 }
 
 // MissingItems maps a priced read's missing list; nil when nothing is missing.
@@ -476,7 +477,7 @@ func MissingItems(ms []domain.MissingPrice) []MissingItem {
 	}
 	out := make([]MissingItem, len(ms))
 	for i, m := range ms {
-		out[i] = MissingItem{Banco: m.Bank, Code: m.Code, IsResource: m.Kind == domain.KindResource, Reason: m.Reason}
+		out[i] = MissingItem{Banco: m.Bank, Code: m.Code, IsResource: m.Kind == domain.KindResource, Reason: m.Reason, Field: m.Field}
 	}
 	return out
 }

@@ -296,6 +296,7 @@ var MissingPrice = NewObject(
 	Str("code", func(m *domain.MissingPrice) string { return m.Code }),
 	Boolean("is_resource", func(m *domain.MissingPrice) bool { return m.Kind == domain.KindResource }),
 	Str("reason", func(m *domain.MissingPrice) string { return m.Reason }),
+	Str("field", func(m *domain.MissingPrice) string { return m.Field }).OmitIf(func(m *domain.MissingPrice) bool { return m.Field == "" }),
 )
 
 // MissingPrices appends ms, a composition's `missing` list.
@@ -310,11 +311,12 @@ var CalculationMethod = NewObject(
 	Str("description", domain.RoundingMethod.Description),
 )
 
-// CompositionPrices is a composition's `prices`: pnd and pd, then the
-// SICRO members, from ch_de_eq to cumo.
+// CompositionPrices is a composition's `prices`: pnd and pd (null when the
+// composition has no unit cost: domain.Prices.Unpriced), then the SICRO
+// members, from ch_de_eq to cumo.
 var CompositionPrices = NewObject(
-	Dec("pnd", func(p *domain.Prices) decimal.Decimal { return p.PND }),
-	Dec("pd", func(p *domain.Prices) decimal.Decimal { return p.PD }),
+	DecOrNull("pnd", func(p *domain.Prices) (decimal.Decimal, bool) { return p.PND, p.Unpriced[domain.NaoDesonerado] }),
+	DecOrNull("pd", func(p *domain.Prices) (decimal.Decimal, bool) { return p.PD, p.Unpriced[domain.Desonerado] }),
 	Dec("ch_de_eq", func(p *domain.Prices) decimal.Decimal { return p.ChDeEq }),
 	Dec("chd_de_eq", func(p *domain.Prices) decimal.Decimal { return p.ChdDeEq }),
 	Dec("chi_de_eq", func(p *domain.Prices) decimal.Decimal { return p.ChiDeEq }),

@@ -127,9 +127,14 @@ func Composition(r *rand.Rand, wild bool) *domain.PricedComposition {
 		pc.Items = append(pc.Items, it)
 	}
 	for range max(r.IntN(6)-2, 0) {
-		pc.Missing = append(pc.Missing, domain.MissingPrice{Bank: Text(r), Code: Text(r), Kind: []domain.ItemKind{domain.KindResource, domain.KindComposition}[r.IntN(2)], Reason: Text(r)})
+		m := domain.MissingPrice{Bank: Text(r), Code: Text(r), Kind: []domain.ItemKind{domain.KindResource, domain.KindComposition}[r.IntN(2)], Reason: Text(r)}
+		if r.IntN(4) == 0 {
+			m.Field = Text(r)
+		}
+		pc.Missing = append(pc.Missing, m)
 	}
 	p := &pc.Prices
+	p.Unpriced = [2]bool{r.IntN(6) == 0, r.IntN(6) == 0}
 	for _, f := range []*decimal.Decimal{&p.PND, &p.PD, &p.ChDeEq, &p.ChdDeEq, &p.ChiDeEq, &p.ChdiDeEq, &p.ChDaMo, &p.ChdDaMo,
 		&p.CHE, &p.CHDE, &p.ChIncidencia, &p.CTF, &p.CTFD, &p.CUOI, &p.CUOID, &p.CCA, &p.CCAD, &p.CUMO} {
 		*f = num(r)

@@ -340,7 +340,13 @@ func TestDocumentDrivenRequests(t *testing.T) {
 // lookupOp reports whether an operation looks a record up by what the
 // request names (a code), so that 404 is one of its accepted answers.
 func lookupOp(op string) bool {
-	return strings.Contains(op, "Find") || op == "v2GetBankItem"
+	return strings.Contains(op, "Find") || op == "v2GetBankItem" || bankViewOps[op]
+}
+
+// bankViewOps read an edition their query names (state, version, region):
+// one not imported is 404.
+var bankViewOps = map[string]bool{
+	"v1ListBankCompositions": true, "v1GetBankComposition": true, "v1ListBankResources": true, "v1GetBankResource": true,
 }
 
 // param is one parameter of an operation.
@@ -521,6 +527,15 @@ func (f *fixtures) budget() string {
 // budget for {node} (the line when the body changes a quantity).
 func (f *fixtures) resolve(path string, body any, reuse bool) (target, id string) {
 	p, query, _ := strings.Cut(path, "?")
+	if strings.Contains(p, "/base/{bank}/") {
+		// A reference bank's views: the sample SINAPI, its records by code.
+		p = strings.Replace(p, "{bank}", "sinapi", 1)
+		code := sampleResource
+		if strings.Contains(p, "/compositions/") {
+			code = sampleComposition
+		}
+		p = strings.Replace(p, "{id}", code, 1)
+	}
 	if strings.Contains(p, "{id}") {
 		kind := ""
 		for _, k := range []string{"groups", "resources", "compositions", "budgets"} {

@@ -305,7 +305,7 @@ func TestCompositionErrors(t *testing.T) {
 		{"create without code and description", "POST", c, u.Token, `{"type":"PARE","unit":"M2","local":"MG"}`, 422, []string{"code", "description"}},
 		{"create duplicate code in the state", "POST", c, u.Token, `{"code":"ALV-01",` + valid + `}`, 422, []string{"code"}},
 		{"create bad rounding_type", "POST", c, u.Token, `{"code":"X",` + valid + `,"rounding_type":9}`, 422, []string{"rounding_type"}},
-		{"create SICRO without team production", "POST", c, u.Token, `{"code":"X",` + valid + `,"is_sicro":true}`, 422, []string{"team_production"}},
+		{"create SICRO with a negative team production", "POST", c, u.Token, `{"code":"X",` + valid + `,"is_sicro":true,"team_production":-1}`, 422, []string{"team_production"}},
 		{"create too large", "POST", c, u.Token, bigBody(), 413, nil},
 		{"update id differs", "PUT", c + "/" + cid, u.Token, `{"id":"x"}`, 422, []string{"id"}},
 		{"update bad state", "PUT", c + "/" + cid, u.Token, `{"local":"ZZ"}`, 422, []string{"local"}},

@@ -114,39 +114,62 @@ func (b compositionBody) AppendJSON(e *httpapi.Encoder) { compositionObject.Appe
 // group_id (left out when the resource has no group), code, second_code
 // (null when empty), description, type, unit, locals (locals), is_sicro,
 // status, note.
-type resourceRecord struct{ r *domain.Resource }
+type resourceRecord struct {
+	r *domain.Resource
+	// unpriced: a reference-bank resource (/base/{bank}/resources) the
+	// bank published no price of in a regime (by domain.Regime): those
+	// prices are null, never 0. Always false for the company's own.
+	unpriced [2]bool
+}
 
-func resourceToRecord(r *domain.Resource) resourceRecord { return resourceRecord{r} }
+func resourceToRecord(r *domain.Resource) resourceRecord { return resourceRecord{r: r} }
 
 // resourceObject is resourceRecord's members, one a line.
 var resourceObject = httpapi.NewObject(
-	httpapi.Str("id", func(r *domain.Resource) string { return r.ID }),
-	httpapi.Str("company_id", func(r *domain.Resource) string { return r.CompanyID }),
-	httpapi.Str("user_id", func(r *domain.Resource) string { return r.UserID }),
-	httpapi.Str("department_id", func(r *domain.Resource) string { return r.DepartmentID }),
-	httpapi.Str("group_id", func(r *domain.Resource) string { return r.GroupID }).OmitIf(func(r *domain.Resource) bool { return r.GroupID == "" }),
-	httpapi.Str("code", func(r *domain.Resource) string { return r.Code }),
-	httpapi.StrOrNull("second_code", func(r *domain.Resource) string { return r.SecondCode }),
-	httpapi.Str("description", func(r *domain.Resource) string { return r.Description }),
-	httpapi.Whole("type", func(r *domain.Resource) int { return r.Type }),
-	httpapi.Str("unit", func(r *domain.Resource) string { return r.Unit }),
-	httpapi.Field("locals", func(e *httpapi.Encoder, r *domain.Resource) {
-		httpapi.Map(e, r.Locals, func(e *httpapi.Encoder, p domain.PriceLine) {
-			if r.IsSicro { // a SICRO resource has one price a state
+	httpapi.Str("id", func(rec resourceRecord) string { return rec.r.ID }),
+	httpapi.Str("company_id", func(rec resourceRecord) string { return rec.r.CompanyID }),
+	httpapi.Str("user_id", func(rec resourceRecord) string { return rec.r.UserID }),
+	httpapi.Str("department_id", func(rec resourceRecord) string { return rec.r.DepartmentID }),
+	httpapi.Str("group_id", func(rec resourceRecord) string { return rec.r.GroupID }).OmitIf(func(rec resourceRecord) bool { return rec.r.GroupID == "" }),
+	httpapi.Str("code", func(rec resourceRecord) string { return rec.r.Code }),
+	httpapi.StrOrNull("second_code", func(rec resourceRecord) string { return rec.r.SecondCode }),
+	httpapi.Str("description", func(rec resourceRecord) string { return rec.r.Description }),
+	httpapi.Whole("type", func(rec resourceRecord) int { return rec.r.Type }),
+	httpapi.Str("unit", func(rec resourceRecord) string { return rec.r.Unit }),
+	httpapi.Field("locals", func(e *httpapi.Encoder, rec resourceRecord) {
+		httpapi.Map(e, rec.r.Locals, func(e *httpapi.Encoder, p domain.PriceLine) {
+			switch {
+			case rec.r.IsSicro: // a SICRO resource has one price a state
 				e.Num(p.PND)
-			} else {
+			case rec.unpriced != [2]bool{}:
+				pricesOrNull.Append(e, pricesIn{p, rec.unpriced})
+			default:
 				httpapi.PriceLine.Append(e, p)
 			}
 		})
 	}),
-	httpapi.Boolean("is_sicro", func(r *domain.Resource) bool { return r.IsSicro }),
-	httpapi.Boolean("status", func(r *domain.Resource) bool { return r.Status }),
-	httpapi.Str("note", func(r *domain.Resource) string { return r.Note }),
-	httpapi.TagList(func(r *domain.Resource) []string { return r.Tags }),
+	httpapi.Boolean("is_sicro", func(rec resourceRecord) bool { return rec.r.IsSicro }),
+	httpapi.Boolean("status", func(rec resourceRecord) bool { return rec.r.Status }),
+	httpapi.Str("note", func(rec resourceRecord) string { return rec.r.Note }),
+	httpapi.TagList(func(rec resourceRecord) []string { return rec.r.Tags }),
+)
+
+// pricesIn is a state's four prices and the regimes without a price.
+type pricesIn struct {
+	p        domain.PriceLine
+	unpriced [2]bool
+}
+
+// pricesOrNull is httpapi.PriceLine with null for a regime without a price.
+var pricesOrNull = httpapi.NewObject(
+	httpapi.DecOrNull("pnd", func(v pricesIn) (decimal.Decimal, bool) { return v.p.PND, v.unpriced[domain.NaoDesonerado] }),
+	httpapi.DecOrNull("pd", func(v pricesIn) (decimal.Decimal, bool) { return v.p.PD, v.unpriced[domain.Desonerado] }),
+	httpapi.DecOrNull("pndi", func(v pricesIn) (decimal.Decimal, bool) { return v.p.PNDI, v.unpriced[domain.NaoDesonerado] }),
+	httpapi.DecOrNull("pdi", func(v pricesIn) (decimal.Decimal, bool) { return v.p.PDI, v.unpriced[domain.Desonerado] }),
 )
 
 // AppendJSON implements httpapi.JSONAppender.
-func (rec resourceRecord) AppendJSON(e *httpapi.Encoder) { resourceObject.Append(e, rec.r) }
+func (rec resourceRecord) AppendJSON(e *httpapi.Encoder) { resourceObject.Append(e, rec) }
 
 // plainEnvelope is a listEnvelope encoded by encoding/json.
 type plainEnvelope[T any] listEnvelope[T]

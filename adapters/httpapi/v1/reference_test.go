@@ -46,24 +46,24 @@ type refCompositionBody struct {
 // pricesBody holds pnd and pd, and for the SICRO model every other key
 // (empty ones are left out, and only the SINAPI model leaves them empty).
 type pricesBody struct {
-	PND          json.Number `json:"pnd"`
-	PD           json.Number `json:"pd"`
-	ChDeEq       json.Number `json:"ch_de_eq,omitempty"`
-	ChdDeEq      json.Number `json:"chd_de_eq,omitempty"`
-	ChiDeEq      json.Number `json:"chi_de_eq,omitempty"`
-	ChdiDeEq     json.Number `json:"chdi_de_eq,omitempty"`
-	ChDaMo       json.Number `json:"ch_da_mo,omitempty"`
-	ChdDaMo      json.Number `json:"chd_da_mo,omitempty"`
-	CHE          json.Number `json:"che,omitempty"`
-	CHDE         json.Number `json:"chde,omitempty"`
-	ChIncidencia json.Number `json:"ch_incidencia,omitempty"`
-	CTF          json.Number `json:"ctf,omitempty"`
-	CTFD         json.Number `json:"ctfd,omitempty"`
-	CUOI         json.Number `json:"cuoi,omitempty"`
-	CUOID        json.Number `json:"cuoid,omitempty"`
-	CCA          json.Number `json:"cca,omitempty"`
-	CCAD         json.Number `json:"ccad,omitempty"`
-	CUMO         json.Number `json:"cumo,omitempty"`
+	PND          *json.Number `json:"pnd"` // null when the composition has no unit cost
+	PD           *json.Number `json:"pd"`
+	ChDeEq       json.Number  `json:"ch_de_eq,omitempty"`
+	ChdDeEq      json.Number  `json:"chd_de_eq,omitempty"`
+	ChiDeEq      json.Number  `json:"chi_de_eq,omitempty"`
+	ChdiDeEq     json.Number  `json:"chdi_de_eq,omitempty"`
+	ChDaMo       json.Number  `json:"ch_da_mo,omitempty"`
+	ChdDaMo      json.Number  `json:"chd_da_mo,omitempty"`
+	CHE          json.Number  `json:"che,omitempty"`
+	CHDE         json.Number  `json:"chde,omitempty"`
+	ChIncidencia json.Number  `json:"ch_incidencia,omitempty"`
+	CTF          json.Number  `json:"ctf,omitempty"`
+	CTFD         json.Number  `json:"ctfd,omitempty"`
+	CUOI         json.Number  `json:"cuoi,omitempty"`
+	CUOID        json.Number  `json:"cuoid,omitempty"`
+	CCA          json.Number  `json:"cca,omitempty"`
+	CCAD         json.Number  `json:"ccad,omitempty"`
+	CUMO         json.Number  `json:"cumo,omitempty"`
 }
 
 func refBankOf(b domain.BankRef) bankBody {
@@ -100,7 +100,7 @@ func refComposition(h *handler, pc *domain.PricedComposition) refCompositionBody
 		State: c.State, IsSicro: c.IsSicro,
 		CalculationMethod: calculationMethod{Type: int(c.Rounding), Description: c.Rounding.Description()},
 		Labor:             c.Labor,
-		Prices:            pricesBody{PND: num(pc.Prices.PND), PD: num(pc.Prices.PD)},
+		Prices:            pricesBody{PND: httpapi.NumOrNull(pc.Prices.PND, pc.Prices.Unpriced[domain.NaoDesonerado]), PD: httpapi.NumOrNull(pc.Prices.PD, pc.Prices.Unpriced[domain.Desonerado])},
 		Banks:             make(map[string]bankBody, len(c.Banks)),
 		Items:             make([]itemBody, 0, len(pc.Items)),
 		CreatedAt:         h.env.FormatTime(c.CreatedAt),
@@ -114,7 +114,7 @@ func refComposition(h *handler, pc *domain.PricedComposition) refCompositionBody
 		p := pc.Prices
 		out.TeamProduction, out.FIC, out.AdcLabor = num(c.TeamProduction), num(c.FIC), num(c.LaborAddition)
 		out.Prices = pricesBody{
-			PND: num(p.PND), PD: num(p.PD),
+			PND: httpapi.NumOrNull(p.PND, p.Unpriced[domain.NaoDesonerado]), PD: httpapi.NumOrNull(p.PD, p.Unpriced[domain.Desonerado]),
 			ChDeEq: num(p.ChDeEq), ChdDeEq: num(p.ChdDeEq), ChiDeEq: num(p.ChiDeEq), ChdiDeEq: num(p.ChdiDeEq),
 			ChDaMo: num(p.ChDaMo), ChdDaMo: num(p.ChdDaMo), CHE: num(p.CHE), CHDE: num(p.CHDE),
 			ChIncidencia: num(p.ChIncidencia), CTF: num(p.CTF), CTFD: num(p.CTFD),

@@ -302,14 +302,37 @@ func TestReplayRealV1Client(t *testing.T) {
 			t.Errorf("SICRO composition: %v", m)
 		}
 	})
-	t.Run("quoted numbers: SICRO team_production \"0\" is refused by name", func(t *testing.T) {
-		// The client's default when its caller gives no team production:
-		// the unit cost divides by it, so 0 is a clear 422, not a cost of 0.
-		status, v := c.do(t, "POST", "/base/mybase/compositions", sicroBody("3FA85F_SICRO_02", "0"))
-		if status != 422 {
-			t.Fatalf("status %d, want 422: %v", status, v)
+	t.Run("quoted numbers: SICRO defaults team_production \"0\", fic \"0\"", func(t *testing.T) {
+		// The client's defaults when its caller gives no SICRO figures:
+		// accepted, and shown without a unit cost (null, never 0) until
+		// the team production is set, the missing list naming the field.
+		body := sicroBody("3FA85F_SICRO_02", "0")
+		body["fic"] = "0"
+		status, v := c.do(t, "POST", "/base/mybase/compositions", body)
+		m, _ := v.(map[string]any)
+		if status != 201 {
+			t.Fatalf("status %d, want 201: %v", status, v)
 		}
-		checkError(t, v.(map[string]any), "team_production")
+		id := pick(m["id"])
+		unpriced := func(m map[string]any) {
+			t.Helper()
+			prices, _ := m["prices"].(map[string]any)
+			missing, _ := m["missing"].([]any)
+			if prices == nil || prices["pnd"] != nil || prices["pd"] != nil || m["incomplete"] != true || len(missing) != 1 ||
+				field(missing[0], "field") != "team_production" || field(missing[0], "code") != "3FA85F_SICRO_02" {
+				t.Errorf("want pnd and pd null, incomplete, missing naming team_production: %v", m)
+			}
+		}
+		if id == "" || m["team_production"] != json.Number("0") || m["fic"] != json.Number("0") {
+			t.Errorf("SICRO composition with the defaults: %v", m)
+		}
+		unpriced(m)
+		unpriced(c.ok(t, "GET", "/base/mybase/compositions/"+id, nil))
+		// Set, the composition has its unit cost: no items, so 0, complete.
+		set := c.ok(t, "PUT", "/base/mybase/compositions/"+id, map[string]any{"team_production": "2"})
+		if set["incomplete"] != nil || set["missing"] != nil || field(set["prices"], "pnd") != json.Number("0") {
+			t.Errorf("after setting team_production: %v", set)
+		}
 	})
 	t.Run("quoted numbers: add-items qty as text", func(t *testing.T) {
 		// On a composition of its own, so that the steps after this one do

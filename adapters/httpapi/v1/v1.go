@@ -39,6 +39,10 @@
 //     is_resource), add-bases region and with_labor_charges, the underscore
 //     spellings add_items/add_bases/remove_items, PATCH as PUT, and every
 //     name a read returns accepted back by an update.
+//   - Reference banks are read under /base/{bank}/… in the shapes of
+//     mybase (bankviews.go): any imported bank, any case, read-only (405).
+//   - A SICRO-model composition with team_production 0 is accepted and
+//     shown without a unit cost (pnd/pd null, missing naming the field).
 package v1
 
 import (
@@ -130,6 +134,16 @@ func Routes(env *httpapi.Env) http.Handler {
 				r.Post("/{id}/add_bases", h.addBases)
 				r.Delete("/{id}/remove_items", h.removeItems)
 			})
+		})
+		// Read-only views of a reference bank in the shapes of mybase
+		// (bankviews.go); "mybase" above is matched first.
+		r.Route("/base/{bank}", func(r chi.Router) {
+			r.Get("/compositions", h.listBankCompositions)
+			r.Get("/compositions/find_by_code", h.getBankComposition)
+			r.Get("/compositions/{id}", h.getBankComposition)
+			r.Get("/resources", h.listBankResources)
+			r.Get("/resources/find_by_code", h.getBankResource)
+			r.Get("/resources/{id}", h.getBankResource)
 		})
 		// Budgets and their reports (budgets.go).
 		r.Get("/bud/budgets/list", h.listBudgets)

@@ -377,8 +377,8 @@ func TestCreateCompositionErrors(t *testing.T) {
 			{"422", "invalid", "/description", ""}, {"422", "invalid", "/unit", ""}, {"422", "invalid", "/location", ""},
 		}},
 		{"duplicate code", `{"code":"ALV-001","description":"d","unit":"M2","location":"MG"}`, 422, []apiError{{"422", "invalid", "/code", ""}}},
-		{"SICRO without team production", `{"data":{"type":"compositions","attributes":{"code":"S","description":"d","unit":"m3","location":"AL","is_sicro":true,"labor_addition":-1}}}`, 422, []apiError{
-			{"422", "invalid", "/data/attributes/labor_addition", ""}, {"422", "invalid", "/data/attributes/team_production", ""},
+		{"SICRO with a negative team production", `{"data":{"type":"compositions","attributes":{"code":"S","description":"d","unit":"m3","location":"AL","is_sicro":true,"team_production":-1,"labor_addition":-1}}}`, 422, []apiError{
+			{"422", "invalid", "/data/attributes/team_production", ""}, {"422", "invalid", "/data/attributes/labor_addition", ""},
 		}},
 		{"client id", `{"data":{"type":"compositions","id":"mine","attributes":{}}}`, 403, []apiError{{"403", "forbidden", "/data/id", ""}}},
 		{"no type", `{"data":{"attributes":{}}}`, 400, []apiError{{"400", "bad_request", "/data/type", ""}}},

@@ -59,24 +59,24 @@ type calculationMethod struct {
 // (0 where the composition's model does not fill it: the SINAPI model fills
 // only pnd and pd).
 type pricesDoc struct {
-	PND          json.Number `json:"pnd"`
-	PD           json.Number `json:"pd"`
-	ChDeEq       json.Number `json:"ch_de_eq"`
-	ChdDeEq      json.Number `json:"chd_de_eq"`
-	ChiDeEq      json.Number `json:"chi_de_eq"`
-	ChdiDeEq     json.Number `json:"chdi_de_eq"`
-	ChDaMo       json.Number `json:"ch_da_mo"`
-	ChdDaMo      json.Number `json:"chd_da_mo"`
-	CHE          json.Number `json:"che"`
-	CHDE         json.Number `json:"chde"`
-	ChIncidencia json.Number `json:"ch_incidencia"`
-	CTF          json.Number `json:"ctf"`
-	CTFD         json.Number `json:"ctfd"`
-	CUOI         json.Number `json:"cuoi"`
-	CUOID        json.Number `json:"cuoid"`
-	CCA          json.Number `json:"cca"`
-	CCAD         json.Number `json:"ccad"`
-	CUMO         json.Number `json:"cumo"`
+	PND          *json.Number `json:"pnd"` // null when the composition has no unit cost
+	PD           *json.Number `json:"pd"`
+	ChDeEq       json.Number  `json:"ch_de_eq"`
+	ChdDeEq      json.Number  `json:"chd_de_eq"`
+	ChiDeEq      json.Number  `json:"chi_de_eq"`
+	ChdiDeEq     json.Number  `json:"chdi_de_eq"`
+	ChDaMo       json.Number  `json:"ch_da_mo"`
+	ChdDaMo      json.Number  `json:"chd_da_mo"`
+	CHE          json.Number  `json:"che"`
+	CHDE         json.Number  `json:"chde"`
+	ChIncidencia json.Number  `json:"ch_incidencia"`
+	CTF          json.Number  `json:"ctf"`
+	CTFD         json.Number  `json:"ctfd"`
+	CUOI         json.Number  `json:"cuoi"`
+	CUOID        json.Number  `json:"cuoid"`
+	CCA          json.Number  `json:"cca"`
+	CCAD         json.Number  `json:"ccad"`
+	CUMO         json.Number  `json:"cumo"`
 }
 
 // bankDoc is one entry of `banks`, keyed by bank name. regiao is written
@@ -150,7 +150,7 @@ func refComposition(h *handlers, pc *domain.PricedComposition, withItems bool) *
 		Location:       c.State,
 		Tags:           c.Tags,
 		Prices: pricesDoc{
-			PND: num(p.PND), PD: num(p.PD),
+			PND: httpapi.NumOrNull(p.PND, p.Unpriced[domain.NaoDesonerado]), PD: httpapi.NumOrNull(p.PD, p.Unpriced[domain.Desonerado]),
 			ChDeEq: num(p.ChDeEq), ChdDeEq: num(p.ChdDeEq),
 			ChiDeEq: num(p.ChiDeEq), ChdiDeEq: num(p.ChdiDeEq),
 			ChDaMo: num(p.ChDaMo), ChdDaMo: num(p.ChdDaMo),
