@@ -3,8 +3,8 @@ package openapi
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/base64"
 	_ "embed"
+	"encoding/base64"
 	"fmt"
 	"html"
 	"net/http"
