@@ -72,7 +72,43 @@ func New() *Metrics {
 	m.Registry.MustRegister(m.requests, m.latency, m.txDuration, m.txRetries,
 		m.importsRunning, m.importEditions, m.importRecords, m.importsTotal, m.backups,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.zero()
 	return m
+}
+
+// zero creates every series whose labels are known before the first event,
+// at zero, so that a fresh server exposes every metric and rate() and
+// increase() see the first event (Prometheus's advice: initialise the label
+// values you know). The HTTP request series take their route from the
+// router and appear with their first request, apart from those InitRoute
+// creates.
+func (m *Metrics) zero() {
+	for _, kind := range []string{"view", "update"} {
+		m.txRetries.WithLabelValues(kind)
+		for _, o := range []string{"ok", "error"} {
+			m.txDuration.WithLabelValues(kind, o)
+		}
+	}
+	for _, o := range []string{"ok", "error"} {
+		m.importsTotal.WithLabelValues(o)
+		m.backups.WithLabelValues(o)
+	}
+	for _, s := range []string{"done", "total"} {
+		m.importEditions.WithLabelValues(s)
+	}
+	for _, r := range []string{"idle", "refused"} {
+		m.connsClosed.WithLabelValues(r)
+	}
+}
+
+// InitRoute creates the request series of a route at zero: its latency
+// histogram and its count for each status given. serve calls it for the
+// probes (/healthz, /readyz), so that the HTTP metrics exist from the start.
+func (m *Metrics) InitRoute(method, route string, statuses ...int) {
+	m.latency.WithLabelValues(method, route)
+	for _, s := range statuses {
+		m.requests.WithLabelValues(method, route, strconv.Itoa(s))
+	}
 }
 
 // Handler serves the metrics in the Prometheus text format.

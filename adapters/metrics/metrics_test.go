@@ -65,3 +65,38 @@ func TestMetricsExposed(t *testing.T) {
 		}
 	}
 }
+
+// TestMetricsStartAtZero: before any event, every series with labels known
+// beforehand is exposed at zero, and InitRoute adds a route's.
+func TestMetricsStartAtZero(t *testing.T) {
+	m := metrics.New()
+	m.InitRoute("GET", "/readyz", 200, 503)
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	body := rec.Body.String()
+	for _, want := range []string{
+		`costdb_backups_total{outcome="ok"} 0`,
+		`costdb_backups_total{outcome="error"} 0`,
+		`costdb_store_transaction_retries_total{kind="view"} 0`,
+		`costdb_store_transaction_retries_total{kind="update"} 0`,
+		`costdb_store_transaction_duration_seconds_count{kind="update",outcome="error"} 0`,
+		`costdb_imports_total{outcome="ok"} 0`,
+		`costdb_imports_total{outcome="error"} 0`,
+		`costdb_import_editions{state="done"} 0`,
+		`costdb_import_records_total 0`,
+		`costdb_imports_running 0`,
+		`costdb_http_connections_closed_total{reason="idle"} 0`,
+		`costdb_http_requests_total{method="GET",route="/readyz",status="503"} 0`,
+		`costdb_http_request_duration_seconds_count{method="GET",route="/readyz"} 0`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("a fresh registry lacks %q", want)
+		}
+	}
+	m.Backup(nil)
+	rec = httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	if !strings.Contains(rec.Body.String(), `costdb_backups_total{outcome="ok"} 1`) {
+		t.Error("the first backup is not counted on the zero series")
+	}
+}

@@ -119,6 +119,19 @@ func removeAdminFile(path, secret string) {
 	}
 }
 
+// metricsHandler is the metrics listener's HTTP surface (--metrics-addr):
+// /metrics and the probes, read-only and carrying no record, which is why
+// it may listen on any address (a container's, for Prometheus). Nothing
+// else answers there: the operator commands stay on the admin listener,
+// which listens on loopback only.
+func metricsHandler(m *metrics.Metrics, env *httpapi.Env) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.Handler())
+	mux.HandleFunc("GET /healthz", server.Healthz)
+	mux.Handle("GET /readyz", server.Readyz(env))
+	return mux
+}
+
 // adminHandler is the admin listener's HTTP surface.
 func adminHandler(ops *adminOps, secret string, m *metrics.Metrics, env *httpapi.Env, log *slog.Logger) http.Handler {
 	mux := http.NewServeMux()

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -36,6 +37,9 @@ type serveOps struct {
 	adminSecret string
 	adminPath   string // the admin file, "" when none was written
 
+	metricsSrv *http.Server
+	metricsLn  net.Listener
+
 	stopBackups context.CancelFunc
 	backupsDone chan struct{}
 }
@@ -56,6 +60,15 @@ func (m *Main) openLog() error {
 // checkOps checks the operator settings before anything is opened.
 func (m *Main) checkOps() error {
 	m.metrics = metrics.New()
+	// The probes' request series exist from the start (the other routes'
+	// appear with their first request).
+	m.metrics.InitRoute(http.MethodGet, "/healthz", http.StatusOK)
+	m.metrics.InitRoute(http.MethodGet, "/readyz", http.StatusOK, http.StatusServiceUnavailable)
+	if m.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(m.MetricsAddr); err != nil {
+			return fmt.Errorf("--metrics-addr %q: %v", m.MetricsAddr, err)
+		}
+	}
 	if m.AdminAddr == "" {
 		m.AdminAddr, m.adminDerived = defaultAdminAddr(m.Addr), true
 	}
@@ -89,6 +102,20 @@ func (m *Main) AdminURL() string {
 		return ""
 	}
 	return "http://" + m.adminLn.Addr().String()
+}
+
+// MetricsURL is the base URL of the metrics listener (its address as
+// bound; an unspecified host is reached on loopback), "" when there is none.
+func (m *Main) MetricsURL() string {
+	if m.metricsLn == nil {
+		return ""
+	}
+	a := m.metricsLn.Addr().(*net.TCPAddr)
+	host := a.IP.String()
+	if a.IP.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, strconv.Itoa(a.Port))
 }
 
 // openOps starts the admin listener, writes the admin file next to a bbolt
@@ -144,6 +171,20 @@ func (m *Main) openOps(_ context.Context, env *httpapi.Env) error {
 		}
 		m.log.Info("admin listening", "addr", ln.Addr().String())
 	}
+	if m.MetricsAddr != "" {
+		ln, err := net.Listen("tcp", m.MetricsAddr)
+		if err != nil {
+			return fmt.Errorf("metrics listener: %w", err)
+		}
+		srv := &http.Server{Handler: metricsHandler(m.metrics, env), ReadHeaderTimeout: 5 * time.Second}
+		m.metricsLn, m.metricsSrv = ln, srv
+		go func() {
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				m.log.Error("metrics listener stopped", "err", err)
+			}
+		}()
+		m.log.Info("metrics listening", "addr", ln.Addr().String())
+	}
 	if m.BackupDir != "" {
 		if err := os.MkdirAll(m.BackupDir, 0o700); err != nil {
 			return fmt.Errorf("--backup-dir: %w", err)
@@ -162,6 +203,12 @@ func (m *Main) closeOps() {
 		m.stopBackups()
 		<-m.backupsDone
 		m.stopBackups = nil
+	}
+	if m.metricsSrv != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), m.ShutdownPeriod)
+		_ = m.metricsSrv.Shutdown(ctx)
+		cancel()
+		m.metricsSrv = nil
 	}
 	if m.admin != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), m.ShutdownPeriod)

@@ -51,6 +51,10 @@ type Main struct {
 	// AdminAddr is the loopback address of the admin listener (operator
 	// commands, /metrics); default: the API's port + 1; "off": none.
 	AdminAddr string
+	// MetricsAddr, when set, is the address (any interface) of a listener
+	// serving only /metrics, /healthz and /readyz, for a Prometheus that
+	// cannot reach loopback (a container's); default: none.
+	MetricsAddr string
 	// LogFormat is "text" or "json".
 	LogFormat string
 	// BackupDir, when set, receives a verified backup every BackupEvery,
@@ -148,6 +152,7 @@ func (m *Main) ParseFlags(args []string) error {
 	fs.IntVar(&m.MaxExports, "max-exports", m.MaxExports, "XLSX and PDF documents written at once; another waits up to 2s for a slot, then answers 503 (env COSTDB_MAX_EXPORTS)")
 	fs.StringVar(&m.SigningKeyFile, "signing-key-file", m.SigningKeyFile, "file holding the token signing keys (a key ring written by costdb, or one raw key of at least 32 bytes); default: the database's path + .keys, created on first start (env COSTDB_SIGNING_KEY_FILE)")
 	fs.StringVar(&m.AdminAddr, "admin-addr", m.AdminAddr, "loopback address of the admin listener (operator commands, /metrics, /healthz, /readyz); default: 127.0.0.1 on the API's port + 1; off: none (env COSTDB_ADMIN_ADDR)")
+	fs.StringVar(&m.MetricsAddr, "metrics-addr", m.MetricsAddr, "address of a listener serving only /metrics, /healthz and /readyz, on any interface (such as 0.0.0.0:9090 in a container, for Prometheus); default: none, /metrics is on the admin listener (env COSTDB_METRICS_ADDR)")
 	fs.StringVar(&m.LogFormat, "log-format", m.LogFormat, "log format: text or json (env COSTDB_LOG_FORMAT)")
 	fs.DurationVar(&m.ShutdownPeriod, "shutdown-timeout", m.ShutdownPeriod, "on SIGTERM, how long in-flight requests may take to finish before the store is closed (env COSTDB_SHUTDOWN_TIMEOUT)")
 	fs.StringVar(&m.BackupDir, "backup-dir", m.BackupDir, "directory for scheduled backups of a bbolt database; default: none (env COSTDB_BACKUP_DIR)")

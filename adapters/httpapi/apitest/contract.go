@@ -64,8 +64,10 @@ func LoadContract() (*Contract, error) {
 }
 
 func init() {
-	// The reference page is text; kin-openapi decodes no HTML by itself.
+	// The reference page and its script are text; kin-openapi decodes
+	// neither by itself.
 	openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.PlainBodyDecoder)
+	openapi3filter.RegisterBodyDecoder("text/javascript", openapi3filter.PlainBodyDecoder)
 	// The exports are checked as text: kin-openapi's own CSV decoder reads
 	// commas, and the CSV exports are separated by semicolons.
 	openapi3filter.RegisterBodyDecoder("text/csv", openapi3filter.PlainBodyDecoder)

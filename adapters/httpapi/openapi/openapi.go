@@ -8,10 +8,11 @@
 // test keeps byte-identical (`go test ./adapters/httpapi/openapi -update`
 // rewrites it).
 //
-// The document is served as JSON at GET /api/docs/openapi.json and as a
-// self-contained HTML reference page, rendered on the server from the
-// document, at GET /api/docs. The page loads nothing from elsewhere, so that
-// it works on a deployment with no Internet access.
+// The document is served as JSON at GET /api/docs/openapi.json and as an
+// HTML reference page with "Try it out" at GET /api/docs, rendered in the
+// browser by Swagger UI (ui.go), which the binary embeds. The page loads
+// nothing from elsewhere, so that it works on a deployment with no Internet
+// access.
 package openapi
 
 import (
@@ -76,10 +77,9 @@ func ServeJSON(w http.ResponseWriter, r *http.Request) {
 }
 
 // ServePage answers GET /api/docs: the HTML reference page. Its Content
-// Security Policy allows nothing but its own inline style, which keeps it
-// self-contained.
+// Security Policy (pageCSP) lets it load and call nothing but this server.
 func ServePage(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+	w.Header().Set("Content-Security-Policy", pageCSP)
 	serve(w, "text/html; charset=utf-8", Page)
 }
 
