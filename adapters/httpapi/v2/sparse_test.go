@@ -2,6 +2,9 @@ package v2_test
 
 import (
 	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -212,4 +215,53 @@ func TestSparseReports(t *testing.T) {
 	if diff := cmp.Diff([]apiError{{"400", "bad_request", "", "fields[abc-rows]"}}, got); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
+}
+
+// TestJSONAPIClientLibraries reads a composition with kitsu-core and jsona
+// (tools/jsonapi-clients, pinned): read in full, the attribute type takes
+// the place of the JSON:API type; read with the documented recipe
+// (fields[compositions] naming every attribute but type), the record keeps
+// type "compositions". It needs node and `npm ci` in tools/jsonapi-clients
+// (.ci/run does both); without them it is skipped.
+func TestJSONAPIClientLibraries(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "tools", "jsonapi-clients"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lib := range []string{"kitsu-core", "jsona"} {
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", lib)); err != nil {
+			t.Skipf("%s is not installed: run npm ci in tools/jsonapi-clients", lib)
+		}
+	}
+	h := apitest.New(t)
+	ana := h.AddUser("Construtora Alfa", "ana@alfa.com.br")
+	cid := str(data(t, create(t, h, compositions, ana.Token, `{"code":"ALV-1","description":"Alvenaria","unit":"M2","type":"PARE","location":"MG"}`))["id"])
+	full := h.Do("GET", compositions+"/"+cid, ana.Token, "")
+	var fields []string
+	for _, k := range keys(attrs(t, expect(t, full, 200))) {
+		if k != "type" {
+			fields = append(fields, k)
+		}
+	}
+	sparse := h.Do("GET", compositions+"/"+cid+"?fields[compositions]="+strings.Join(fields, ","), ana.Token, "")
+	expect(t, sparse, 200)
+	tmp := t.TempDir()
+	fullPath, sparsePath := filepath.Join(tmp, "full.json"), filepath.Join(tmp, "sparse.json")
+	if err := os.WriteFile(fullPath, full.Body, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(sparsePath, sparse.Body, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, "check.mjs", fullPath, sparsePath)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node check.mjs: %v\n%s", err, out)
+	}
+	t.Logf("%s", out)
 }
