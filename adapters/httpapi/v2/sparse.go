@@ -11,7 +11,7 @@ import (
 	"github.com/google/jsonapi"
 )
 
-// Sparse fieldsets (JSON:API 1.1, "Sparse Fieldsets"; docs/api.md).
+// Sparse fieldsets (JSON:API 1.1, "Sparse Fieldsets"; docs/jsonapi-clients.md).
 //
 // Every v2 read takes fields[TYPE]=a,b,c: the resource objects of that
 // type (primary data and included records alike) carry only the
