@@ -265,3 +265,42 @@ func TestJSONAPIClientLibraries(t *testing.T) {
 	}
 	t.Logf("%s", out)
 }
+
+// TestFieldsOnEveryRead sends a bad fieldset to every v2 GET of the API
+// description: each one reads fields (400 naming the parameter), and each
+// one documents it (the shared parameter V2Fields).
+func TestFieldsOnEveryRead(t *testing.T) {
+	c, err := apitest.LoadContract()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := apitest.New(t)
+	ana := h.AddUser("Construtora Alfa", "ana@alfa.com.br")
+	n := 0
+	for path, item := range c.Doc.Paths.Map() {
+		rest, ok := strings.CutPrefix(path, base)
+		if !ok || item.Get == nil {
+			continue
+		}
+		n++
+		documented := false
+		for _, p := range item.Get.Parameters {
+			documented = documented || p.Ref == "#/components/parameters/V2Fields"
+		}
+		if !documented {
+			t.Errorf("%s (%s) does not document V2Fields", path, item.Get.OperationID)
+		}
+		for strings.Contains(rest, "{") { // any value: the query is read first
+			i, j := strings.Index(rest, "{"), strings.Index(rest, "}")
+			rest = rest[:i] + "x" + rest[j+1:]
+		}
+		r := h.Do("GET", base+rest+"?fields[compositions]=nope", ana.Token, "")
+		got := errorsOf(t, r, 400)
+		if diff := cmp.Diff([]apiError{{"400", "bad_request", "", "fields[compositions]"}}, got); diff != "" {
+			t.Errorf("GET %s: errors (-want +got):\n%s", path, diff)
+		}
+	}
+	if n < 40 {
+		t.Fatalf("only %d v2 reads found in the description", n)
+	}
+}
