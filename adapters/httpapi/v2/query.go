@@ -39,7 +39,10 @@ func query(r *http.Request, allowed ...string) (url.Values, error) {
 		_, isFilter := filterName(k)
 		_, isFields := fieldsType(k)
 		switch {
-		case isFields && isRead(r) && len(q[k]) == 1:
+		case isFields && isRead(r):
+			if len(q[k]) > 1 {
+				errs = append(errs, &paramError{Param: k, Message: "is given more than once"})
+			}
 		case !contains(allowed, k) && !(isFilter && contains(allowed, anyFilter)):
 			msg := "is not a query parameter of this operation"
 			if len(allowed) > 0 {

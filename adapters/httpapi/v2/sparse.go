@@ -67,7 +67,7 @@ func parseFields(q url.Values) (fieldSets, paramErrors) {
 	var errs paramErrors
 	for _, k := range sortedKeys(q) {
 		typ, ok := fieldsType(k)
-		if !ok {
+		if !ok || len(q[k]) > 1 { // given twice: query refuses it
 			continue
 		}
 		set := fieldSet{}

@@ -139,6 +139,10 @@ func TestSparseFieldsets(t *testing.T) {
 				t.Errorf("%s: errors (-want +got):\n%s", path, diff)
 			}
 		}
+		got := errorsOf(t, h.Do("GET", compositions+"?fields[compositions]=code&fields[compositions]=unit", ana.Token, ""), 400)
+		if diff := cmp.Diff([]apiError{{"400", "bad_request", "", "fields[compositions]"}}, got); diff != "" {
+			t.Errorf("given twice: errors (-want +got):\n%s", diff)
+		}
 		// Every bad name is named.
 		r := h.Do("GET", compositions+"/"+cid+"?fields[compositions]=code,bogus,owner", ana.Token, "")
 		if !bytes.Contains(r.Body, []byte("bogus, owner")) {
