@@ -136,6 +136,15 @@ func (o *Object[T]) With(more ...Member[T]) *Object[T] {
 	return NewObject(append(slices.Clone(o.members), more...)...)
 }
 
+// Names are the names of o's members, in the order they are written.
+func (o *Object[T]) Names() []string {
+	names := make([]string, len(o.members))
+	for i, m := range o.members {
+		names[i] = m.Name
+	}
+	return names
+}
+
 // Append appends the object of v.
 func (o *Object[T]) Append(e *Encoder, v T) {
 	e.Byte('{')
@@ -146,10 +155,16 @@ func (o *Object[T]) Append(e *Encoder, v T) {
 // AppendMembers appends the members of v without the braces, the first
 // one preceded by a comma when comma; it says whether one was written.
 func (o *Object[T]) AppendMembers(e *Encoder, v T, comma bool) bool {
+	return o.AppendSelected(e, v, comma, nil)
+}
+
+// AppendSelected is AppendMembers writing only the members keep says yes
+// to (every member when keep is nil): a JSON:API sparse fieldset.
+func (o *Object[T]) AppendSelected(e *Encoder, v T, comma bool, keep func(name string) bool) bool {
 	wrote := false
 	for i := range o.members {
 		m := &o.members[i]
-		if m.omit != nil && m.omit(v) {
+		if m.omit != nil && m.omit(v) || keep != nil && !keep(m.Name) {
 			continue
 		}
 		if comma || wrote {

@@ -182,6 +182,16 @@ func (c *Contract) checkResponse(ctx context.Context, in *openapi3filter.Request
 	}
 	opts := &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}
 	opts.WithCustomSchemaErrorFunc(schemaError)
+	// A sparse answer (fields[TYPE]) has only the members asked for: the
+	// operation's schema, whose required lists describe the full answer,
+	// does not apply to its body, which must still be a JSON:API document.
+	sparse := x.Status == http.StatusOK && hasSparseFields(in.Request)
+	if sparse {
+		opts.ExcludeResponseBody = true
+		if err := ValidateJSONAPI(x.RespBody); err != nil {
+			return fmt.Errorf("the sparse %d answer is not a JSON:API document: %v\n%s", x.Status, err, bodyExcerpt(x.RespBody))
+		}
+	}
 	out := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: in,
 		Status:                 x.Status,
@@ -193,6 +203,16 @@ func (c *Contract) checkResponse(ctx context.Context, in *openapi3filter.Request
 		return fmt.Errorf("the %d answer does not match the description: %v\n%s", x.Status, err, bodyExcerpt(x.RespBody))
 	}
 	return nil
+}
+
+// hasSparseFields says whether req asks for a sparse fieldset.
+func hasSparseFields(req *http.Request) bool {
+	for k := range req.URL.Query() {
+		if strings.HasPrefix(k, "fields[") {
+			return true
+		}
+	}
+	return false
 }
 
 // checkShared validates the answer to a path or method the document does
@@ -265,16 +285,21 @@ func (c *Contract) checkAllow(x Exchange, req *http.Request) error {
 // document: a request that used one and was accepted shows a parameter the
 // description lacks.
 func undocumentedQuery(route *routers.Route, req *http.Request) error {
-	known := map[string]bool{}
+	known, deep := map[string]bool{}, map[string]bool{}
 	for _, ps := range []openapi3.Parameters{route.PathItem.Parameters, route.Operation.Parameters} {
 		for _, p := range ps {
 			if p.Value != nil && p.Value.In == openapi3.ParameterInQuery {
 				known[p.Value.Name] = true
+				deep[p.Value.Name] = p.Value.Style == openapi3.SerializationDeepObject
 			}
 		}
 	}
 	var unknown []string
 	for k := range req.URL.Query() {
+		// A deepObject parameter (fields) is sent as name[key].
+		if name, _, ok := strings.Cut(k, "["); ok && deep[name] && strings.HasSuffix(k, "]") {
+			continue
+		}
 		if !known[k] {
 			unknown = append(unknown, k)
 		}

@@ -373,6 +373,12 @@ func operationParams(d *schemaDoc, item, o map[string]any) ([]param, error) {
 				continue
 			}
 			seen[in+name] = true
+			if style, _ := pm["style"].(string); style == "deepObject" {
+				// fields[TYPE] (sparse fieldsets): its members are the
+				// names of a type's fields, sent as name[TYPE]; they are
+				// tested in adapters/httpapi/v2 (sparse_test.go).
+				continue
+			}
 			req, _ := pm["required"].(bool)
 			s, _ := pm["schema"].(map[string]any)
 			alias, _ := pm["x-alias-of"].(string)

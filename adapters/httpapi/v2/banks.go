@@ -268,8 +268,10 @@ func (h *handlers) writeNodes(w http.ResponseWriter, r *http.Request, p any) {
 	switch p := p.(type) {
 	case *jsonapi.OnePayload:
 		linkRelationships(apiBase(r), []*jsonapi.Node{p.Data})
+		sparseNodes(fieldsOf(r), p.Data)
 	case *jsonapi.ManyPayload:
 		linkRelationships(apiBase(r), p.Data)
+		sparseNodes(fieldsOf(r), p.Data...)
 	}
 	h.writeJSON(w, r, http.StatusOK, p)
 }

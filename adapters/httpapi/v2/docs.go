@@ -99,6 +99,9 @@ func (h *handlers) writeCompound(w http.ResponseWriter, r *http.Request, st int,
 	base := apiBase(r)
 	linkRelationships(base, nodes)
 	linkRelationships(base, included)
+	sets := fieldsOf(r)
+	sparseNodes(sets, nodes...)
+	sparseNodes(sets, included...)
 	if inc != nil {
 		switch p := p.(type) {
 		case *jsonapi.OnePayload:

@@ -28,8 +28,9 @@ type docObject interface {
 	self() relTarget
 	// related is the record the to-one relationship name names, if any.
 	related(name string) (relTarget, bool)
-	// appendObject appends the resource object; base is apiBase.
-	appendObject(e *httpapi.Encoder, base string)
+	// appendObject appends the resource object; base is apiBase; only
+	// the fields of set when it is not nil (a sparse fieldset).
+	appendObject(e *httpapi.Encoder, base string, set fieldSet)
 }
 
 // relTarget is the record a relationship names.
@@ -48,6 +49,8 @@ func writeObjects[T docObject](h *handlers, w http.ResponseWriter, r *http.Reque
 	}
 	base := apiBase(r)
 	linkRelationships(base, included)
+	sets := fieldsOf(r)
+	sparseNodes(sets, included...)
 	e := httpapi.NewEncoder()
 	defer e.Free()
 	e.Raw(`{"data":`)
@@ -58,7 +61,7 @@ func writeObjects[T docObject](h *handlers, w http.ResponseWriter, r *http.Reque
 		if i > 0 {
 			e.Byte(',')
 		}
-		o.appendObject(e, base)
+		o.appendObject(e, base, sets.of(o.self().typ))
 	}
 	if many {
 		e.Byte(']')
@@ -151,14 +154,26 @@ func ownerRelated(name, userID, sectorID, groupID string) (relTarget, bool) {
 
 // appendOwnerRelationships appends `relationships` of a record with a
 // user, a sector and maybe a group, in encoding/json's order of names.
-func appendOwnerRelationships(e *httpapi.Encoder, base, userID, sectorID, groupID string) {
-	e.Raw(`,"relationships":{`)
-	if groupID != "" {
-		appendRelationship(e, base, "group", relTarget{"groups", groupID}, false)
+// Only those set names when it is not nil; none at all: no relationships.
+func appendOwnerRelationships(e *httpapi.Encoder, base, userID, sectorID, groupID string, set fieldSet) {
+	rels := [...]struct {
+		name string
+		to   relTarget
+	}{{"group", relTarget{"groups", groupID}}, {"sector", relTarget{"sectors", sectorID}}, {"user", relTarget{"users", userID}}}
+	n := 0
+	for _, rel := range rels {
+		if rel.name == "group" && groupID == "" || set != nil && !set[rel.name] {
+			continue
+		}
+		if n == 0 {
+			e.Raw(`,"relationships":{`)
+		}
+		appendRelationship(e, base, rel.name, rel.to, n > 0)
+		n++
 	}
-	appendRelationship(e, base, "sector", relTarget{"sectors", sectorID}, groupID != "")
-	appendRelationship(e, base, "user", relTarget{"users", userID}, true)
-	e.Byte('}')
+	if n > 0 {
+		e.Byte('}')
+	}
 }
 
 // appendObjectStart appends the start of a resource object up to its
@@ -208,12 +223,12 @@ func (d *compositionDoc) related(name string) (relTarget, bool) {
 	return ownerRelated(name, c.UserID, c.DepartmentID, c.GroupID)
 }
 
-func (d *compositionDoc) appendObject(e *httpapi.Encoder, base string) {
+func (d *compositionDoc) appendObject(e *httpapi.Encoder, base string, set fieldSet) {
 	appendObjectStart(e, d.self())
-	compositionAttributes.AppendMembers(e, d, false)
+	compositionAttributes.AppendSelected(e, d, false, set.keepFunc())
 	e.Byte('}')
 	c := d.pc.Composition
-	appendOwnerRelationships(e, base, c.UserID, c.DepartmentID, c.GroupID)
+	appendOwnerRelationships(e, base, c.UserID, c.DepartmentID, c.GroupID, set)
 	e.Byte('}')
 }
 
@@ -333,12 +348,12 @@ func (d *resourceDoc) related(name string) (relTarget, bool) {
 	return ownerRelated(name, d.res.UserID, d.res.DepartmentID, d.res.GroupID)
 }
 
-func (d *resourceDoc) appendObject(e *httpapi.Encoder, base string) {
+func (d *resourceDoc) appendObject(e *httpapi.Encoder, base string, set fieldSet) {
 	res := d.res
 	appendObjectStart(e, d.self())
-	resourceAttributes.AppendMembers(e, d, false)
+	resourceAttributes.AppendSelected(e, d, false, set.keepFunc())
 	e.Byte('}')
-	appendOwnerRelationships(e, base, res.UserID, res.DepartmentID, res.GroupID)
+	appendOwnerRelationships(e, base, res.UserID, res.DepartmentID, res.GroupID, set)
 	e.Byte('}')
 }
 

@@ -68,5 +68,6 @@ func enumPayload(c app.Catalog, self string) *jsonapi.ManyPayload {
 // writePayload writes a document built by hand (where the JSON:API type
 // is not fixed, which google/jsonapi's struct tags cannot say).
 func (h *handlers) writePayload(w http.ResponseWriter, r *http.Request, p *jsonapi.ManyPayload) {
+	sparseNodes(fieldsOf(r), p.Data...)
 	h.writeJSON(w, r, http.StatusOK, p)
 }

@@ -24,16 +24,25 @@ const anyFilter = "filter[…]"
 
 // query parses the query string and refuses (400) any parameter not in
 // allowed, or given twice: JSON:API says a server must not ignore a query
-// parameter it does not know.
+// parameter it does not know. A read also takes fields[TYPE] (sparse.go),
+// its names checked here.
 func query(r *http.Request, allowed ...string) (url.Values, error) {
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
 		return nil, paramErrors{{Param: "", Message: "the query string is malformed"}}
 	}
 	var errs paramErrors
+	if isRead(r) { // every read takes sparse fieldsets (sparse.go)
+		_, errs = parseFields(q)
+	}
 	for _, k := range sortedKeys(q) {
 		_, isFilter := filterName(k)
+		_, isFields := fieldsType(k)
 		switch {
+		case isFields && isRead(r):
+			if len(q[k]) > 1 {
+				errs = append(errs, &paramError{Param: k, Message: "is given more than once"})
+			}
 		case !contains(allowed, k) && !(isFilter && contains(allowed, anyFilter)):
 			msg := "is not a query parameter of this operation"
 			if len(allowed) > 0 {

@@ -233,9 +233,10 @@ func (h *handlers) syntheticReport(w http.ResponseWriter, r *http.Request) {
 func (h *handlers) writeSynthetic(w http.ResponseWriter, r *http.Request, rep *domain.SyntheticReport) {
 	meta := footerMeta(rep.Budget, rep.BudgetTotals, rep.Len())
 	addMissing(meta, httpapi.MissingLines(rep.Missing))
+	set := fieldsOf(r).of("synthetic-rows")
 	h.streamEach(w, r, meta, func(row func(func(*httpapi.JSONWriter)) error) error {
 		return rep.Each(func(x *domain.SyntheticRow) error {
-			return row(func(j *httpapi.JSONWriter) { writeReportRow(j, rep.Budget.ID, x, nil, nil) })
+			return row(func(j *httpapi.JSONWriter) { writeReportRow(j, rep.Budget.ID, x, nil, nil, set) })
 		})
 	})
 }
@@ -292,9 +293,10 @@ func (h *handlers) writeAnalytic(w http.ResponseWriter, r *http.Request, rep *do
 	meta["summary"] = summaryOf(rep.Summary)
 	addMissing(meta, httpapi.MissingLines(rep.Missing))
 	items := &httpapi.ItemTree{Item: analyticItemObject}
+	set := fieldsOf(r).of("analytic-rows")
 	h.streamEach(w, r, meta, func(row func(func(*httpapi.JSONWriter)) error) error {
 		return rep.Each(func(x *domain.AnalyticRow) error {
-			return row(func(j *httpapi.JSONWriter) { writeReportRow(j, rep.Budget.ID, &x.SyntheticRow, x, items) })
+			return row(func(j *httpapi.JSONWriter) { writeReportRow(j, rep.Budget.ID, &x.SyntheticRow, x, items, set) })
 		})
 	})
 }
@@ -369,8 +371,9 @@ func (h *handlers) writeABC(w http.ResponseWriter, r *http.Request, rep *domain.
 		"classes": classes,
 	}
 	addMissing(meta, httpapi.MissingRows(rep.Missing))
+	set := fieldsOf(r).of("abc-rows")
 	h.streamRows(w, r, meta, len(rep.Rows), func(j *httpapi.JSONWriter, i int) {
-		writeABCRow(j, rep.Budget.ID, &rep.Rows[i])
+		writeABCRow(j, rep.Budget.ID, &rep.Rows[i], set)
 	})
 }
 

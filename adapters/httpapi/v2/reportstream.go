@@ -82,7 +82,7 @@ func (h *handlers) streamEach(w http.ResponseWriter, r *http.Request, meta jsona
 // are the sums of the lines under it; unit prices are null on a line
 // without a price. supply is present (true) on a line priced with the
 // differentiated BDI (synthetic only).
-func writeReportRow(j *httpapi.JSONWriter, budgetID string, row *domain.SyntheticRow, an *domain.AnalyticRow, items *httpapi.ItemTree) {
+func writeReportRow(j *httpapi.JSONWriter, budgetID string, row *domain.SyntheticRow, an *domain.AnalyticRow, items *httpapi.ItemTree, set fieldSet) {
 	line := row.Kind.IsLine()
 	lineString := func(s string) {
 		if line {
@@ -97,62 +97,84 @@ func writeReportRow(j *httpapi.JSONWriter, budgetID string, row *domain.Syntheti
 		j.Raw(`{"type":"synthetic-rows","id":`)
 	}
 	j.String(budgetID + ":" + row.NodeID)
-	j.Raw(`,"attributes":{"bank":`)
-	lineString(row.Bank)
-	j.Raw(`,"base_version":`)
-	if line && row.Month != "" { // the own base has no edition
-		j.String(row.Month)
-	} else {
-		j.Null()
+	j.Raw(`,"attributes":{`)
+	a := attrWriter{j: j, set: set}
+	if a.key("bank") {
+		lineString(row.Bank)
 	}
-	j.Raw(`,"code":`)
-	lineString(row.Code)
-	j.Raw(`,"depth":`)
-	j.Int(row.Depth)
-	j.Raw(`,"description":`)
-	j.String(row.Description)
-	if an != nil {
-		j.Raw(`,"items":`)
-		items.Write(j, an.Items)
-	}
-	j.Raw(`,"kind":`)
-	j.String(string(row.Kind))
-	j.Raw(`,"missing":`)
-	j.Bool(row.Missing)
-	j.Raw(`,"node_id":`)
-	j.String(row.NodeID)
-	j.Raw(`,"number":`)
-	j.String(row.Number)
-	j.Raw(`,"quantity":`)
-	if line {
-		j.Number(httpapi.Num(row.Quantity))
-	} else {
-		j.Null()
-	}
-	if row.Supply && an == nil {
-		j.Raw(`,"supply":true`)
-	}
-	j.Raw(`,"total":`)
-	j.Money(row.Total)
-	j.Raw(`,"total_with_bdi":`)
-	j.Money(row.TotalWithBDI)
-	j.Raw(`,"unit":`)
-	lineString(row.Unit)
-	j.Raw(`,"unit_price":`)
-	priced := line && !row.Missing
-	moneyOrNullTo(j, row.UnitPrice, !priced)
-	j.Raw(`,"unit_price_with_bdi":`)
-	moneyOrNullTo(j, row.UnitPriceWithBDI, !priced)
-	if an != nil {
-		j.Raw(`,"unit_summary":`)
-		if line {
-			writeSummary(j, an.UnitSummary)
+	if a.key("base_version") {
+		if line && row.Month != "" { // the own base has no edition
+			j.String(row.Month)
 		} else {
 			j.Null()
 		}
 	}
-	j.Raw(`,"weight":`)
-	j.Money(row.Weight)
+	if a.key("code") {
+		lineString(row.Code)
+	}
+	if a.key("depth") {
+		j.Int(row.Depth)
+	}
+	if a.key("description") {
+		j.String(row.Description)
+	}
+	if an != nil {
+		if a.key("items") {
+			items.Write(j, an.Items)
+		}
+	}
+	if a.key("kind") {
+		j.String(string(row.Kind))
+	}
+	if a.key("missing") {
+		j.Bool(row.Missing)
+	}
+	if a.key("node_id") {
+		j.String(row.NodeID)
+	}
+	if a.key("number") {
+		j.String(row.Number)
+	}
+	if a.key("quantity") {
+		if line {
+			j.Number(httpapi.Num(row.Quantity))
+		} else {
+			j.Null()
+		}
+	}
+	if row.Supply && an == nil {
+		if a.key("supply") {
+			j.Bool(true)
+		}
+	}
+	if a.key("total") {
+		j.Money(row.Total)
+	}
+	if a.key("total_with_bdi") {
+		j.Money(row.TotalWithBDI)
+	}
+	if a.key("unit") {
+		lineString(row.Unit)
+	}
+	priced := line && !row.Missing
+	if a.key("unit_price") {
+		moneyOrNullTo(j, row.UnitPrice, !priced)
+	}
+	if a.key("unit_price_with_bdi") {
+		moneyOrNullTo(j, row.UnitPriceWithBDI, !priced)
+	}
+	if an != nil {
+		if a.key("unit_summary") {
+			if line {
+				writeSummary(j, an.UnitSummary)
+			} else {
+				j.Null()
+			}
+		}
+	}
+	if a.key("weight") {
+		j.Money(row.Weight)
+	}
 	j.Raw("}}")
 }
 
@@ -196,46 +218,65 @@ var analyticItemObject = httpapi.NewObject(
 // bank composition that stays whole (kind composition); category is
 // labor, material, equipment or services; totals have no BDI; unit_price
 // is null when missing.
-func writeABCRow(j *httpapi.JSONWriter, budgetID string, row *domain.ABCRow) {
+func writeABCRow(j *httpapi.JSONWriter, budgetID string, row *domain.ABCRow, set fieldSet) {
 	j.Raw(`{"type":"abc-rows","id":`)
 	j.String(budgetID + ":" + strconv.Itoa(row.Position))
-	j.Raw(`,"attributes":{"bank":`)
-	j.String(row.Ref.Name)
-	j.Raw(`,"base_version":`)
-	j.StringOrNull(strOrNil(row.Ref.Month))
-	j.Raw(`,"category":`)
-	j.String(string(row.Category))
-	j.Raw(`,"class":`)
-	j.String(string(row.Class))
-	j.Raw(`,"code":`)
-	j.String(row.Code)
-	j.Raw(`,"cumulative_percent":`)
-	j.Money(row.CumulativePercent)
-	j.Raw(`,"description":`)
-	j.String(row.Description)
-	j.Raw(`,"idle":`)
-	j.Bool(row.Idle)
-	j.Raw(`,"kind":`)
-	j.String(string(row.Kind))
-	j.Raw(`,"missing":`)
-	j.Bool(row.Missing)
-	j.Raw(`,"percent":`)
-	j.Money(row.Percent)
-	j.Raw(`,"position":`)
-	j.Int(row.Position)
-	j.Raw(`,"quantity":`)
-	j.Number(httpapi.Num(row.Quantity))
-	j.Raw(`,"resource_type":`)
-	if row.Kind == domain.KindResource {
-		j.Int(row.ResourceType)
-	} else {
-		j.Null()
+	j.Raw(`,"attributes":{`)
+	a := attrWriter{j: j, set: set}
+	if a.key("bank") {
+		j.String(row.Ref.Name)
 	}
-	j.Raw(`,"total":`)
-	j.Money(row.Total)
-	j.Raw(`,"unit":`)
-	j.String(row.Unit)
-	j.Raw(`,"unit_price":`)
-	moneyOrNullTo(j, row.UnitPrice, row.Missing)
+	if a.key("base_version") {
+		j.StringOrNull(strOrNil(row.Ref.Month))
+	}
+	if a.key("category") {
+		j.String(string(row.Category))
+	}
+	if a.key("class") {
+		j.String(string(row.Class))
+	}
+	if a.key("code") {
+		j.String(row.Code)
+	}
+	if a.key("cumulative_percent") {
+		j.Money(row.CumulativePercent)
+	}
+	if a.key("description") {
+		j.String(row.Description)
+	}
+	if a.key("idle") {
+		j.Bool(row.Idle)
+	}
+	if a.key("kind") {
+		j.String(string(row.Kind))
+	}
+	if a.key("missing") {
+		j.Bool(row.Missing)
+	}
+	if a.key("percent") {
+		j.Money(row.Percent)
+	}
+	if a.key("position") {
+		j.Int(row.Position)
+	}
+	if a.key("quantity") {
+		j.Number(httpapi.Num(row.Quantity))
+	}
+	if a.key("resource_type") {
+		if row.Kind == domain.KindResource {
+			j.Int(row.ResourceType)
+		} else {
+			j.Null()
+		}
+	}
+	if a.key("total") {
+		j.Money(row.Total)
+	}
+	if a.key("unit") {
+		j.String(row.Unit)
+	}
+	if a.key("unit_price") {
+		moneyOrNullTo(j, row.UnitPrice, row.Missing)
+	}
 	j.Raw("}}")
 }

@@ -187,8 +187,8 @@ func TestBadRequests(t *testing.T) {
 		status int
 		want   []apiError
 	}{
-		{"unknown query parameter", "GET", compositions + "?fields[compositions]=code", "", 400, []apiError{{"400", "bad_request", "", "fields[compositions]"}}},
-		{"unknown query parameter on a detail", "GET", compositions + "/" + id + "?fields[compositions]=code", "", 400, []apiError{{"400", "bad_request", "", "fields[compositions]"}}},
+		{"unknown query parameter", "GET", compositions + "?fieldset=code", "", 400, []apiError{{"400", "bad_request", "", "fieldset"}}},
+		{"unknown query parameter on a detail", "GET", compositions + "/" + id + "?fieldset=code", "", 400, []apiError{{"400", "bad_request", "", "fieldset"}}},
 		{"unknown include path on a detail", "GET", compositions + "/" + id + "?include=user,owner,group.user,owner", "", 400, []apiError{{"400", "bad_request", "", "include"}}},
 		{"empty include", "GET", compositions + "/" + id + "?include=", "", 400, []apiError{{"400", "bad_request", "", "include"}}},
 		{"include a relationship the record type lacks", "GET", base + "/budgets?include=group", "", 400, []apiError{{"400", "bad_request", "", "include"}}},
