@@ -534,15 +534,20 @@ func (g *generator) str(s map[string]any, path []any) (any, error) {
 	case "date-time":
 		return "2026-08-01T09:00:00-03:00", nil
 	}
-	if _, ok := s["pattern"]; ok {
-		return nil, fmt.Errorf("at %v: a string with a pattern needs examples", path)
-	}
 	v := g.uniq()
 	if maxLen := intKey(s, "maxLength", 1<<30); len(v) > maxLen {
 		v = v[:maxLen]
 	}
 	for len(v) < intKey(s, "minLength", 0) {
 		v += "x"
+	}
+	if p, ok := s["pattern"].(string); ok {
+		// A pattern a generated word matches (a code's: no control
+		// character, no space at either end) takes one; others need
+		// examples.
+		if re, err := regexp.Compile(p); err != nil || !re.MatchString(v) {
+			return nil, fmt.Errorf("at %v: a string with a pattern needs examples", path)
+		}
 	}
 	return v, nil
 }
@@ -722,6 +727,12 @@ func mutations(d *schemaDoc, body any, sites []site) []mutation {
 			if p, ok := s["pattern"].(string); ok {
 				if re, err := regexp.Compile(p); err == nil && !re.MatchString("!!") {
 					add("not matching the pattern at "+where, with(body, st.path, "!!"))
+				}
+				if re, err := regexp.Compile(p); err == nil && !re.MatchString("A\u0001B") {
+					add("not matching the pattern (a control character) at "+where, with(body, st.path, "A\u0001B"))
+				}
+				if re, err := regexp.Compile(p); err == nil && !re.MatchString("A\u0085B") {
+					add("not matching the pattern (a C1 control character) at "+where, with(body, st.path, "A\u0085B"))
 				}
 			}
 		}
