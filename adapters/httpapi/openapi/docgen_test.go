@@ -731,6 +731,9 @@ func mutations(d *schemaDoc, body any, sites []site) []mutation {
 				if re, err := regexp.Compile(p); err == nil && !re.MatchString("A\u0001B") {
 					add("not matching the pattern (a control character) at "+where, with(body, st.path, "A\u0001B"))
 				}
+				if re, err := regexp.Compile(p); err == nil && !re.MatchString("   ") {
+					add("not matching the pattern (blank) at "+where, with(body, st.path, "   "))
+				}
 				if re, err := regexp.Compile(p); err == nil && !re.MatchString("A\u0085B") {
 					add("not matching the pattern (a C1 control character) at "+where, with(body, st.path, "A\u0085B"))
 				}
