@@ -260,6 +260,8 @@ func (w *exportWalk) walk(t reflect.Type, v any, ptr string) any {
 			if f == nil {
 				if w.read {
 					w.unknown.Add(ptr+"/"+escape(k), "is not a member of version %d of the export format", map[bool]int{false: 1, true: 2}[w.snake])
+				} else {
+					out[k] = x // written by a type's own JSON: kept as it is
 				}
 				continue
 			}
