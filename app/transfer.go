@@ -13,7 +13,7 @@ import (
 // CompanyExportVersion (docs/transfer.md).
 const (
 	CompanyExportFormat  = "costdb.company-export"
-	CompanyExportVersion = 1
+	CompanyExportVersion = CompanyExportV2
 )
 
 // CompanyExport is a company's own data as one document: its groups,
@@ -151,12 +151,27 @@ type CompanyImport struct {
 // line must exist (in the banks, or among the records imported). EINVALID
 // names each problem by its pointer in the export ("/Resources/3/code").
 // An unknown format or version is EINVALID on "/Format" or "/Version".
+// For an export of version 2 (in.Version) the pointers are in its
+// snake_case names ("/resources/3/group_id").
 func (s *Service) ImportCompany(ctx context.Context, p domain.Principal, in *CompanyExport) (*CompanyImport, error) {
+	out, err := s.importCompany(ctx, p, in)
+	if e, ok := err.(*domain.Error); ok && in.Version == CompanyExportV2 {
+		for i := range e.Fields {
+			e.Fields[i].Field = snakePointer(e.Fields[i].Field)
+		}
+		for i := range e.More {
+			e.More[i] = snakePointer(e.More[i])
+		}
+	}
+	return out, err
+}
+
+func (s *Service) importCompany(ctx context.Context, p domain.Principal, in *CompanyExport) (*CompanyImport, error) {
 	if in.Format != CompanyExportFormat {
 		return nil, domain.FieldErrorf("/Format", "must be %s", CompanyExportFormat)
 	}
-	if in.Version != CompanyExportVersion {
-		return nil, domain.FieldErrorf("/Version", "must be %d: this server reads version %d of the format", CompanyExportVersion, CompanyExportVersion)
+	if in.Version != CompanyExportV1 && in.Version != CompanyExportV2 {
+		return nil, domain.FieldErrorf("/Version", "must be %d or %d: this server reads versions %d and %d of the format", CompanyExportV1, CompanyExportV2, CompanyExportV1, CompanyExportV2)
 	}
 	out := &CompanyImport{Groups: []ImportSummaryItem{}, Resources: []ImportSummaryItem{}, Compositions: []ImportSummaryItem{}, Budgets: []ImportSummaryItem{}}
 	err := s.store.Update(ctx, func(tx Tx) error {

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 )
@@ -150,12 +152,13 @@ func checkCode(v *Validation, field, code string) {
 		v.Add(field, "is required")
 		return
 	}
-	if len(code) > 60 {
+	if utf8.RuneCountInString(code) > 60 {
 		v.Add(field, "is longer than 60 characters")
 		return
 	}
 	for _, c := range code {
-		if c < ' ' || c == 0x7f {
+		// C0, DEL and C1 (the document's pattern on every code says the same)
+		if unicode.IsControl(c) {
 			v.Add(field, "contains a control character")
 			return
 		}

@@ -91,6 +91,7 @@ func TestDocumentDrivenRequests(t *testing.T) {
 	}
 	sort.Strings(pathNames)
 	ops := 0
+	agreed := 0 // valid requests sending both names of one field, agreeing
 	gapsUsed := map[string]bool{}
 	for _, path := range pathNames {
 		item := paths[path].(map[string]any)
@@ -215,7 +216,16 @@ func TestDocumentDrivenRequests(t *testing.T) {
 					t.Errorf("%s %s: the generated body does not match the document: %v\n%s", opID, b.what, err, mustJSON(b.value))
 					continue
 				}
-				for _, m := range mutations(d, b.value, b.sites) {
+				for _, m := range agreeing(b.value, b.sites, true) {
+					if err := visit(schema, m.body); err != nil {
+						t.Errorf("%s %s: the document refuses two names of one field that agree (%s): %v", opID, b.what, m.what, err)
+						continue
+					}
+					agreed++
+					valid = append(valid, request{op: opID, what: b.mediaType + ": " + m.what, method: strings.ToUpper(method),
+						path: fill(path, base.path, base.values), mediaType: b.mediaType, body: m.body, hasBody: true})
+				}
+				for _, m := range append(mutations(d, b.value, b.sites), agreeing(b.value, b.sites, false)...) {
 					if visit(schema, m.body) == nil {
 						continue // still valid (another branch takes it): not a broken rule
 					}
@@ -332,6 +342,10 @@ func TestDocumentDrivenRequests(t *testing.T) {
 	t.Logf("broken requests by rule: %v", kinds)
 	t.Logf("seed %d: %d operations, %d valid requests, %d broken requests (%d refused, %d known gaps)",
 		seed, ops, len(valid), len(mutated), refused, len(gapsUsed))
+	t.Logf("valid requests with both names of one field, agreeing: %d", agreed)
+	if agreed == 0 || kinds["both"] == 0 {
+		t.Errorf("no request sent both names of one field (agreeing: %d, disagreeing or forbidden: %d): are the document's dependentSchemas read?", agreed, kinds["both"])
+	}
 	if len(valid) < ops {
 		t.Errorf("only %d valid requests for %d operations", len(valid), ops)
 	}

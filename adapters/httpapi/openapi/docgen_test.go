@@ -534,15 +534,20 @@ func (g *generator) str(s map[string]any, path []any) (any, error) {
 	case "date-time":
 		return "2026-08-01T09:00:00-03:00", nil
 	}
-	if _, ok := s["pattern"]; ok {
-		return nil, fmt.Errorf("at %v: a string with a pattern needs examples", path)
-	}
 	v := g.uniq()
 	if maxLen := intKey(s, "maxLength", 1<<30); len(v) > maxLen {
 		v = v[:maxLen]
 	}
 	for len(v) < intKey(s, "minLength", 0) {
 		v += "x"
+	}
+	if p, ok := s["pattern"].(string); ok {
+		// A pattern a generated word matches (a code's: no control
+		// character, no space at either end) takes one; others need
+		// examples.
+		if re, err := regexp.Compile(p); err != nil || !re.MatchString(v) {
+			return nil, fmt.Errorf("at %v: a string with a pattern needs examples", path)
+		}
 	}
 	return v, nil
 }
@@ -722,6 +727,15 @@ func mutations(d *schemaDoc, body any, sites []site) []mutation {
 			if p, ok := s["pattern"].(string); ok {
 				if re, err := regexp.Compile(p); err == nil && !re.MatchString("!!") {
 					add("not matching the pattern at "+where, with(body, st.path, "!!"))
+				}
+				if re, err := regexp.Compile(p); err == nil && !re.MatchString("A\u0001B") {
+					add("not matching the pattern (a control character) at "+where, with(body, st.path, "A\u0001B"))
+				}
+				if re, err := regexp.Compile(p); err == nil && !re.MatchString("   ") {
+					add("not matching the pattern (blank) at "+where, with(body, st.path, "   "))
+				}
+				if re, err := regexp.Compile(p); err == nil && !re.MatchString("A\u0085B") {
+					add("not matching the pattern (a C1 control character) at "+where, with(body, st.path, "A\u0085B"))
 				}
 			}
 		}
@@ -935,6 +949,109 @@ func badParamValues(d *schemaDoc, s map[string]any) [][2]string {
 			if allFormats {
 				out = append(out, [2]string{"in no accepted format", "31/12/2026"})
 			}
+		}
+	}
+	return out
+}
+
+// agreePair is a pair of names of one field as the document states it in
+// standard JSON Schema: `dependentSchemas: {alias: {anyOf: [{not:
+// {required: [other]}}, {properties: {alias: …, other: …}}…]}}`, one
+// branch per agreeing combination.
+type agreePair struct {
+	alias, other string
+	// values are the agreeing combinations (alias's value, other's value).
+	values [][2]any
+}
+
+// agreeSeq numbers the codes of agreeing variants.
+var agreeSeq int
+
+// dependentPairs returns the agreeing pairs a schema states.
+func dependentPairs(s map[string]any) []agreePair {
+	deps, _ := s["dependentSchemas"].(map[string]any)
+	var out []agreePair
+	for alias, dv := range deps {
+		dm, _ := dv.(map[string]any)
+		branches, _ := dm["anyOf"].([]any)
+		if len(branches) < 2 {
+			continue
+		}
+		n, _ := branches[0].(map[string]any)["not"].(map[string]any)
+		others := toStrings(n["required"])
+		if len(others) != 1 {
+			continue
+		}
+		p := agreePair{alias: alias, other: others[0]}
+		for _, b := range branches[1:] {
+			props, _ := b.(map[string]any)["properties"].(map[string]any)
+			a, okA := sample(props[alias])
+			o, okO := sample(props[p.other])
+			if okA && okO {
+				p.values = append(p.values, [2]any{a, o})
+			}
+		}
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].alias < out[j].alias })
+	return out
+}
+
+// sample is a value a branch's member schema takes: its const, the first
+// of its enum, or the first such of its anyOf.
+func sample(v any) (any, bool) {
+	s, ok := v.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	if c, ok := s["const"]; ok {
+		return c, true
+	}
+	if e, ok := s["enum"].([]any); ok && len(e) > 0 {
+		return e[0], true
+	}
+	if l, ok := s["anyOf"].([]any); ok && len(l) > 0 {
+		return sample(l[0])
+	}
+	return nil, false
+}
+
+// agreeing returns, for each pair of names a generated body's objects
+// have, the body with both names sent and agreeing (the document allows
+// it: a fetched document carries both) when valid is true, or disagreeing
+// (two different combinations' values) when it is false.
+func agreeing(body any, sites []site, valid bool) []mutation {
+	var out []mutation
+	seen := map[string]bool{}
+	for _, st := range sites {
+		cur, ok := at(body, st.path)
+		m, isObj := cur.(map[string]any)
+		if !ok || !isObj {
+			continue
+		}
+		for _, p := range dependentPairs(st.schema) {
+			if len(p.values) < 2 {
+				continue
+			}
+			what := "both " + p.alias + " and " + p.other + " agreeing at " + pointer(st.path)
+			a, o := p.values[len(p.values)-1][0], p.values[len(p.values)-1][1]
+			if !valid {
+				what = "both " + p.alias + " and " + p.other + " disagreeing at " + pointer(st.path)
+				o = p.values[len(p.values)-2][1]
+			}
+			if seen[what] {
+				continue
+			}
+			seen[what] = true
+			both := without(m, "")
+			both[p.alias], both[p.other] = a, o
+			if c, ok := both["code"].(string); ok && (len(st.path) == 0 || st.path[len(st.path)-1] == "attributes") {
+				// A record's code is unique in the company (422 when
+				// taken): the body the variant comes from is sent too.
+				agreeSeq++
+				both["code"] = c + "-" + strconv.Itoa(agreeSeq)
+			}
+			out = append(out, mutation{what: what, body: with(body, st.path, both)})
 		}
 	}
 	return out

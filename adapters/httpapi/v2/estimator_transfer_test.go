@@ -28,7 +28,7 @@ func TestExportImportCompany(t *testing.T) {
 	expect(t, h.Do("PATCH", budgets+"/"+str(data(t, bud)["id"])+"/bdi", a.Token,
 		`{"work_type":"buildings","bdi_components":{"ac":4,"s":0.8,"r":1.27,"df":1.23,"l":7.4,"taxes":5.65},"supply_bdi":15.28,"supply_lines":["n4"]}`), 200)
 
-	export := h.Do("GET", base+"/my_database/export", a.Token, "")
+	export := h.Do("GET", base+"/my_database/export?version=1", a.Token, "")
 	exp := expect(t, export, 200)
 	ea := attrs(t, exp)
 	if ea["Format"] != "costdb.company-export" || num(t, ea["Version"]) != "1" || len(ea["Budgets"].([]any)) != 1 ||
