@@ -32,17 +32,19 @@ import (
 //     or parameter's `examples` map is valid 3.0 and kept).
 //   - A numeric `exclusiveMinimum`/`exclusiveMaximum` becomes
 //     `minimum`/`maximum` plus the boolean form.
-//   - `unevaluatedProperties` (no 3.0 equivalent) is dropped: the rendition
-//     accepts a little more than the server does, never less.
+//   - `unevaluatedProperties`, `propertyNames` and the other keywords 3.0
+//     does not have (dropped30) are dropped: the rendition accepts a little
+//     more than the server does, never less.
 //   - Money and coefficients: every schema of type `number` gets
 //     `format: decimal` (unless it has a format) and, when its format is
 //     decimal, `x-go-type: json.Number`, so
 //     that a generated Go client keeps every digit the server sends instead
 //     of a float32 or float64.
 //
-// A keyword is recognised by its value's kind (a type array is a sequence, a
-// property called `type` is a mapping), which is what tells a schema's
-// keywords from the names of its properties.
+// The walk knows which mappings hold names rather than keywords (nameMaps:
+// `properties`, `components.schemas`, `paths`…), so that a property called
+// `type` or `const` is left alone; a keyword is also recognised by its
+// value's kind (a type array is a sequence, `examples` in a schema a list).
 func to30(root *yaml.Node) error {
 	doc := root
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
@@ -64,21 +66,56 @@ func to30(root *yaml.Node) error {
 			del(lic, "identifier")
 		}
 	}
-	walk30(doc)
+	walk30(doc, false)
 	return nil
 }
 
-// walk30 converts every mapping below n, children first.
-func walk30(n *yaml.Node) {
+// walk30 converts every mapping below n, children first. names is true
+// when n is a mapping whose keys are names (a schema's properties, the
+// components of a kind, paths, responses, media types…), not keywords.
+func walk30(n *yaml.Node, names bool) {
 	if n.Kind == yaml.AliasNode {
 		n = n.Alias
 	}
-	for _, c := range n.Content {
-		walk30(c)
+	for i, c := range n.Content {
+		childNames := false
+		if n.Kind == yaml.MappingNode && i%2 == 1 && !names {
+			k := n.Content[i-1].Value
+			if data[k] || strings.HasPrefix(k, "x-") {
+				continue
+			}
+			childNames = nameMaps[k]
+		}
+		walk30(c, childNames)
 	}
-	if n.Kind == yaml.MappingNode {
+	if n.Kind == yaml.MappingNode && !names {
 		schema30(n)
 	}
+}
+
+// nameMaps are the keys whose value maps names to objects.
+var nameMaps = map[string]bool{
+	"properties": true, "patternProperties": true, "$defs": true, "definitions": true,
+	"schemas": true, "responses": true, "parameters": true, "requestBodies": true,
+	"headers": true, "securitySchemes": true, "links": true, "callbacks": true,
+	"paths": true, "content": true, "encoding": true, "variables": true, "pathItems": true,
+	"mapping": true, "scopes": true,
+}
+
+// data are the keywords whose value is data (an example, a default, an
+// enum's values, an Example object's value, an extension), never converted.
+var data = map[string]bool{
+	"example": true, "default": true, "enum": true, "const": true, "value": true,
+}
+
+// dropped30 are JSON Schema keywords OpenAPI 3.0's schema object does not
+// have. Each only narrows what a schema accepts, so dropping it makes the
+// rendition accept a little more than the server, never less.
+var dropped30 = []string{
+	"unevaluatedProperties", "unevaluatedItems", "propertyNames", "patternProperties",
+	"contains", "minContains", "maxContains", "dependentRequired", "dependentSchemas",
+	"if", "then", "else", "contentMediaType", "contentEncoding", "$comment", "$schema",
+	"$anchor", "$id",
 }
 
 func schema30(m *yaml.Node) {
@@ -168,8 +205,8 @@ func schema30(m *yaml.Node) {
 		set(m, b[1], &bound)
 		*x = *scalar("true")
 	}
-	if u := get(m, "unevaluatedProperties"); u != nil && u.Kind == yaml.ScalarNode {
-		del(m, "unevaluatedProperties")
+	for _, k := range dropped30 {
+		del(m, k)
 	}
 	if t := get(m, "type"); isNumber(m, t) && get(m, "$ref") == nil {
 		f := get(m, "format")

@@ -1,9 +1,12 @@
 package openapi
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // convertSchemas runs the converter on a small 3.1 document whose
@@ -67,6 +70,10 @@ func TestTo30(t *testing.T) {
 			`{"allOf":[{"$ref":"#/components/schemas/A"}]}`},
 		{"properties named like keywords", "type: object\nproperties:\n  type: {type: [string, \"null\"]}\n  const: {type: integer}\n  examples: {type: [array, \"null\"], items: {type: number, format: double}}",
 			`{"properties":{"const":{"type":"integer"},"examples":{"items":{"format":"double","type":"number"},"nullable":true,"type":"array"}, "type":{"nullable":true,"type":"string"}},"type":"object"}`},
+		{"3.1 keywords 3.0 lacks", "type: object\npropertyNames: {pattern: \"^[A-Z]{2}$\"}\nadditionalProperties: {type: string}\nproperties:\n  propertyNames: {type: string}",
+			`{"additionalProperties":{"type":"string"},"properties":{"propertyNames":{"type":"string"}},"type":"object"}`},
+		{"data is not converted", "type: object\nexample: {type: [a, \"null\"], n: {type: number}}\ndefault: {const: 1}\nx-note: {type: [string, \"null\"]}",
+			`{"default":{"const":1},"example":{"n":{"type":"number"},"type":["a","null"]},"type":"object","x-note":{"type":["string","null"]}}`},
 		{"a number with its own format", `{type: number, format: double}`,
 			`{"format":"double","type":"number"}`},
 	}
@@ -149,5 +156,22 @@ func TestRendition30(t *testing.T) {
 	walk(doc, "", false)
 	if numbers < 50 {
 		t.Errorf("%d numbers seen; the document has more: is the walk broken?", numbers)
+	}
+}
+
+// TestRendition30Valid loads the served rendition with kin-openapi as an
+// OpenAPI 3.0 document and validates it (references resolve, schemas are
+// well formed, examples match their schemas).
+func TestRendition30Valid(t *testing.T) {
+	b, err := JSON30()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := openapi3.NewLoader().LoadFromData(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		t.Fatalf("the 3.0 rendition is not valid OpenAPI 3.0: %v", err)
 	}
 }
