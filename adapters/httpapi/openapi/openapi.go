@@ -33,10 +33,11 @@ func YAML() []byte { return bytes.Clone(source) }
 
 // built is the document converted once: its JSON and the reference page.
 var built struct {
-	once sync.Once
-	json []byte
-	html []byte
-	err  error
+	once   sync.Once
+	json   []byte
+	json30 []byte
+	html   []byte
+	err    error
 }
 
 func build() {
@@ -47,6 +48,9 @@ func build() {
 			return
 		}
 		if built.json, built.err = toJSON(&root); built.err != nil {
+			return
+		}
+		if built.json30, built.err = convert30(source); built.err != nil {
 			return
 		}
 		built.html, built.err = renderPage(&root)
@@ -62,6 +66,16 @@ func JSON() ([]byte, error) {
 	return bytes.Clone(built.json), nil
 }
 
+// JSON30 returns the OpenAPI 3.0.3 rendition of the document, as JSON, for
+// the generators that read only 3.0 (see to30 for what it changes).
+func JSON30() ([]byte, error) {
+	build()
+	if built.err != nil {
+		return nil, built.err
+	}
+	return bytes.Clone(built.json30), nil
+}
+
 // Page returns the HTML reference page.
 func Page() ([]byte, error) {
 	build()
@@ -74,6 +88,11 @@ func Page() ([]byte, error) {
 // ServeJSON answers GET /api/docs/openapi.json: the document as JSON.
 func ServeJSON(w http.ResponseWriter, r *http.Request) {
 	serve(w, "application/json", JSON)
+}
+
+// ServeJSON30 answers GET /api/docs/openapi-3.0.json: the 3.0.3 rendition.
+func ServeJSON30(w http.ResponseWriter, r *http.Request) {
+	serve(w, "application/json", JSON30)
 }
 
 // ServePage answers GET /api/docs: the HTML reference page. Its Content

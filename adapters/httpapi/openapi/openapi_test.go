@@ -213,6 +213,23 @@ func TestServed(t *testing.T) {
 		t.Errorf("the served document is not the description: openapi %q, %d paths", doc.OpenAPI, len(doc.Paths))
 	}
 
+	r = h.Do("GET", "/api/docs/openapi-3.0.json", "", "")
+	if r.Status != 200 {
+		t.Fatalf("GET /api/docs/openapi-3.0.json: %d\n%s", r.Status, r.Body)
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("3.0 rendition: Content-Type %q", ct)
+	}
+	if want, err := openapi.JSON30(); err != nil || !bytes.Equal(r.Body, want) {
+		t.Errorf("the served 3.0 rendition is not JSON30()'s bytes (err %v)", err)
+	}
+	var doc30 struct {
+		OpenAPI string `json:"openapi"`
+	}
+	if err := json.Unmarshal(r.Body, &doc30); err != nil || doc30.OpenAPI != "3.0.3" {
+		t.Errorf("3.0 rendition: openapi %q, err %v", doc30.OpenAPI, err)
+	}
+
 	r = h.Do("GET", "/api/docs", "", "")
 	if r.Status != 200 {
 		t.Fatalf("GET /api/docs: %d\n%s", r.Status, r.Body)

@@ -15,8 +15,9 @@ import (
 
 // Handler returns the whole HTTP surface: /healthz, /readyz, /api/v1/…,
 // /api/public/v2/…, and the API's description (adapters/httpapi/openapi) at
-// /api/docs (a reference page, its renderer /api/docs/swagger-ui-bundle.js)
-// and /api/docs/openapi.json (OpenAPI 3.1).
+// /api/docs (a reference page, its renderer /api/docs/swagger-ui-bundle.js),
+// /api/docs/openapi.json (OpenAPI 3.1) and /api/docs/openapi-3.0.json (its
+// 3.0.3 rendition, for generators that read only 3.0).
 func Handler(env *httpapi.Env) http.Handler {
 	r := chi.NewRouter()
 	r.Use(accessLog(env))
@@ -31,6 +32,7 @@ func Handler(env *httpapi.Env) http.Handler {
 	r.Get("/api/docs", openapi.ServePage)
 	r.Get("/api/docs/openapi.json", openapi.ServeJSON)
 	r.Get("/api/docs/swagger-ui-bundle.js", openapi.ServeBundle)
+	r.Get("/api/docs/openapi-3.0.json", openapi.ServeJSON30)
 	r.Mount("/api/v1", v1.Routes(env))
 	r.Mount("/api/public/v2", v2.Routes(env))
 	return r
