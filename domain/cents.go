@@ -159,8 +159,14 @@ func mulCut(a, b amount, places int32, mode cutMode) amount {
 	return amountOf(p)
 }
 
-// cutDecimal is d cut to places as mode says (mulCut of d × 1).
+// cutDecimal is d cut to places as mode says (mulCut of d × 1). A d the
+// cut leaves as it is (no more places than the cut keeps, and for cutRound
+// exactly places, as Round writes them) is d itself: no new coefficient.
 func cutDecimal(d decimal.Decimal, places int32, mode cutMode) decimal.Decimal {
+	switch e := d.Exponent(); {
+	case mode == cutNone, mode == cutTruncate && e >= -places, mode == cutRound && e == -places:
+		return d
+	}
 	return mulCut(amountOf(d), amount{v: 1}, places, mode).Decimal()
 }
 
