@@ -210,10 +210,18 @@ func (s *Service) BankCompositionViews(ctx context.Context, q BankViewQuery, lq 
 }
 
 // BankCompositionView returns the composition with the code in the edition
-// q picks. EINVALID for a missing code (/code) and a bad query; ENOTFOUND
-// as viewEdition says, or when the edition has no composition with the code.
+// q picks (bankView).
 func (s *Service) BankCompositionView(ctx context.Context, q BankViewQuery, code string) (*domain.PricedComposition, error) {
-	var out *domain.PricedComposition
+	return bankView(ctx, s, q, code, "composition", Tx.BankComposition, compositionView)
+}
+
+// bankView reads the record (a composition or resource: what) with the code
+// in the edition q picks and makes its view. EINVALID for a missing code
+// (/code) and a bad query; ENOTFOUND as viewEdition says, or when the
+// edition has no record with the code.
+func bankView[R, V any](ctx context.Context, s *Service, q BankViewQuery, code, what string,
+	get func(tx Tx, editionKey, code string) (R, error), view func(Tx, *domain.Edition, R) (V, error)) (V, error) {
+	var out V
 	err := s.store.View(ctx, func(tx Tx) error {
 		code = strings.TrimSpace(code)
 		if code == "" {
@@ -223,14 +231,14 @@ func (s *Service) BankCompositionView(ctx context.Context, q BankViewQuery, code
 		if err != nil {
 			return err
 		}
-		c, err := tx.BankComposition(ed.Key(), code)
+		rec, err := get(tx, ed.Key(), code)
 		if isNotFound(err) {
-			return domain.Errorf(domain.ENOTFOUND, "no composition %s exists in %s", code, editionName(ed.Ref()))
+			return domain.Errorf(domain.ENOTFOUND, "no %s %s exists in %s", what, code, editionName(ed.Ref()))
 		}
 		if err != nil {
 			return err
 		}
-		out, err = compositionView(tx, ed, c)
+		out, err = view(tx, ed, rec)
 		return err
 	})
 	return out, err
@@ -259,25 +267,8 @@ func (s *Service) BankResourceViews(ctx context.Context, q BankViewQuery, lq Lis
 // BankResourceView returns the resource with the code in the edition q
 // picks, as BankCompositionView does for compositions.
 func (s *Service) BankResourceView(ctx context.Context, q BankViewQuery, code string) (*BankResourceView, error) {
-	var out *BankResourceView
-	err := s.store.View(ctx, func(tx Tx) error {
-		code = strings.TrimSpace(code)
-		if code == "" {
-			return domain.FieldErrorf("/code", "is required")
-		}
-		ed, err := viewEdition(tx, q)
-		if err != nil {
-			return err
-		}
-		r, err := tx.BankResource(ed.Key(), code)
-		if isNotFound(err) {
-			return domain.Errorf(domain.ENOTFOUND, "no resource %s exists in %s", code, editionName(ed.Ref()))
-		}
-		if err != nil {
-			return err
-		}
-		out = resourceView(ed, r, unpriced(r.Priced))
-		return nil
-	})
-	return out, err
+	return bankView(ctx, s, q, code, "resource", Tx.BankResource,
+		func(_ Tx, ed *domain.Edition, r *domain.BankResource) (*BankResourceView, error) {
+			return resourceView(ed, r, unpriced(r.Priced)), nil
+		})
 }

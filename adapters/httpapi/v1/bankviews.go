@@ -1,6 +1,7 @@
 package v1
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
@@ -32,39 +33,29 @@ func (h *handler) bankView(w http.ResponseWriter, r *http.Request) (app.BankView
 }
 
 func (h *handler) listBankCompositions(w http.ResponseWriter, r *http.Request) {
-	bq, ok := h.bankView(w, r)
-	if !ok {
-		return
-	}
-	pg, err := parsePagination(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	cs, total, err := h.env.App.BankCompositionViews(r.Context(), bq, pg.query(r, true))
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	h.write(w, http.StatusOK, envelope(pg, total, cs, h.composition))
+	listBankViews(h, w, r, h.env.App.BankCompositionViews, h.composition)
 }
 
 // getBankComposition answers GET /base/{bank}/compositions/{id} (the id is
 // the code) and find_by_code?code=.
 func (h *handler) getBankComposition(w http.ResponseWriter, r *http.Request) {
-	bq, ok := h.bankView(w, r)
-	if !ok {
-		return
-	}
-	pc, err := h.env.App.BankCompositionView(r.Context(), bq, bankCode(r))
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	h.write(w, http.StatusOK, h.composition(pc))
+	getBankView(h, w, r, h.env.App.BankCompositionView, h.composition)
 }
 
 func (h *handler) listBankResources(w http.ResponseWriter, r *http.Request) {
+	listBankViews(h, w, r, h.env.App.BankResourceViews, bankResourceRecord)
+}
+
+// getBankResource answers GET /base/{bank}/resources/{id} (the id is the
+// code) and find_by_code?code=.
+func (h *handler) getBankResource(w http.ResponseWriter, r *http.Request) {
+	getBankView(h, w, r, h.env.App.BankResourceView, bankResourceRecord)
+}
+
+// listBankViews answers a page of a bank's records in mybase's list
+// envelope, each written by record.
+func listBankViews[V, T any](h *handler, w http.ResponseWriter, r *http.Request,
+	list func(context.Context, app.BankViewQuery, app.ListQuery) ([]V, int, error), record func(V) T) {
 	bq, ok := h.bankView(w, r)
 	if !ok {
 		return
@@ -74,27 +65,27 @@ func (h *handler) listBankResources(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	rs, total, err := h.env.App.BankResourceViews(r.Context(), bq, pg.query(r, true))
+	vs, total, err := list(r.Context(), bq, pg.query(r, true))
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	h.write(w, http.StatusOK, envelope(pg, total, rs, bankResourceRecord))
+	h.write(w, http.StatusOK, envelope(pg, total, vs, record))
 }
 
-// getBankResource answers GET /base/{bank}/resources/{id} (the id is the
-// code) and find_by_code?code=.
-func (h *handler) getBankResource(w http.ResponseWriter, r *http.Request) {
+// getBankView answers one record of a bank (bankCode), written by record.
+func getBankView[V, T any](h *handler, w http.ResponseWriter, r *http.Request,
+	get func(context.Context, app.BankViewQuery, string) (V, error), record func(V) T) {
 	bq, ok := h.bankView(w, r)
 	if !ok {
 		return
 	}
-	res, err := h.env.App.BankResourceView(r.Context(), bq, bankCode(r))
+	v, err := get(r.Context(), bq, bankCode(r))
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	h.write(w, http.StatusOK, bankResourceRecord(res))
+	h.write(w, http.StatusOK, record(v))
 }
 
 // bankCode is the code a view request names: the {id} of the path, or
