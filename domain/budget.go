@@ -127,7 +127,12 @@ type Budget struct {
 	SupplyNodes    []string
 	// NodeSeq is the number of the last node ID given ("n1", "n2", …), so
 	// that an ID is never given twice, even after its node is removed.
-	NodeSeq   int
+	NodeSeq int
+	// The responsibility document of the budget (ART of a CREA engineer,
+	// RRT of a CAU architect) and the date the budget is issued on
+	// ("2006-01-02"); both "" when not given.
+	ART       string
+	IssueDate string
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }

@@ -20,10 +20,12 @@ const (
 )
 
 // Document is what the client documents (XLSX, PDF) show besides the
-// report: the company's name and, for a frozen version, the version.
+// report: the company's name and profile (the header and the signature
+// block) and, for a frozen version, the version.
 type Document struct {
 	Company string
-	Version *domain.BudgetVersion // nil: the budget as it is now
+	Profile *domain.CompanyProfile // nil: no profile, the name alone
+	Version *domain.BudgetVersion  // nil: the budget as it is now
 }
 
 // stamp is the time a document is dated with: the version's freeze, else
