@@ -9,9 +9,11 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gobold"
@@ -165,6 +167,59 @@ func (f *pdfFace) fit(s string, size, width float64) string {
 	return s[:last] + "…"
 }
 
+// wrap breaks s into lines that fit width at size points (less 4 points
+// of padding, as fit), at spaces; a word wider than a line is broken
+// between runes. The lines are slices of s, appended to out; s gives one
+// line at least (empty when s is). Runs of spaces where a line breaks are
+// dropped, so joining the lines with one space gives s back when it has
+// single spaces.
+func (f *pdfFace) wrap(s string, size, width float64, out []string) []string {
+	limit := int(math.Floor((width - 4) * 1000 / size))
+	if limit < 1 {
+		limit = 1
+	}
+	adv := func(r rune) int {
+		if g := f.glyphOf(r); g != 0 {
+			return int(f.advance[g])
+		}
+		return 0
+	}
+	for {
+		// The longest start of s that fits: up to the last space before
+		// the limit, else (one word too wide) the runes that fit, one at
+		// least.
+		w, brk, fitEnd := 0, -1, len(s)
+		for i, r := range s {
+			if r == ' ' {
+				brk = i
+			}
+			if w += adv(r); w > limit {
+				fitEnd = i
+				break
+			}
+		}
+		if fitEnd == len(s) {
+			return append(out, s)
+		}
+		end, next := fitEnd, fitEnd
+		if brk > 0 {
+			end, next = brk, brk
+		} else if fitEnd == 0 {
+			_, n := utf8.DecodeRuneInString(s)
+			end, next = n, n
+		}
+		line := strings.TrimRight(s[:end], " ")
+		if line == "" { // spaces only before the break
+			line = s[:end]
+		}
+		out = append(out, line)
+		s = strings.TrimLeft(s[next:], " ")
+		if s == "" {
+			return out
+		}
+	}
+}
+
 // pdfFont is a face as one document uses it: its resource name and the
 // glyphs it drew.
 type pdfFont struct {
@@ -191,6 +246,8 @@ type pdfWriter struct {
 	num     []byte
 	font    *pdfFont // the page's current font and size (nil: none yet)
 	size    float64
+	images  []*pdfImage // written at the start (newPDFWriter), drawn by drawImage
+	first   int         // the object of the first page's dictionary
 }
 
 // pdfCompression is the deflate level of the pages' content: level 2 makes
@@ -199,7 +256,8 @@ type pdfWriter struct {
 const pdfCompression = 2
 
 // Object numbers: the catalog, the page tree, the information dictionary,
-// then five per font, then two per page (its dictionary and its content).
+// then five per font, then the images (one each, two with a soft mask),
+// then two per page (its dictionary and its content).
 const (
 	pdfCatalog = 1
 	pdfPages   = 2
@@ -208,9 +266,10 @@ const (
 )
 
 // newPDFWriter starts a document of pages of w × h points with the
-// regular and bold Go fonts (resources F1 and F2) and its information
-// dictionary.
-func newPDFWriter(w io.Writer, pageW, pageH float64, title, author string, created time.Time) (*pdfWriter, error) {
+// regular and bold Go fonts (resources F1 and F2), its information
+// dictionary and the images given (resources Im1, Im2…; written here, so
+// that a page drawing them names objects already out).
+func newPDFWriter(w io.Writer, pageW, pageH float64, title, author string, created time.Time, images ...*pdfImage) (*pdfWriter, error) {
 	regular, bold, err := pdfFaces()
 	if err != nil {
 		return nil, err
@@ -220,7 +279,16 @@ func newPDFWriter(w io.Writer, pageW, pageH float64, title, author string, creat
 	for i, f := range []*pdfFace{regular, bold} {
 		pw.fonts = append(pw.fonts, &pdfFont{pdfFace: f, res: fmt.Sprintf("F%d", i+1), obj: pdfFonts + 5*i, runes: make([]rune, f.numGlyphs)})
 	}
-	pw.offsets = make([]int64, pdfFonts+5*len(pw.fonts)-1)
+	pw.first = pdfFonts + 5*len(pw.fonts)
+	for i, im := range images {
+		im.res, im.obj = fmt.Sprintf("Im%d", i+1), pw.first
+		pw.first++
+		if im.smask != nil {
+			pw.first++
+		}
+		pw.images = append(pw.images, im)
+	}
+	pw.offsets = make([]int64, pw.first-1)
 	pw.printf("%%PDF-1.7\n%%\xe2\xe3\xcf\xd3\n")
 	pw.begin(pdfCatalog)
 	pw.printf("<< /Type /Catalog /Pages %d 0 R >>\n", pdfPages)
@@ -229,6 +297,9 @@ func newPDFWriter(w io.Writer, pageW, pageH float64, title, author string, creat
 	pw.printf("<< /Title %s /Author %s /Creator (costdb) /Producer (costdb) /CreationDate (%s) >>\n",
 		pdfTextString(title), pdfTextString(author), created.UTC().Format("D:20060102150405Z"))
 	pw.end()
+	for _, im := range pw.images {
+		pw.writeImage(im)
+	}
 	return pw, pw.err
 }
 
@@ -263,7 +334,7 @@ func (pw *pdfWriter) end() { pw.printf("endobj\n") }
 
 // pageObj is the dictionary object of page i (from 0); its content is the
 // next object.
-func (pw *pdfWriter) pageObj(i int) int { return pdfFonts + 5*len(pw.fonts) + 2*i }
+func (pw *pdfWriter) pageObj(i int) int { return pw.first + 2*i }
 
 // number appends v to the page with two decimals at most (and a space).
 func (pw *pdfWriter) number(v float64) {
@@ -326,6 +397,33 @@ func (pw *pdfWriter) line(lw, x1, y1, x2, y2 float64) {
 	pw.page.WriteString("l S Q\n")
 }
 
+// fill paints the rectangle of width w and height h whose top left corner
+// is (x, y), y from the top, in gray (0 black, 1 white).
+func (pw *pdfWriter) fill(gray, x, y, w, h float64) {
+	pw.page.WriteString("q ")
+	pw.number(gray)
+	pw.page.WriteString("g ")
+	pw.number(x)
+	pw.number(pw.pageH - y - h)
+	pw.number(w)
+	pw.number(h)
+	pw.page.WriteString("re f Q\n")
+}
+
+// drawImage draws im in the box of width w and height h whose top left
+// corner is (x, y), y from the top.
+func (pw *pdfWriter) drawImage(im *pdfImage, x, y, w, h float64) {
+	pw.page.WriteString("q ")
+	pw.number(w)
+	pw.page.WriteString("0 0 ")
+	pw.number(h)
+	pw.number(x)
+	pw.number(pw.pageH - y - h)
+	pw.page.WriteString("cm /")
+	pw.page.WriteString(im.res)
+	pw.page.WriteString(" Do Q\n")
+}
+
 // endPage writes the page drawn since the last one (deflated) and its
 // dictionary, and empties the page.
 func (pw *pdfWriter) endPage() error {
@@ -345,7 +443,15 @@ func (pw *pdfWriter) endPage() error {
 	for _, f := range pw.fonts {
 		pw.printf(" /%s %d 0 R", f.res, f.obj)
 	}
-	pw.printf(" >> >> >>\n")
+	pw.printf(" >>")
+	if len(pw.images) > 0 {
+		pw.printf(" /XObject <<")
+		for _, im := range pw.images {
+			pw.printf(" /%s %d 0 R", im.res, im.obj)
+		}
+		pw.printf(" >>")
+	}
+	pw.printf(" >> >>\n")
 	pw.end()
 	pw.begin(obj + 1)
 	pw.printf("<< /Length %d /Filter /FlateDecode >>\nstream\n", pw.z.Len())
