@@ -62,7 +62,7 @@ type pdfTable struct {
 	title   string
 	cols    []pdfCol
 	desc    int         // the column that wraps (the description)
-	summary [][2]string // label and value, after the table (the last one bold)
+	summary [][2]string // label and value, after the table
 	rule    string      // how a line's figures are made (printed in the header), "" none
 }
 
@@ -222,6 +222,9 @@ func syntheticPDFRow(row *pdfRow, b *domain.Budget, rw *domain.SyntheticRow) *pd
 	return row
 }
 
+// pdfTotalWithBDI is the summary's label of the total with BDI (bold).
+const pdfTotalWithBDI = "Total com BDI"
+
 // totalsPDFSummary is the summary of a budget's totals: without BDI, the
 // BDI (every rate it applied), with BDI.
 func totalsPDFSummary(b *domain.Budget, t domain.BudgetTotals) [][2]string {
@@ -233,7 +236,7 @@ func totalsPDFSummary(b *domain.Budget, t domain.BudgetTotals) [][2]string {
 		bdi += " sobre o total"
 	}
 	bdi += ")"
-	return [][2]string{{"Total sem BDI", brl(t.Total)}, {bdi, brl(t.BDIValue)}, {"Total com BDI", brl(t.TotalWithBDI)}}
+	return [][2]string{{"Total sem BDI", brl(t.Total)}, {bdi, brl(t.BDIValue)}, {pdfTotalWithBDI, brl(t.TotalWithBDI)}}
 }
 
 // bdiRule says how the lines' figures are made (domain.BDIRule), in the
@@ -713,7 +716,7 @@ func (l *pdfLayout) endPage() error {
 }
 
 // summary draws the totals after the table, under their own titles
-// ("Resumo", "Valor (R$)"), kept on one page; the last one bold.
+// ("Resumo", "Valor (R$)"), kept on one page; the total with BDI bold.
 func (l *pdfLayout) summary() error {
 	if len(l.t.summary) == 0 {
 		return nil
@@ -734,7 +737,7 @@ func (l *pdfLayout) summary() error {
 		l.pw.text(bold, pdfFontSize, x0+2, l.y+pdfLineH, "Resumo")
 		l.pw.text(bold, pdfFontSize, right-2-bold.width("Valor (R$)", pdfFontSize), l.y+pdfLineH, "Valor (R$)")
 		for i, s := range l.t.summary {
-			f := l.font(i == len(l.t.summary)-1)
+			f := l.font(s[0] == pdfTotalWithBDI)
 			y := l.y + rowH*float64(i+1) + pdfLineH
 			l.pw.text(f, pdfFontSize, x0+2, y, s[0])
 			l.pw.text(f, pdfFontSize, right-2-f.width(s[1], pdfFontSize), y, s[1])
