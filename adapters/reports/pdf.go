@@ -101,8 +101,8 @@ func SyntheticPDF(w io.Writer, r *domain.SyntheticReport, doc Document) error {
 	t := pdfTable{title: "Orçamento sintético", cols: budgetPDFCols("Quantidade", "Total"), desc: colDesc,
 		summary: totalsPDFSummary(b, r.BudgetTotals), rule: bdiRule(b)}
 	row := pdfRow{cells: make([]string, budgetCols)}
-	return tablePDF(w, b, doc, t, func(emit func(*pdfRow) error) error {
-		return r.Each(func(rw *domain.SyntheticRow) error { return emit(syntheticPDFRow(&row, b, rw)) })
+	return tablePDF(w, b, doc, t, func(emit func(*pdfRow) error, dry bool) error {
+		return r.Each(func(rw *domain.SyntheticRow) error { return emit(syntheticPDFRow(&row, b, rw, dry)) })
 	})
 }
 
@@ -122,7 +122,7 @@ func AnalyticPDF(w io.Writer, r *domain.AnalyticReport, doc Document) error {
 	t := pdfTable{title: "Orçamento analítico", cols: budgetPDFCols("Qtde. / coef.", "Total / parcial"), desc: colDesc,
 		summary: summary, rule: bdiRule(b) + " Itens: coeficiente por unidade, preço unitário e parcial."}
 	row := pdfRow{cells: make([]string, budgetCols)}
-	return tablePDF(w, b, doc, t, func(emit func(*pdfRow) error) error {
+	return tablePDF(w, b, doc, t, func(emit func(*pdfRow) error, dry bool) error {
 		var items func(depth, level int, its []domain.AnalyticItem) error
 		items = func(depth, level int, its []domain.AnalyticItem) error {
 			for i := range its {
@@ -130,9 +130,12 @@ func AnalyticPDF(w io.Writer, r *domain.AnalyticReport, doc Document) error {
 				clear(row.cells)
 				row.kind, row.depth, row.indent, row.carry = pdfLine, depth+level, level, false
 				c := row.cells
-				c[colBank], c[colCode], c[colDesc], c[colUnit], c[colQty] = it.Bank, it.Code, missingNote(it.Description, it.Missing), it.Unit, Quantity(it.Coefficient)
-				if !it.Missing {
-					c[colPrice], c[colTotal] = pdfExact(it.UnitPrice), brl(it.Partial)
+				c[colDesc] = missingNote(it.Description, it.Missing)
+				if !dry { // the layout run that counts the pages reads the description only
+					c[colBank], c[colCode], c[colUnit], c[colQty] = it.Bank, it.Code, it.Unit, Quantity(it.Coefficient)
+					if !it.Missing {
+						c[colPrice], c[colTotal] = pdfExact(it.UnitPrice), brl(it.Partial)
+					}
 				}
 				if err := emit(&row); err != nil {
 					return err
@@ -144,7 +147,7 @@ func AnalyticPDF(w io.Writer, r *domain.AnalyticReport, doc Document) error {
 			return nil
 		}
 		return r.Each(func(rw *domain.AnalyticRow) error {
-			line := syntheticPDFRow(&row, b, &rw.SyntheticRow)
+			line := syntheticPDFRow(&row, b, &rw.SyntheticRow, dry)
 			line.carry = line.carry || len(rw.Items) > 0 // its items carry it too
 			if err := emit(line); err != nil {
 				return err
@@ -166,7 +169,7 @@ func ABCPDF(w io.Writer, r *domain.ABCReport, doc Document) error {
 	}
 	title := fmt.Sprintf("Curva ABC (A até %s%%, B até %s%%)", Quantity(r.Limits.A), Quantity(r.Limits.B))
 	t := pdfTable{title: title, cols: cols, desc: 3}
-	return tablePDF(w, r.Budget, doc, t, func(emit func(*pdfRow) error) error {
+	return tablePDF(w, r.Budget, doc, t, func(emit func(*pdfRow) error, _ bool) error {
 		row := pdfRow{depth: 1}
 		for _, rw := range r.Rows {
 			row.cells = []string{strconv.Itoa(rw.Position), rw.Ref.Name, rw.Code, missingNote(rw.Description, rw.Missing), rw.Unit,
@@ -193,21 +196,28 @@ func ABCPDF(w io.Writer, r *domain.ABCReport, doc Document) error {
 // returns it: a stage its totals and weight; a line also what it names,
 // its quantity, unit price (every place), the BDI rate that applies to it
 // and the figures with BDI (none when the BDI is on the final total: the
-// footer carries it).
-func syntheticPDFRow(row *pdfRow, b *domain.Budget, rw *domain.SyntheticRow) *pdfRow {
+// footer carries it). dry: the description alone (the layout run that
+// counts the pages reads nothing else).
+func syntheticPDFRow(row *pdfRow, b *domain.Budget, rw *domain.SyntheticRow, dry bool) *pdfRow {
 	c := row.cells
 	clear(c)
 	row.depth, row.indent = rw.Depth, 0
+	row.kind, row.carry = pdfLine, false
+	if !rw.Kind.IsLine() {
+		row.kind, row.carry = pdfStage, true
+	}
+	if dry {
+		c[colDesc] = missingNote(rw.Description, rw.Missing)
+		return row
+	}
 	onUnit := b.BDIMode != domain.BDIOnFinalTotal
 	c[colItem], c[colDesc], c[colTotal], c[colWeight] = rw.Number, missingNote(rw.Description, rw.Missing), brl(rw.Total), brl(rw.Weight)
 	if onUnit {
 		c[colTotalBDI] = brl(rw.TotalWithBDI)
 	}
 	if !rw.Kind.IsLine() {
-		row.kind, row.carry = pdfStage, true
 		return row
 	}
-	row.kind, row.carry = pdfLine, false
 	c[colBank], c[colCode], c[colUnit], c[colQty] = rw.Bank, rw.Code, rw.Unit, Quantity(rw.Quantity)
 	if !rw.Missing {
 		c[colPrice] = pdfExact(rw.UnitPrice)
@@ -364,8 +374,10 @@ func pdfBodyTop() float64    { return pdfMargin + pdfHeaderH + 4 }
 func pdfBodyBottom() float64 { return pdfPageH - pdfMargin - pdfFooterH }
 
 // tablePDF writes a report's table as a PDF (see above). rows hands the
-// table's rows to emit in order; it is called twice.
-func tablePDF(w io.Writer, b *domain.Budget, doc Document, t pdfTable, rows func(emit func(*pdfRow) error) error) error {
+// table's rows to emit in order; it is called twice, first dry (the rows
+// need only their description, kind, depth, indentation and carry: the
+// layout that counts the pages reads nothing else).
+func tablePDF(w io.Writer, b *domain.Budget, doc Document, t pdfTable, rows func(emit func(*pdfRow) error, dry bool) error) error {
 	regular, bold, err := pdfFaces()
 	if err != nil {
 		return err
@@ -500,9 +512,9 @@ func pdfLogoBox(im *pdfImage) (w, h float64) {
 }
 
 // run lays the table out: its rows, the summary, the signature block.
-func (l *pdfLayout) run(rows func(emit func(*pdfRow) error) error) error {
+func (l *pdfLayout) run(rows func(emit func(*pdfRow) error, dry bool) error) error {
 	l.page, l.open, l.rows, l.ctx = 0, false, 0, l.ctx[:0]
-	if err := rows(l.emit); err != nil {
+	if err := rows(l.emit, l.pw == nil); err != nil {
 		return err
 	}
 	if err := l.summary(); err != nil {
@@ -576,7 +588,8 @@ func (l *pdfLayout) wrap(row *pdfRow, out []string) []string {
 	if row.kind != pdfLine {
 		f = l.bold
 	}
-	return f.wrap(row.cells[l.t.desc], pdfFontSize, l.t.cols[l.t.desc].w-pdfIndent*float64(row.indent), out)
+	// 4 points less than the column: the description keeps clear of the next cell.
+	return f.wrap(row.cells[l.t.desc], pdfFontSize, l.t.cols[l.t.desc].w-4-pdfIndent*float64(row.indent), out)
 }
 
 // drawRow draws row with the lines of its description given, its other
