@@ -7,6 +7,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -436,6 +437,107 @@ func TestPDFLogo(t *testing.T) {
 			if !strings.Contains(pageText(runs), "Construtora Alfa Engenharia Ltda.") {
 				t.Errorf("%s: page %d lacks the legal name", c.name, p+1)
 			}
+		}
+	}
+}
+
+// A streamed report (its rows walked again for each layout run) gives the
+// same PDF, byte for byte, as the report with its rows held, for a tree
+// three stages deep with an empty stage and a line the edition lacks
+// ("(sem preço)", no unit price); and every page says "Página n de N"
+// with the N it has.
+func TestPDFStreamedIsWhole(t *testing.T) {
+	b := streamBudget()
+	b.ART, b.IssueDate = "MG20260012345", "2026-09-15"
+	doc := reports.Document{Company: "Construtora Alfa", Profile: testProfile(nil, "")}
+	bp := domain.NewBudgetPricer(streamWorld{})
+	for _, analytic := range []bool{false, true} {
+		var whole, streamed bytes.Buffer
+		if analytic {
+			w, err := bp.Analytic(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := bp.AnalyticStream(b, b.Walk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := reports.AnalyticPDF(&whole, w, doc); err != nil {
+				t.Fatal(err)
+			}
+			if err := reports.AnalyticPDF(&streamed, s, doc); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			w, err := bp.Synthetic(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := bp.SyntheticStream(b, b.Walk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := reports.SyntheticPDF(&whole, w, doc); err != nil {
+				t.Fatal(err)
+			}
+			if err := reports.SyntheticPDF(&streamed, s, doc); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !bytes.Equal(whole.Bytes(), streamed.Bytes()) {
+			t.Errorf("analytic %v: the streamed report gives another PDF", analytic)
+		}
+		pages := pdfRuns(t, whole.Bytes())
+		var all strings.Builder
+		for p, runs := range pages {
+			text := pageText(runs)
+			all.WriteString(text)
+			if want := "Página " + strconv.Itoa(p+1) + " de " + strconv.Itoa(len(pages)); !strings.Contains(text, want) {
+				t.Errorf("analytic %v: page %d lacks %q", analytic, p+1, want)
+			}
+		}
+		for _, w := range []string{"(sem preço)", "Vazia", "Blocos", "Sapatas"} {
+			if !strings.Contains(all.String(), w) {
+				t.Errorf("analytic %v: the PDF lacks %q", analytic, w)
+			}
+		}
+	}
+}
+
+// With the BDI on the final total a line prints no BDI rate, unit price
+// with BDI or total with BDI (they would repeat its figures without BDI):
+// its row has the 9 cells Item … Total, Peso; the summary carries the BDI
+// and the header says how it is made.
+func TestPDFBDIOnFinalTotal(t *testing.T) {
+	b := bigBudget(30)
+	b.BDIMode = domain.BDIOnFinalTotal
+	r, err := domain.NewBudgetPricer(bigWorld{}).Synthetic(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := reports.SyntheticPDF(&buf, r, reports.Document{Company: "Construtora Alfa"}); err != nil {
+		t.Fatal(err)
+	}
+	lines, all := 0, ""
+	for _, runs := range pdfRuns(t, buf.Bytes()) {
+		all += pageText(runs) + " "
+		for _, row := range pdfRows(runs) {
+			if len(row) > 3 && (row[1] == "SINAPI" || row[1] == "MYBASE") {
+				lines++
+				if len(row) != 9 {
+					t.Errorf("line %s has %d cells, want 9 (no BDI columns): %q", row[0], len(row), row)
+				}
+			}
+		}
+	}
+	if lines != 30 {
+		t.Errorf("%d lines read, want 30", lines)
+	}
+	for _, w := range []string{"BDI = total sem BDI × taxa", "BDI (22,23%; fornecimento 15,28% sobre o total) " + brlText(r.BDIValue),
+		"Total com BDI " + brlText(r.TotalWithBDI)} {
+		if !strings.Contains(all, w) {
+			t.Errorf("the PDF lacks %q", w)
 		}
 	}
 }
