@@ -541,3 +541,61 @@ func TestPDFBDIOnFinalTotal(t *testing.T) {
 		}
 	}
 }
+
+// The ABC curve's PDF prints every resource's description whole, its unit
+// price with every place (the own resource's 12,345), the total under
+// "Total" and each class's percent under "%".
+func TestABCPDFWhole(t *testing.T) {
+	b := bigBudget(60)
+	r, err := domain.NewBudgetPricer(bigWorld{}).ABC(b, domain.DefaultABCLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Rows) < 5 {
+		t.Fatalf("%d resources in the curve", len(r.Rows))
+	}
+	small := abcReport(t)
+	small.Budget = b
+	for _, r := range []*domain.ABCReport{r, small} {
+		var buf bytes.Buffer
+		if err := reports.ABCPDF(&buf, r, reports.Document{Company: "Construtora Alfa"}); err != nil {
+			t.Fatal(err)
+		}
+		var all strings.Builder
+		var rows [][]string
+		for _, runs := range pdfRuns(t, buf.Bytes()) {
+			all.WriteString(pageText(runs) + " ")
+			rows = append(rows, pdfRows(runs)...)
+		}
+		text := all.String()
+		for _, row := range r.Rows {
+			if !strings.Contains(text, spaces(row.Description)) {
+				t.Errorf("%q is not printed whole", row.Description)
+			}
+		}
+		if strings.Contains(text, "…") {
+			t.Errorf("something is cut with …")
+		}
+		read := 0
+		for _, cells := range rows {
+			if len(cells) != 11 || cells[0] == "Pos." {
+				continue
+			}
+			pos, err := strconv.Atoi(cells[0])
+			if err != nil || pos < 1 || pos > len(r.Rows) {
+				continue
+			}
+			want := r.Rows[pos-1]
+			if cells[7] != brlText(want.Total) || cells[5] != reports.Quantity(want.Quantity) || brNumber(t, cells[6]).Cmp(want.UnitPrice) != 0 {
+				t.Errorf("row %d reads %q: total %s, quantity %s, unit price %s", pos, cells, want.Total, want.Quantity, want.UnitPrice)
+			}
+			read++
+		}
+		if read != len(r.Rows) {
+			t.Errorf("%d rows read of %d", read, len(r.Rows))
+		}
+		if r == small && !strings.Contains(text, "12,345") {
+			t.Errorf("the own resource's unit price 12,345 is not printed whole")
+		}
+	}
+}
