@@ -162,7 +162,7 @@ func AnalyticPDF(w io.Writer, r *domain.AnalyticReport, doc Document) error {
 // classes.
 func ABCPDF(w io.Writer, r *domain.ABCReport, doc Document) error {
 	cols := []pdfCol{{"Pos.", 30, false}, {"Banco", 44, false}, {"Código", 50, false}, {"Descrição", 0, false}, {"Un.", 30, false},
-		{"Quantidade", 70, true}, {"Preço unit.", 66, true}, {"Total", 76, true}, {"%", 40, true}, {"% acum.", 48, true}, {"Classe", 36, false}}
+		{"Quantidade", 70, true}, {"Preço unit.", 66, true}, {"Total", 76, true}, {"%", 40, true}, {"% acum.", 48, true}, {"Classe", 36, true}}
 	footer := [][]string{{"", "", "", "Total", "", "", "", brl(r.Total), "", "", ""}}
 	for _, c := range r.Classes() {
 		footer = append(footer, []string{"", "", "", fmt.Sprintf("Classe %s (%d itens)", c.Class, c.Count), "", "", "", brl(c.Total), brl(c.Percent), "", ""})
@@ -465,10 +465,14 @@ func (l *pdfLayout) makeHeader() {
 		bdi += fmt.Sprintf(" · AC %s S %s R %s G %s DF %s L %s I %s", brlRate(q.AC), brlRate(q.S), brlRate(q.R), brlRate(q.G),
 			brlRate(q.DF), brlRate(q.L), brlRate(q.Taxes.Add(q.CPRB)))
 	}
+	idY, respY := 12.0, 22.0
+	if len(id) == 0 { // no CNPJ or address: the engineer's line goes up
+		idY, respY = 22, 12
+	}
 	l.header = []pdfHeaderLine{
 		{bold: true, size: 12, x: x, y: 0, text: name},
-		{size: 8, x: x, y: 12, text: strings.Join(id, " · ")},
-		{size: 8, x: x, y: 22, text: strings.Join(resp, " · ")},
+		{size: 8, x: x, y: idY, text: strings.Join(id, " · ")},
+		{size: 8, x: x, y: respY, text: strings.Join(resp, " · ")},
 		{bold: true, size: 10, y: 36, text: l.t.title + " " + b.Code + " — " + b.Description},
 		{size: 8, y: 48, text: "Cliente: " + b.Client + " · UF: " + b.State + " · Regime: " + RegimeName(b.Regime())},
 		{size: 8, y: 58, text: "Bancos: " + EditionsLabel(b)},
