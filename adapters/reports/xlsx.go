@@ -281,7 +281,6 @@ func budgetBook(w io.Writer, b *domain.Budget, t domain.BudgetTotals, doc Docume
 		return err
 	}
 	lay := sheetLayout{widths: sc.widths.widths('F', 30, 55), hidden: []int{14}, heading: budgetHeadingRow, last: 'M', profile: 'H'}
-	lay.widths[13] = 6 // the hidden column
 	k, err := newBook(b, doc, sh, title, lay)
 	if err != nil {
 		return err
