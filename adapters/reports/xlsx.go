@@ -126,6 +126,7 @@ func (s *sheet) flushRow() error {
 	var opts []excelize.RowOpts
 	if h, ok := s.heights[s.row]; ok {
 		opts = append(opts, excelize.RowOpts{Height: h})
+		delete(s.heights, s.row) // rows only go down: the map holds the row being filled
 	}
 	err := s.sw.SetRow(fmt.Sprintf("A%d", s.row), s.cells, opts...)
 	clear(s.cells)
@@ -773,21 +774,21 @@ func ptrStr(s string) *string { return &s }
 
 // bdiSheet writes the sheet "BDI": the budget's components, the rate as a
 // formula of them (TCU's, rounded half up to 2 places of percent), and the
-// check against TCU's ranges; A4 portrait, one page wide.
+// check against TCU's ranges; A4 landscape, one page wide.
 func (k *book) bdiSheet(b *domain.Budget) error {
 	const sh = "BDI"
 	f := k.f
 	if _, err := f.NewSheet(sh); err != nil {
 		return err
 	}
-	if err := printSetup(f, sh, false); err != nil {
+	if err := printSetup(f, sh); err != nil {
 		return err
 	}
 	sw, err := f.NewStreamWriter(sh)
 	if err != nil {
 		return err
 	}
-	for i, w := range []float64{48, 12, 12, 12, 12, 22, 24} {
+	for i, w := range []float64{46, 12, 12, 12, 12, 20, 40} {
 		if err := sw.SetColWidth(i+1, i+1, w); err != nil {
 			return err
 		}

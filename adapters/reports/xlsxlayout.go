@@ -226,7 +226,7 @@ func escapeHF(s string, n int) string {
 // logo.
 func (k *book) layOut(b *domain.Budget, doc Document, sh, title string, lay sheetLayout) error {
 	f := k.f
-	if err := printSetup(f, sh, true); err != nil {
+	if err := printSetup(f, sh); err != nil {
 		return err
 	}
 	issuer := doc.Company
@@ -277,19 +277,16 @@ func (k *book) layOut(b *domain.Budget, doc Document, sh, title string, lay shee
 	return k.logo(doc, sh, lay)
 }
 
-// printSetup sets a sheet's page: A4, landscape or portrait, fitted to one
-// page wide and as many tall as it takes, with margins of about 1.3 cm
-// (the page header and footer 0.8 cm from the edge). (The sheet's "fit to
-// page" flag is written when its stream writer starts: this comes first.)
-func printSetup(f *excelize.File, sh string, landscape bool) error {
+// printSetup sets a sheet's page: A4 landscape, fitted to one page wide
+// and as many tall as it takes, with margins of about 1.3 cm (the page
+// header and footer 0.8 cm from the edge). (The sheet's "fit to page" flag
+// is written when its stream writer starts: this comes first.)
+func printSetup(f *excelize.File, sh string) error {
 	yes := true
 	if err := f.SetSheetProps(sh, &excelize.SheetPropsOptions{FitToPage: &yes}); err != nil {
 		return err
 	}
-	a4, wide, tall, orient := 9, 1, 0, "portrait"
-	if landscape {
-		orient = "landscape"
-	}
+	a4, wide, tall, orient := 9, 1, 0, "landscape"
 	if err := f.SetPageLayout(sh, &excelize.PageLayoutOptions{Size: &a4, Orientation: &orient,
 		FitToWidth: &wide, FitToHeight: &tall}); err != nil {
 		return err
