@@ -373,12 +373,13 @@ func profileLines(b *domain.Budget, p *domain.CompanyProfile) []string {
 
 // header writes the header rows (see newBook).
 func (k *book) header(b *domain.Budget, doc Document, title string, lay sheetLayout) error {
-	bdi := func(d decimal.Decimal) excelize.Cell { return number(d, k.num[places(d, 2, 4)]) }
-	cells := []struct {
+	type cell struct {
 		col byte
 		row int
 		v   any
-	}{
+	}
+	bdi := func(d decimal.Decimal) excelize.Cell { return number(d, k.num[places(d, 2, 4)]) }
+	cells := []cell{
 		{'A', 1, excelize.Cell{StyleID: k.title, Value: title + " — " + b.Code + " — " + b.Description}},
 		{'A', 2, "Empresa: " + doc.Company},
 		{'A', 3, "Cliente: " + b.Client + " · UF: " + b.State},
@@ -386,26 +387,16 @@ func (k *book) header(b *domain.Budget, doc Document, title string, lay sheetLay
 		{'A', 5, "BDI (%)"}, {'C', 5, bdi(b.BDI)},
 		{'A', 6, "BDI diferenciado (%)"}, {'C', 6, bdi(b.SupplyBDI)},
 	}
-	lines := profileLines(b, doc.Profile)
-	for row := 2; row <= 7; row++ {
-		if row == 7 && doc.Version != nil {
-			cells = append(cells, struct {
-				col byte
-				row int
-				v   any
-			}{'A', 7, fmt.Sprintf("Versão congelada %d · SHA-256 %s", doc.Version.Number, doc.Version.Hash)})
+	if doc.Version != nil {
+		cells = append(cells, cell{'A', 7, fmt.Sprintf("Versão congelada %d · SHA-256 %s", doc.Version.Number, doc.Version.Hash)})
+	}
+	// The profile's lines, rows 2 to 7 (at most 6), the legal name bold.
+	for i, l := range profileLines(b, doc.Profile) {
+		var v any = l
+		if i == 0 && doc.Profile != nil && doc.Profile.LegalName != "" {
+			v = excelize.Cell{StyleID: k.bold, Value: l}
 		}
-		if i := row - 2; i < len(lines) {
-			var v any = lines[i]
-			if i == 0 && doc.Profile != nil && doc.Profile.LegalName != "" {
-				v = excelize.Cell{StyleID: k.bold, Value: lines[i]}
-			}
-			cells = append(cells, struct {
-				col byte
-				row int
-				v   any
-			}{lay.profile, row, v})
-		}
+		cells = append(cells, cell{lay.profile, 2 + i, v})
 	}
 	sort.SliceStable(cells, func(i, j int) bool { return cells[i].row < cells[j].row })
 	for _, c := range cells {

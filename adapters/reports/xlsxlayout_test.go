@@ -415,3 +415,20 @@ func TestLabels(t *testing.T) {
 		t.Errorf("one source: %q", got)
 	}
 }
+
+// A budget without rows and a curve without rows still give workbooks
+// laid out the same, the autofilter on the headings alone.
+func TestXLSXLayoutEmpty(t *testing.T) {
+	var buf bytes.Buffer
+	if err := reports.SyntheticXLSX(&buf, &domain.SyntheticReport{Budget: docBudget()}, reports.Document{Company: "Construtora Alfa"}); err != nil {
+		t.Fatal(err)
+	}
+	x, _ := openXLSX(t, buf.Bytes(), "Sintético")
+	checkPrintLayout(t, "empty synthetic", x, buf.Bytes(), "Sintético", 8, 8)
+	buf.Reset()
+	if err := reports.ABCXLSX(&buf, &domain.ABCReport{Budget: docBudget(), Limits: domain.DefaultABCLimits()}, reports.Document{Company: "Construtora Alfa"}); err != nil {
+		t.Fatal(err)
+	}
+	x, _ = openXLSX(t, buf.Bytes(), "Curva ABC")
+	checkPrintLayout(t, "empty abc", x, buf.Bytes(), "Curva ABC", 9, 9)
+}
