@@ -65,13 +65,26 @@ func cut(b *domain.Budget) string {
 // closed). The zip goes straight to the writer given (see finish). Cached
 // values of formulas are numbers, and the workbook asks to be recalculated
 // when it is opened (calcPr fullCalcOnLoad).
+//
+// A workbook is laid out as a client opens and prints it (xlsxlayout.go):
+// the header rows frozen above the table, an autofilter over the table, A4
+// landscape fitted to one page wide with the table's headings repeated on
+// every page and "Página n de N" in the page footer, columns as wide as
+// what they hold (descriptions wrapped), stage rows bold and shaded, the
+// helper column hidden, every number in a format with the places it is
+// computed with, the company's profile in the header and a signature block
+// under the table. What needs the whole sheet (the widths, set before the
+// first row) comes from a first pass over the rows, which the tables make
+// anyway.
 
 // book is a workbook being written: the styles every report uses and the
 // sheet being streamed.
 type book struct {
-	f                *excelize.File
-	money, qty, bold int
+	f *excelize.File
+	styles
 	sheet
+	name string      // the sheet being streamed
+	lay  sheetLayout // its layout
 }
 
 // sheet is a worksheet written row by row through a stream writer: cells
@@ -81,6 +94,9 @@ type sheet struct {
 	sw    *excelize.StreamWriter
 	row   int
 	cells []any
+	// heights are the rows given a height of their own (points); the
+	// others are as tall as their wrapped text.
+	heights map[int]float64
 }
 
 // put sets the cell of column col (a letter) on row to v: text, a number,
@@ -107,7 +123,12 @@ func (s *sheet) flushRow() error {
 	if len(s.cells) == 0 {
 		return nil
 	}
-	err := s.sw.SetRow(fmt.Sprintf("A%d", s.row), s.cells)
+	var opts []excelize.RowOpts
+	if h, ok := s.heights[s.row]; ok {
+		opts = append(opts, excelize.RowOpts{Height: h})
+		delete(s.heights, s.row) // rows only go down: the map holds the row being filled
+	}
+	err := s.sw.SetRow(fmt.Sprintf("A%d", s.row), s.cells, opts...)
 	clear(s.cells)
 	s.cells = s.cells[:0]
 	return err
@@ -119,21 +140,6 @@ func (s *sheet) end() error {
 		return err
 	}
 	return s.sw.Flush()
-}
-
-// streamSheet starts writing the sheet sh of f, its columns' widths set
-// (first and last column, 1-based, and width).
-func streamSheet(f *excelize.File, sh string, widths ...[3]int) (sheet, error) {
-	sw, err := f.NewStreamWriter(sh)
-	if err != nil {
-		return sheet{}, err
-	}
-	for _, w := range widths {
-		if err := sw.SetColWidth(w[0], w[1], float64(w[2])); err != nil {
-			return sheet{}, err
-		}
-	}
-	return sheet{sw: sw}, nil
 }
 
 // number is a cell holding an exact decimal as a number, with a style.
@@ -151,23 +157,24 @@ func formula(d decimal.Decimal, fm string, style int) excelize.Cell {
 }
 
 // newBook starts a workbook whose first sheet, sh, opens with the header
-// every client document has: title and budget (A1), company (A2), client
-// and state (A3), editions and regime (A4), the BDI in C5 and the
-// differentiated BDI in C6 (the cells the formulas apply), and for a
-// frozen version its number and SHA-256 (A7). Tables start at row 8. The
-// columns' widths are set first (a stream writer needs them before any
-// row).
-func newBook(b *domain.Budget, doc Document, sh, title string, widths ...[3]int) (*book, error) {
+// every client document has (header): title and budget (A1), company
+// (A2), client and state (A3), editions and regime (A4), the BDI in C5 and
+// the differentiated BDI in C6 (the cells the formulas apply), for a
+// frozen version its number and SHA-256 (A7), and the company's profile
+// on the right (column lay.profile). The table's headings are on row
+// lay.heading. The sheet's layout (widths, hidden columns, panes, page
+// setup) is set first: a stream writer needs it before any row.
+func newBook(b *domain.Budget, doc Document, sh, title string, lay sheetLayout) (*book, error) {
 	f := excelize.NewFile()
-	k := &book{f: f}
-	if err := k.start(b, doc, sh, title, widths); err != nil {
+	k := &book{f: f, name: sh}
+	if err := k.start(b, doc, sh, title, lay); err != nil {
 		f.Close()
 		return nil, err
 	}
 	return k, nil
 }
 
-func (k *book) start(b *domain.Budget, doc Document, sh, title string, widths [][3]int) error {
+func (k *book) start(b *domain.Budget, doc Document, sh, title string, lay sheetLayout) error {
 	f := k.f
 	if err := f.SetSheetName("Sheet1", sh); err != nil {
 		return err
@@ -181,52 +188,22 @@ func (k *book) start(b *domain.Budget, doc Document, sh, title string, widths []
 	if err := f.SetCalcProps(&excelize.CalcPropsOptions{FullCalcOnLoad: &full}); err != nil {
 		return err
 	}
-	var err error
-	if k.money, err = f.NewStyle(&excelize.Style{NumFmt: 4}); err != nil {
+	if err := k.styles.init(f); err != nil {
 		return err
 	}
-	if k.qty, err = f.NewStyle(&excelize.Style{CustomNumFmt: ptrStr("#,##0.0000000")}); err != nil {
+	if err := k.layOut(b, doc, sh, title, lay); err != nil {
 		return err
 	}
-	if k.bold, err = f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}}); err != nil {
-		return err
-	}
-	if k.sheet, err = streamSheet(f, sh, widths...); err != nil {
-		return err
-	}
-	cells := []struct {
-		col byte
-		row int
-		v   any
-	}{
-		{'A', 1, excelize.Cell{StyleID: k.bold, Value: title + " — " + b.Code + " — " + b.Description}},
-		{'A', 2, "Empresa: " + doc.Company},
-		{'A', 3, "Cliente: " + b.Client + " · UF: " + b.State},
-		{'A', 4, "Bancos: " + EditionsLabel(b) + " · Regime: " + RegimeName(b.Regime())},
-		{'A', 5, "BDI (%)"}, {'C', 5, number(b.BDI, k.money)},
-		{'A', 6, "BDI diferenciado (%)"}, {'C', 6, number(b.SupplyBDI, k.money)},
-	}
-	if doc.Version != nil {
-		cells = append(cells, struct {
-			col byte
-			row int
-			v   any
-		}{'A', 7, fmt.Sprintf("Versão congelada %d · SHA-256 %s", doc.Version.Number, doc.Version.Hash)})
-	}
-	for _, c := range cells {
-		if err := k.put(c.col, c.row, c.v); err != nil {
-			return err
-		}
-	}
-	return nil
+	return k.header(b, doc, title, lay)
 }
 
-// heading writes a table's column titles, bold, on a row.
+// heading writes a table's column titles on a row: bold, shaded, wrapped.
 func (k *book) heading(row int, titles []string) error {
 	for i, h := range titles {
-		if err := k.put(byte('A'+i), row, excelize.Cell{StyleID: k.bold, Value: h}); err != nil {
+		if err := k.put(byte('A'+i), row, excelize.Cell{StyleID: k.head, Value: h}); err != nil {
 			return err
 		}
+		k.fit(row, byte('A'+i), h, true)
 	}
 	return nil
 }
@@ -239,7 +216,7 @@ func (k *book) finish(w io.Writer, b *domain.Budget) error {
 	if err := k.end(); err != nil {
 		return err
 	}
-	if err := bdiSheet(k.f, b, k.money); err != nil {
+	if err := k.bdiSheet(b); err != nil {
 		return err
 	}
 	k.f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return zip.NewWriter(w) })
@@ -251,61 +228,82 @@ func (k *book) finish(w io.Writer, b *domain.Budget) error {
 // error.
 type budgetRows func(fn func(row *domain.SyntheticRow, items []domain.AnalyticItem) error) error
 
+// budgetHeadings are the budget tables' column titles: the synthetic
+// report's and the helper column N ("Linha": 1 on a line, 2 on a supply
+// line, what the SUMIFs select), hidden.
+var budgetHeadings = append(append([]string(nil), syntheticHeader...), "Linha")
+
+// The budget tables' rows: headings on row 8, the first row on 9.
+const (
+	budgetHeadingRow = 8
+	budgetFirstRow   = 9
+)
+
 // SyntheticXLSX writes the synthetic report as a workbook for the client:
 // sheet "Sintético" with the header (company, budget, editions, regime,
-// BDI, the version's hash), one row per stage and line and the footer,
-// where every computed figure is a formula with its value cached (the
-// domain's exact figure): a line's unit price with BDI and totals apply the
-// BDI cell (C5, or C6 for supply lines) with TRUNC or ROUND as the budget
-// cuts, a stage's subtotal and the footer are SUMIFs of the lines below
-// (column N flags lines: 1, supply lines: 2); and sheet "BDI" with the
-// components and the TCU check, the rate itself a formula of them.
-// Amounts use the number format #,##0.00 (a pt-BR spreadsheet shows
-// 1.234,56). The rows are read twice through the report's Each (a
-// streamed report walks its budget again each time): the first pass finds
-// where each stage's block ends, the second writes.
+// BDI, the version's hash, the company's profile), one row per stage and
+// line, the footer and the signature block, where every computed figure
+// is a formula with its value cached (the domain's exact figure): a line's
+// unit price with BDI and totals apply the BDI cell (C5, or C6 for supply
+// lines) with TRUNC or ROUND as the budget cuts, a stage's subtotal and
+// the footer are SUMIFs of the lines below (the hidden column N flags
+// lines: 1, supply lines: 2); and sheet "BDI" with the components and the
+// TCU check, the rate itself a formula of them. Amounts use the number
+// format #,##0.00 (a pt-BR spreadsheet shows 1.234,56); quantities the
+// places the budget's quantities have (at least 2), unit prices 2 (4 for
+// SICRO). The rows are read twice through the report's Each (a streamed
+// report walks its budget again each time): the first pass finds where
+// each stage's block ends and measures the columns, the second writes.
 func SyntheticXLSX(w io.Writer, r *domain.SyntheticReport, doc Document) error {
-	k, err := newBook(r.Budget, doc, "Sintético", "Orçamento sintético", budgetWidths...)
-	if err != nil {
-		return err
-	}
-	defer k.f.Close()
 	each := func(fn func(*domain.SyntheticRow, []domain.AnalyticItem) error) error {
 		return r.Each(func(row *domain.SyntheticRow) error { return fn(row, nil) })
 	}
-	if _, err := budgetTable(k, r.Budget, r.BudgetTotals, each); err != nil {
-		return err
-	}
-	return k.finish(w, r.Budget)
+	return budgetBook(w, r.Budget, r.BudgetTotals, doc, "Sintético", "Orçamento sintético", each, nil)
 }
-
-// budgetWidths are the widths of the budget tables' columns: F (the
-// description) 60, H to M (the figures) 16.
-var budgetWidths = [][3]int{{6, 6, 60}, {8, 13, 16}}
 
 // AnalyticXLSX writes the analytic report as a workbook: the synthetic
 // sheet's table and formulas (sheet "Analítico"), each composition line
 // followed by its items per unit of the composition (indented by level:
 // coefficient in H, unit price in I, partial in K; column N left empty, so
-// that no SUMIF counts them), then the budget's direct cost by category;
-// and sheet "BDI".
+// that no SUMIF counts them), then the budget's direct cost by category,
+// the signature block; and sheet "BDI".
 func AnalyticXLSX(w io.Writer, r *domain.AnalyticReport, doc Document) error {
-	k, err := newBook(r.Budget, doc, "Analítico", "Orçamento analítico", budgetWidths...)
+	each := func(fn func(*domain.SyntheticRow, []domain.AnalyticItem) error) error {
+		return r.Each(func(row *domain.AnalyticRow) error { return fn(&row.SyntheticRow, row.Items) })
+	}
+	return budgetBook(w, r.Budget, r.BudgetTotals, doc, "Analítico", "Orçamento analítico", each, &r.Summary)
+}
+
+// budgetBook writes a budget table's workbook: scan, header, table,
+// footer, the summary when there is one, the signature block.
+func budgetBook(w io.Writer, b *domain.Budget, t domain.BudgetTotals, doc Document, sh, title string, each budgetRows, summary *domain.CostSummary) error {
+	sc, err := scanBudget(b, t, each)
+	if err != nil {
+		return err
+	}
+	lay := sheetLayout{widths: sc.widths.widths('F', 30, 55), hidden: []int{14}, heading: budgetHeadingRow, last: 'M', profile: 'H'}
+	k, err := newBook(b, doc, sh, title, lay)
 	if err != nil {
 		return err
 	}
 	defer k.f.Close()
-	each := func(fn func(*domain.SyntheticRow, []domain.AnalyticItem) error) error {
-		return r.Each(func(row *domain.AnalyticRow) error { return fn(&row.SyntheticRow, row.Items) })
-	}
-	next, err := budgetTable(k, r.Budget, r.BudgetTotals, each)
+	next, err := budgetTable(k, b, t, each, sc)
 	if err != nil {
 		return err
 	}
-	if err := k.summary(next+1, r.Summary); err != nil {
+	if err := k.tableEnd(lay, sc.last); err != nil {
 		return err
 	}
-	return k.finish(w, r.Budget)
+	if summary != nil {
+		if err := k.summary(next+1, *summary); err != nil {
+			return err
+		}
+		next += 6
+	}
+	if _, err := k.signature(b, doc, next+2, 'F'); err != nil {
+		return err
+	}
+	return k.finish(w, b)
 }
 
 // summary writes the direct cost by category (labels in F, figures in K)
@@ -327,29 +325,108 @@ func (k *book) summary(n int, s domain.CostSummary) error {
 			return err
 		}
 	}
-	if err := k.put('F', n+4, "Custo direto pelos insumos"); err != nil {
+	if err := k.put('F', n+4, excelize.Cell{StyleID: k.bold, Value: "Custo direto pelos insumos"}); err != nil {
 		return err
 	}
-	return k.put('K', n+4, formula(s.Total(), fmt.Sprintf("SUM(K%d:K%d)", n, n+3), k.money))
+	return k.put('K', n+4, formula(s.Total(), fmt.Sprintf("SUM(K%d:K%d)", n, n+3), k.boldMoney))
+}
+
+// budgetScan is what the first pass over a budget table finds: the last
+// sheet row of each stage's block (stages in order), the table's last
+// row, the places of the lines' quantities and the columns' widths.
+type budgetScan struct {
+	ends      []int
+	last      int
+	qtyPlaces int
+	widths    colWidths
 }
 
 // itemRowCount counts the rows items take, opened in turn, once per list of
-// items (the lines that open the same thing share it).
-type itemRowCount map[*domain.AnalyticItem]int
+// items (the lines that open the same thing share it), and measures them.
+type itemRowCount struct {
+	n map[*domain.AnalyticItem]int
+	w colWidths
+}
 
 func (c itemRowCount) count(items []domain.AnalyticItem) int {
 	if len(items) == 0 {
 		return 0
 	}
-	if n, ok := c[&items[0]]; ok {
+	if n, ok := c.n[&items[0]]; ok {
 		return n
 	}
 	n := len(items)
 	for i := range items {
-		n += c.count(items[i].Items)
+		it := &items[i]
+		for _, t := range []struct {
+			col byte
+			s   string
+		}{{'B', KindName(string(it.Kind))}, {'C', it.Bank}, {'D', it.Month}, {'E', it.Code}, {'F', it.Description}, {'G', it.Unit}} {
+			c.w.text(t.col, t.s)
+		}
+		c.w.number('H', it.Coefficient, places(it.Coefficient, 2, maxShownPlaces))
+		c.w.number('I', it.UnitPrice, pricePlaces(it.Bank, it.UnitPrice))
+		c.w.number('K', it.Partial, pricePlaces(it.Bank, it.Partial))
+		n += c.count(it.Items)
 	}
-	c[&items[0]] = n
+	c.n[&items[0]] = n
 	return n
+}
+
+// scanBudget is the first pass over a budget table's rows (see
+// budgetScan). A block ends before the next row at the stage's depth or
+// above.
+func scanBudget(b *domain.Budget, t domain.BudgetTotals, each budgetRows) (*budgetScan, error) {
+	sc := &budgetScan{qtyPlaces: 2, widths: newColWidths(budgetHeadings)}
+	type openStage struct{ stage, depth int }
+	var open []openStage
+	counts := itemRowCount{n: map[*domain.AnalyticItem]int{}, w: sc.widths}
+	n := budgetFirstRow
+	maxQty := decimal.Zero
+	err := each(func(row *domain.SyntheticRow, items []domain.AnalyticItem) error {
+		for len(open) > 0 && open[len(open)-1].depth >= row.Depth {
+			sc.ends[open[len(open)-1].stage] = n - 1
+			open = open[:len(open)-1]
+		}
+		if !row.Kind.IsLine() {
+			open = append(open, openStage{len(sc.ends), row.Depth})
+			sc.ends = append(sc.ends, 0)
+		} else {
+			sc.qtyPlaces = max(sc.qtyPlaces, places(row.Quantity, 2, maxShownPlaces))
+			if row.Quantity.Abs().GreaterThan(maxQty) {
+				maxQty = row.Quantity.Abs()
+			}
+			sc.widths.number('I', row.UnitPrice, pricePlaces(row.Bank, row.UnitPrice))
+			sc.widths.number('J', row.UnitPriceWithBDI, 2)
+		}
+		w := sc.widths
+		for _, t := range []struct {
+			col byte
+			s   string
+		}{{'A', row.Number}, {'B', KindName(string(row.Kind))}, {'C', row.Bank}, {'D', row.Month}, {'E', row.Code},
+			{'F', missingNote(row.Description, row.Missing)}, {'G', row.Unit}} {
+			w.text(t.col, t.s)
+		}
+		w.number('K', row.Total, 2)
+		w.number('L', row.TotalWithBDI, 2)
+		w.number('M', row.Weight, 2)
+		n += 1 + counts.count(items)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sc.last = n - 1
+	for _, o := range open {
+		sc.ends[o.stage] = sc.last
+	}
+	// The largest quantity, now that the places are known; the footer's
+	// totals (in K, the widest figures).
+	sc.widths.number('H', maxQty, sc.qtyPlaces)
+	for _, d := range []decimal.Decimal{t.Total, t.BDIValue, t.TotalWithBDI} {
+		sc.widths.number('K', d, 2)
+	}
+	return sc, nil
 }
 
 // itemRows writes items from row n (opened in turn, indented by level) and
@@ -361,19 +438,24 @@ func (k *book) itemRows(n, level int, items []domain.AnalyticItem) (int, error) 
 			col byte
 			v   string
 		}{{'B', KindName(string(it.Kind))}, {'C', it.Bank}, {'D', it.Month}, {'E', it.Code},
-			{'F', strings.Repeat("  ", level) + missingNote(it.Description, it.Missing)}, {'G', it.Unit}} {
-			if err := k.put(c.col, n, c.v); err != nil {
+			{'G', it.Unit}} {
+			if err := k.put(c.col, n, excelize.Cell{StyleID: k.text, Value: c.v}); err != nil {
 				return 0, err
 			}
 		}
-		if err := k.put('H', n, number(it.Coefficient, k.qty)); err != nil {
+		desc := strings.Repeat("  ", level) + missingNote(it.Description, it.Missing)
+		if err := k.put('F', n, excelize.Cell{StyleID: k.wrap, Value: desc}); err != nil {
+			return 0, err
+		}
+		k.fit(n, 'F', desc, false)
+		if err := k.put('H', n, number(it.Coefficient, k.qty(it.Coefficient))); err != nil {
 			return 0, err
 		}
 		if !it.Missing {
-			if err := k.put('I', n, number(it.UnitPrice, k.money)); err != nil {
+			if err := k.put('I', n, number(it.UnitPrice, k.price(it.Bank, it.UnitPrice))); err != nil {
 				return 0, err
 			}
-			if err := k.put('K', n, number(it.Partial, k.money)); err != nil {
+			if err := k.put('K', n, number(it.Partial, k.price(it.Bank, it.Partial))); err != nil {
 				return 0, err
 			}
 		}
@@ -385,51 +467,25 @@ func (k *book) itemRows(n, level int, items []domain.AnalyticItem) (int, error) 
 	return n, nil
 }
 
-// budgetTable writes the synthetic table from row 8 (see SyntheticXLSX),
+// budgetTable writes the synthetic table from row 9 (see SyntheticXLSX),
 // each row followed by its items, and the footer; it returns the row
 // after the footer. A stage's subtotal sums the rows of its block, which
-// follow it: a first pass over the rows finds where each block ends (one
-// number per stage), the second writes the rows in order.
-func budgetTable(k *book, b *domain.Budget, t domain.BudgetTotals, each budgetRows) (int, error) {
-	const first = 9
-	if err := k.heading(first-1, append(append([]string(nil), syntheticHeader...), "Linha")); err != nil {
+// follow it: the first pass (scanBudget) found where each block ends (one
+// number per stage), this one writes the rows in order.
+func budgetTable(k *book, b *domain.Budget, t domain.BudgetTotals, each budgetRows, sc *budgetScan) (int, error) {
+	if err := k.heading(budgetHeadingRow, budgetHeadings); err != nil {
 		return 0, err
-	}
-	// The last sheet row of each stage's block, stages in order (a block
-	// ends before the next row at the stage's depth or above).
-	var ends []int
-	type openStage struct{ stage, depth int }
-	var open []openStage
-	counts := itemRowCount{}
-	n := first
-	err := each(func(row *domain.SyntheticRow, items []domain.AnalyticItem) error {
-		for len(open) > 0 && open[len(open)-1].depth >= row.Depth {
-			ends[open[len(open)-1].stage] = n - 1
-			open = open[:len(open)-1]
-		}
-		if !row.Kind.IsLine() {
-			open = append(open, openStage{len(ends), row.Depth})
-			ends = append(ends, 0)
-		}
-		n += 1 + counts.count(items)
-		return nil
-	})
-	if err != nil {
-		return 0, err
-	}
-	last := n - 1
-	for _, o := range open {
-		ends[o.stage] = last
 	}
 	fn := cut(b)
-	n, stage := first, 0
-	err = each(func(row *domain.SyntheticRow, items []domain.AnalyticItem) error {
+	qty := k.num[sc.qtyPlaces]
+	n, stage := budgetFirstRow, 0
+	err := each(func(row *domain.SyntheticRow, items []domain.AnalyticItem) error {
 		end := 0
 		if !row.Kind.IsLine() {
-			end = ends[stage]
+			end = sc.ends[stage]
 			stage++
 		}
-		if err := k.budgetRow(n, end, row, b, fn); err != nil {
+		if err := k.budgetRow(n, end, row, b, fn, qty); err != nil {
 			return err
 		}
 		var err error
@@ -439,43 +495,66 @@ func budgetTable(k *book, b *domain.Budget, t domain.BudgetTotals, each budgetRo
 	if err != nil {
 		return 0, err
 	}
-	return k.footer(b, t, first, last, fn)
+	return k.footer(b, t, budgetFirstRow, sc.last, fn)
 }
 
 // budgetRow writes the report's row on sheet row n; a stage's block ends
-// on row end.
-func (k *book) budgetRow(n, end int, row *domain.SyntheticRow, b *domain.Budget, fn string) error {
+// on row end. A stage's row is bold and shaded across the table.
+func (k *book) budgetRow(n, end int, row *domain.SyntheticRow, b *domain.Budget, fn string, qty int) error {
 	c := func(col string) string { return fmt.Sprintf("%s%d", col, n) }
 	put := func(col byte, v any) error { return k.put(col, n, v) }
 	line := row.Kind.IsLine()
+	text, desc := 0, k.wrap
+	if !line {
+		text, desc = k.stage, k.stageWrap
+	}
 	for _, cl := range []struct {
 		col  byte
 		v    string
 		show bool
 	}{{'A', row.Number, true}, {'B', KindName(string(row.Kind)), true}, {'C', row.Bank, line}, {'D', row.Month, line},
 		{'E', row.Code, line}, {'F', missingNote(row.Description, row.Missing), true}, {'G', row.Unit, line}} {
-		if cl.show {
-			if err := put(cl.col, cl.v); err != nil {
+		switch {
+		case cl.col == 'F':
+			if err := put(cl.col, excelize.Cell{StyleID: desc, Value: cl.v}); err != nil {
+				return err
+			}
+			k.fit(n, 'F', cl.v, !line)
+		case !line:
+			var v any
+			if cl.show {
+				v = cl.v
+			}
+			if err := put(cl.col, excelize.Cell{StyleID: text, Value: v}); err != nil {
+				return err
+			}
+		case cl.show:
+			if err := put(cl.col, excelize.Cell{StyleID: k.text, Value: cl.v}); err != nil {
 				return err
 			}
 		}
 	}
 	money := k.money
 	if !line {
+		for _, col := range []byte{'H', 'I', 'J'} {
+			if err := put(col, excelize.Cell{StyleID: k.stage}); err != nil {
+				return err
+			}
+		}
 		rng := func(col string) string { return fmt.Sprintf("%s%d:%s%d", col, n+1, col, end) }
-		if err := put('K', formula(row.Total, fmt.Sprintf(`SUMIF(%s,">0",%s)`, rng("N"), rng("K")), money)); err != nil {
+		if err := put('K', formula(row.Total, fmt.Sprintf(`SUMIF(%s,">0",%s)`, rng("N"), rng("K")), k.stageMoney)); err != nil {
 			return err
 		}
-		if err := put('L', formula(row.TotalWithBDI, fmt.Sprintf(`SUMIF(%s,">0",%s)`, rng("N"), rng("L")), money)); err != nil {
+		if err := put('L', formula(row.TotalWithBDI, fmt.Sprintf(`SUMIF(%s,">0",%s)`, rng("N"), rng("L")), k.stageMoney)); err != nil {
 			return err
 		}
-		return put('M', number(row.Weight, money))
+		return put('M', number(row.Weight, k.stageMoney))
 	}
 	flag, rate := 1, "$C$5"
 	if row.Supply {
 		flag, rate = 2, "$C$6"
 	}
-	if err := put('H', number(row.Quantity, k.qty)); err != nil {
+	if err := put('H', number(row.Quantity, qty)); err != nil {
 		return err
 	}
 	if row.Missing {
@@ -487,15 +566,17 @@ func (k *book) budgetRow(n, end int, row *domain.SyntheticRow, b *domain.Budget,
 		return put('N', flag)
 	}
 	withBDI := fmt.Sprintf("%s(%s*(1+%s/100),2)", fn, c("I"), rate)
+	price := k.price(row.Bank, row.UnitPrice)
+	priceBDI := money
 	if b.BDIMode == domain.BDIOnFinalTotal {
-		withBDI = c("I")
+		withBDI, priceBDI = c("I"), price
 	}
 	for _, cl := range []struct {
 		col byte
 		v   excelize.Cell
 	}{
-		{'I', number(row.UnitPrice, money)},
-		{'J', formula(row.UnitPriceWithBDI, withBDI, money)},
+		{'I', number(row.UnitPrice, price)},
+		{'J', formula(row.UnitPriceWithBDI, withBDI, priceBDI)},
 		{'K', formula(row.Total, fmt.Sprintf("%s(%s*%s,2)", fn, c("I"), c("H")), money)},
 		{'L', formula(row.TotalWithBDI, fmt.Sprintf("%s(%s*%s,2)", fn, c("J"), c("H")), money)},
 		{'M', number(row.Weight, money)},
@@ -508,7 +589,7 @@ func (k *book) budgetRow(n, end int, row *domain.SyntheticRow, b *domain.Budget,
 }
 
 // footer writes the budget table's footer after its rows (first to last):
-// labels in F, figures in K, bold; it returns the row after it.
+// labels in F, figures in K (#,##0.00), bold; it returns the row after it.
 func (k *book) footer(b *domain.Budget, t domain.BudgetTotals, first, last int, fn string) (int, error) {
 	tot := last + 2
 	lines := fmt.Sprintf("N%d:N%d", first, last)
@@ -524,8 +605,6 @@ func (k *book) footer(b *domain.Budget, t domain.BudgetTotals, first, last int, 
 		bdiFormula = fmt.Sprintf("%s((K%d-%s)*$C$5/100,2)+%s(%s*$C$6/100,2)", fn, tot, sum("K", "2"), fn, sum("K", "2"))
 		totalWith = fmt.Sprintf("K%d+K%d", tot, tot+1)
 	}
-	// The footer's cells, F to K, are bold (its figures in the general
-	// number format, as they have always been shown).
 	for i, f := range []struct {
 		label string
 		v     decimal.Decimal
@@ -540,42 +619,91 @@ func (k *book) footer(b *domain.Budget, t domain.BudgetTotals, first, last int, 
 				return 0, err
 			}
 		}
-		if err := k.put('K', n, formula(f.v, f.fm, k.bold)); err != nil {
+		if err := k.put('K', n, formula(f.v, f.fm, k.boldMoney)); err != nil {
 			return 0, err
 		}
 	}
 	return tot + 3, nil
 }
 
+// The ABC table's rows: the classes' limits on row 8, headings on 9, the
+// first row on 10.
+const (
+	abcHeadingRow = 9
+	abcFirstRow   = 10
+)
+
 // ABCXLSX writes the ABC curve as a workbook: sheet "Curva ABC" with the
 // header and one row per resource, ranked, where the total is a SUM of the
 // rows, the cumulative percent ROUND(SUM(total up to the row)×100/total,2)
 // and the percent the difference of two cumulative percents (the domain's
-// rule, so the cached values and the formulas agree); then the classes;
-// and sheet "BDI". (Its rows are the budget's distinct resources, held by
-// the report.)
+// rule, so the cached values and the formulas agree); then the classes and
+// the signature block; and sheet "BDI". (Its rows are the budget's
+// distinct resources, held by the report.)
 func ABCXLSX(w io.Writer, r *domain.ABCReport, doc Document) error {
-	k, err := newBook(r.Budget, doc, "Curva ABC", "Curva ABC", [3]int{5, 5, 60}, [3]int{8, 12, 16})
+	cw := newColWidths(abcHeader)
+	for i := range r.Rows {
+		row := &r.Rows[i]
+		for _, t := range []struct {
+			col byte
+			s   string
+		}{{'A', fmt.Sprint(row.Position)}, {'B', row.Ref.Name}, {'C', row.Ref.Month}, {'D', row.Code},
+			{'E', missingNote(row.Description, row.Missing)}, {'F', row.Unit}, {'G', CategoryName(row.Category)}, {'M', string(row.Class)}} {
+			cw.text(t.col, t.s)
+		}
+		cw.number('H', row.Quantity, abcMaxQtyPlaces)
+		cw.number('I', row.UnitPrice, pricePlaces(row.Ref.Name, row.UnitPrice))
+		cw.number('J', row.Total, places(row.Total, 2, maxShownPlaces))
+	}
+	cw.number('J', r.Total, places(r.Total, 2, maxShownPlaces))
+	lay := sheetLayout{widths: cw.widths('E', 30, 55), heading: abcHeadingRow, last: 'M', profile: 'H'}
+	k, err := newBook(r.Budget, doc, "Curva ABC", "Curva ABC", lay)
 	if err != nil {
 		return err
 	}
 	defer k.f.Close()
-	if err := k.abcTable(r); err != nil {
+	next, err := k.abcTable(r)
+	if err != nil {
+		return err
+	}
+	if err := k.tableEnd(lay, abcFirstRow+len(r.Rows)-1); err != nil {
+		return err
+	}
+	if _, err := k.signature(r.Budget, doc, next+2, 'E'); err != nil {
 		return err
 	}
 	return k.finish(w, r.Budget)
 }
 
-func (k *book) abcTable(r *domain.ABCReport) error {
-	const first = 10
-	if err := k.put('A', 8, fmt.Sprintf("Limites das classes: A até %s%%, B até %s%%", Quantity(r.Limits.A), Quantity(r.Limits.B))); err != nil {
-		return err
+// abcMaxQtyPlaces is the most places the ABC curve's quantities are shown
+// with: they are sums of exploded quantities (products of coefficients),
+// not cut to any places; the cell holds the exact figure.
+const abcMaxQtyPlaces = 4
+
+// abcQtyPlaces is how many places the ABC curve's quantities are shown with,
+// one for the whole column: the most any has, at least 2 and at most
+// abcMaxQtyPlaces.
+func abcQtyPlaces(r *domain.ABCReport) int {
+	p := 2
+	for i := range r.Rows {
+		p = max(p, places(r.Rows[i].Quantity, 2, abcMaxQtyPlaces))
 	}
-	if err := k.heading(first-1, abcHeader); err != nil {
-		return err
+	return p
+}
+
+// abcTable writes the ABC table and its classes; it returns the row after
+// them.
+func (k *book) abcTable(r *domain.ABCReport) (int, error) {
+	const first = abcFirstRow
+	if err := k.put('A', 8, fmt.Sprintf("Limites das classes: A até %s%%, B até %s%%", Quantity(r.Limits.A), Quantity(r.Limits.B))); err != nil {
+		return 0, err
+	}
+	if err := k.heading(abcHeadingRow, abcHeader); err != nil {
+		return 0, err
 	}
 	last := first + len(r.Rows) - 1
 	tot := last + 2
+	qtyPlaces := abcQtyPlaces(r)
 	for i := range r.Rows {
 		row := &r.Rows[i]
 		n := first + i
@@ -588,21 +716,24 @@ func (k *book) abcTable(r *domain.ABCReport) error {
 			col byte
 			v   any
 		}{
-			{'A', row.Position}, {'B', row.Ref.Name}, {'C', row.Ref.Month}, {'D', row.Code},
-			{'E', missingNote(row.Description, row.Missing)}, {'F', row.Unit}, {'G', string(row.Category)},
-			{'H', number(row.Quantity, k.qty)}, {'I', nil}, {'J', number(row.Total, k.money)},
+			{'A', excelize.Cell{StyleID: k.center, Value: row.Position}}, {'B', excelize.Cell{StyleID: k.text, Value: row.Ref.Name}},
+			{'C', excelize.Cell{StyleID: k.text, Value: row.Ref.Month}}, {'D', excelize.Cell{StyleID: k.text, Value: row.Code}},
+			{'E', excelize.Cell{StyleID: k.wrap, Value: missingNote(row.Description, row.Missing)}},
+			{'F', excelize.Cell{StyleID: k.text, Value: row.Unit}}, {'G', excelize.Cell{StyleID: k.text, Value: CategoryName(row.Category)}},
+			{'H', number(row.Quantity, k.num[qtyPlaces])}, {'I', nil}, {'J', number(row.Total, k.num[places(row.Total, 2, maxShownPlaces)])},
 			{'K', formula(row.Percent, pct, k.money)}, {'L', formula(row.CumulativePercent, cum, k.money)},
-			{'M', string(row.Class)},
+			{'M', excelize.Cell{StyleID: k.center, Value: string(row.Class)}},
 		}
 		if !row.Missing {
-			cells[8].v = number(row.UnitPrice, k.money)
+			cells[8].v = number(row.UnitPrice, k.price(row.Ref.Name, row.UnitPrice))
 		}
+		k.fit(n, 'E', missingNote(row.Description, row.Missing), false)
 		for _, c := range cells {
 			if c.v == nil {
 				continue
 			}
 			if err := k.put(c.col, n, c.v); err != nil {
-				return err
+				return 0, err
 			}
 		}
 	}
@@ -612,48 +743,61 @@ func (k *book) abcTable(r *domain.ABCReport) error {
 	}
 	// The total's cells, E to J, are bold.
 	if err := k.put('E', tot, excelize.Cell{StyleID: k.bold, Value: "Total"}); err != nil {
-		return err
+		return 0, err
 	}
 	for col := byte('F'); col <= 'I'; col++ {
 		if err := k.put(col, tot, excelize.Cell{StyleID: k.bold}); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	if err := k.put('J', tot, formula(r.Total, sum, k.bold)); err != nil {
-		return err
+	if err := k.put('J', tot, formula(r.Total, sum, k.boldMoney)); err != nil {
+		return 0, err
 	}
-	for i, cl := range r.Classes() {
+	classes := r.Classes()
+	for i, cl := range classes {
 		n := tot + 2 + i
 		if err := k.put('E', n, fmt.Sprintf("Classe %s (%d itens)", cl.Class, cl.Count)); err != nil {
-			return err
+			return 0, err
 		}
 		fm := fmt.Sprintf(`SUMIF(M%d:M%d,"%s",J%d:J%d)`, first, max(last, first), cl.Class, first, max(last, first))
 		if err := k.put('J', n, formula(cl.Total, fm, k.money)); err != nil {
-			return err
+			return 0, err
 		}
 		if err := k.put('K', n, number(cl.Percent, k.money)); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	return nil
+	return tot + 2 + len(classes), nil
 }
 
 func ptrStr(s string) *string { return &s }
 
 // bdiSheet writes the sheet "BDI": the budget's components, the rate as a
 // formula of them (TCU's, rounded half up to 2 places of percent), and the
-// check against TCU's ranges.
-func bdiSheet(f *excelize.File, b *domain.Budget, money int) error {
+// check against TCU's ranges; A4 landscape, one page wide.
+func (k *book) bdiSheet(b *domain.Budget) error {
 	const sh = "BDI"
+	f := k.f
 	if _, err := f.NewSheet(sh); err != nil {
 		return err
 	}
-	s, err := streamSheet(f, sh, [3]int{1, 1, 48})
+	if err := printSetup(f, sh); err != nil {
+		return err
+	}
+	sw, err := f.NewStreamWriter(sh)
 	if err != nil {
 		return err
 	}
-	num := func(col byte, row int, d decimal.Decimal) error { return s.put(col, row, number(d, money)) }
-	if err := s.put('A', 1, "BDI — Acórdão TCU 2622/2013"); err != nil {
+	for i, w := range []float64{46, 12, 12, 12, 12, 20, 40} {
+		if err := sw.SetColWidth(i+1, i+1, w); err != nil {
+			return err
+		}
+	}
+	s := sheet{sw: sw}
+	num := func(col byte, row int, d decimal.Decimal) error {
+		return s.put(col, row, number(d, k.num[places(d, 2, 4)]))
+	}
+	if err := s.put('A', 1, excelize.Cell{StyleID: k.title, Value: "BDI — Acórdão TCU 2622/2013"}); err != nil {
 		return err
 	}
 	row := 3
@@ -663,7 +807,7 @@ func bdiSheet(f *excelize.File, b *domain.Budget, money int) error {
 		rate  decimal.Decimal
 		wt    string
 	}{{"BDI", b.BDIParts, b.BDI, b.WorkType}, {"BDI diferenciado (fornecimento)", b.SupplyBDIParts, b.SupplyBDI, domain.BDIWorkTypeSupply}} {
-		if err := s.put('A', row, t.title); err != nil {
+		if err := s.put('A', row, excelize.Cell{StyleID: k.bold, Value: t.title}); err != nil {
 			return err
 		}
 		if t.parts == nil {
@@ -693,11 +837,11 @@ func bdiSheet(f *excelize.File, b *domain.Budget, money int) error {
 		}
 		c := func(i int) string { return fmt.Sprintf("C%d/100", start+i) }
 		rateRow := start + len(names)
-		if err := s.put('A', rateRow, "BDI (%) = ((1+AC+S+R+G)(1+DF)(1+L)/(1−I) − 1)"); err != nil {
+		if err := s.put('A', rateRow, excelize.Cell{StyleID: k.bold, Value: "BDI (%) = ((1+AC+S+R+G)(1+DF)(1+L)/(1−I) − 1)"}); err != nil {
 			return err
 		}
 		fm := fmt.Sprintf("ROUND(((1+%s+%s+%s+%s)*(1+%s)*(1+%s)/(1-%s-%s)-1)*100,2)", c(0), c(1), c(2), c(3), c(4), c(5), c(6), c(7))
-		if err := s.put('C', rateRow, formula(p.Rate(), fm, money)); err != nil {
+		if err := s.put('C', rateRow, formula(p.Rate(), fm, k.boldMoney)); err != nil {
 			return err
 		}
 		row = rateRow + 1
@@ -707,13 +851,13 @@ func bdiSheet(f *excelize.File, b *domain.Budget, money int) error {
 				return err
 			}
 			for i, h := range []string{"Parcela", "Valor", "1º quartil", "Médio", "3º quartil", "Situação", "Confiabilidade"} {
-				if err := s.put(byte('A'+i), row+1, h); err != nil {
+				if err := s.put(byte('A'+i), row+1, excelize.Cell{StyleID: k.head, Value: h}); err != nil {
 					return err
 				}
 			}
 			for i, cr := range check.Rows {
 				n := row + 2 + i
-				if err := s.put('A', n, cr.Name); err != nil {
+				if err := s.put('A', n, BDIComponentName(cr.Name)); err != nil {
 					return err
 				}
 				for j, v := range []decimal.Decimal{cr.Value, cr.Range.Q1, cr.Range.Average, cr.Range.Q3} {
@@ -721,11 +865,10 @@ func bdiSheet(f *excelize.File, b *domain.Budget, money int) error {
 						return err
 					}
 				}
-				if err := s.put('F', n, string(cr.Status)); err != nil {
+				if err := s.put('F', n, BDIStatusName(cr.Status)); err != nil {
 					return err
 				}
-				conf := string(cr.Range.Confidence[0]) + "/" + string(cr.Range.Confidence[1]) + "/" + string(cr.Range.Confidence[2])
-				if err := s.put('G', n, conf); err != nil {
+				if err := s.put('G', n, ConfidencesName(cr.Range.Confidence)); err != nil {
 					return err
 				}
 			}
