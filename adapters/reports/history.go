@@ -22,14 +22,14 @@ func RegimeName(r domain.Regime) string {
 // PriceHistoryCSV writes a price history: one row per edition, oldest
 // first; a point without a price of the regime has an empty price and
 // "sem preço no regime".
-func PriceHistoryCSV(w io.Writer, h *domain.PriceHistory) error {
-	t, err := newTable(w, historyHeader)
+func PriceHistoryCSV(w io.Writer, h *domain.PriceHistory, opts ...CSVOption) error {
+	t, err := newTable(w, historyHeader, opts...)
 	if err != nil {
 		return err
 	}
 	for _, p := range h.Points {
-		cells := map[int]string{0: h.Bank, 1: h.State, 2: text(h.Code), 3: text(h.Description), 4: text(h.Unit),
-			5: RegimeName(h.Regime), 6: p.Month, 7: text(p.Region), 8: priceOrEmpty(p.Price, !p.Priced)}
+		cells := map[int]string{0: h.Bank, 1: h.State, 2: t.code(h.Code), 3: text(h.Description), 4: t.code(h.Unit),
+			5: RegimeName(h.Regime), 6: t.month(p.Month), 7: t.code(p.Region), 8: priceOrEmpty(p.Price, !p.Priced)}
 		if !p.Priced {
 			cells[9] = "sem preço no regime"
 		}

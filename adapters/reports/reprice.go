@@ -26,8 +26,8 @@ var changeNames = map[domain.Change]string{
 // "sem preço no destino" for a line the target cannot price (or that was
 // removed) and "sem preço antes" for one that had none (or was added);
 // Alteração says incluída, excluída, alterada or sem alteração.
-func PriceDiffCSV(w io.Writer, d *domain.PriceDiff) error {
-	t, err := newTable(w, priceDiffHeader)
+func PriceDiffCSV(w io.Writer, d *domain.PriceDiff, opts ...CSVOption) error {
+	t, err := newTable(w, priceDiffHeader, opts...)
 	if err != nil {
 		return err
 	}
@@ -45,8 +45,8 @@ func PriceDiffCSV(w io.Writer, d *domain.PriceDiff) error {
 		case l.MissingBefore:
 			status = "sem preço antes"
 		}
-		cells := map[int]string{0: l.Number, 1: l.Bank, 2: text(l.Code), 3: text(l.Description), 4: text(l.Unit),
-			5: Quantity(l.Quantity), 6: l.MonthBefore, 7: l.MonthAfter,
+		cells := map[int]string{0: t.number(l.Number), 1: l.Bank, 2: t.code(l.Code), 3: text(l.Description), 4: t.code(l.Unit),
+			5: Quantity(l.Quantity), 6: t.month(l.MonthBefore), 7: t.month(l.MonthAfter),
 			8: priceOrEmpty(l.UnitBefore, l.MissingBefore), 9: priceOrEmpty(l.UnitAfter, l.Lacking),
 			12: Money(l.TotalBefore), 13: Money(l.TotalAfter), 14: Money(l.TotalDiff),
 			15: pctOrEmpty(l.TotalDiffPct), 16: status, 17: Quantity(l.QuantityAfter), 18: changeNames[l.Change]}
@@ -58,7 +58,7 @@ func PriceDiffCSV(w io.Writer, d *domain.PriceDiff) error {
 		}
 	}
 	for _, s := range d.Stages {
-		if err := t.row(map[int]string{0: s.Number, 3: text("Etapa: " + s.Description), 12: Money(s.Before),
+		if err := t.row(map[int]string{0: t.number(s.Number), 3: text("Etapa: " + s.Description), 12: Money(s.Before),
 			13: Money(s.After), 14: Money(s.Diff), 15: pctOrEmpty(s.DiffPct), 18: changeNames[s.Change]}); err != nil {
 			return err
 		}

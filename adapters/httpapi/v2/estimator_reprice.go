@@ -162,11 +162,10 @@ func (h *handlers) repricePreview(w http.ResponseWriter, r *http.Request) {
 	}
 	format := "json"
 	if f, ok := q["format"]; ok {
-		if f[0] != "json" && f[0] != "csv" {
-			h.writeError(w, r, paramErrors{{Param: "format", Message: "must be json (the JSON:API document) or csv"}})
+		if format, err = formatParam(f[0]); err != nil {
+			h.writeError(w, r, err)
 			return
 		}
-		format = f[0]
 	}
 	id := chi.URLParam(r, "id")
 	b, err := decodeAttrs(r, "budget-reprices", "")
@@ -184,8 +183,8 @@ func (h *handlers) repricePreview(w http.ResponseWriter, r *http.Request) {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return
 	}
-	if format == "csv" {
-		h.writeCSV(w, r, d, reports.Filename(d.Before.Budget, "reprecificacao", "csv"), func(buf *bytes.Buffer) error { return reports.PriceDiffCSV(buf, d) })
+	if isCSV(format) {
+		h.writeCSV(w, r, d, reports.Filename(d.Before.Budget, "reprecificacao", "csv"), func(buf *bytes.Buffer) error { return reports.PriceDiffCSV(buf, d, csvOptions(format)...) })
 		return
 	}
 	meta := diffMeta(d)
