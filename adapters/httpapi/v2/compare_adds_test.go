@@ -79,3 +79,42 @@ func TestCompareVersionsAddsUp(t *testing.T) {
 		t.Errorf("CSV lines add up to %s; last row %q", csvSum, last)
 	}
 }
+
+// A frozen version's files carry its number in their name (CSV, XLSX and
+// PDF), the budget's do not; ?format=csv-excel answers the CSV for a
+// spreadsheet (codes as text formulas), and another format is 400.
+func TestVersionFilesAndSpreadsheetCSV(t *testing.T) {
+	h := apitest.New(t)
+	tok := h.AddUser("Construtora Alfa", "ana@alfa.com.br").Token
+	bud := create(t, h, budgets, tok, `{"code":"ORC-N","description":"Nomes","location":"MG","bdi":25,
+	  "banks":[{"name":"SINAPI","location":"MG","version":"08/2026"}],
+	  "items":[{"kind":"stage","description":"Alvenaria","items":[
+	    {"kind":"composition","bank":"SINAPI","code":"89306","quantity":120.5}]}]}`)
+	path := budgets + "/" + str(data(t, bud)["id"])
+	expect(t, h.Do("POST", path+"/versions", tok, ""), 201)
+	for p, want := range map[string]string{
+		path + "/reports/synthetic?format=csv":                  "orcamento-ORC-N-sintetico.csv",
+		path + "/versions/1/reports/synthetic?format=csv":       "orcamento-ORC-N-v1-sintetico.csv",
+		path + "/versions/1/reports/analytic?format=csv":        "orcamento-ORC-N-v1-analitico.csv",
+		path + "/versions/1/reports/abc?format=csv-excel":       "orcamento-ORC-N-v1-curva-abc.csv",
+		path + "/versions/1/reports/synthetic.xlsx":             "orcamento-ORC-N-v1-sintetico.xlsx",
+		path + "/versions/1/reports/analytic.pdf":               "orcamento-ORC-N-v1-analitico.pdf",
+		path + "/reports/synthetic.pdf":                         "orcamento-ORC-N-sintetico.pdf",
+		path + "/versions/1/compare/1?format=csv":               "orcamento-ORC-N-versoes-1-1.csv",
+		path + "/versions/1/reports/synthetic?format=csv-excel": "orcamento-ORC-N-v1-sintetico.csv",
+	} {
+		r := h.Do("GET", p, tok, "")
+		if r.Status != 200 || !strings.HasSuffix(r.Header.Get("Content-Disposition"), "filename="+want) {
+			t.Errorf("GET %s: %d, Content-Disposition %q, want the file %s", p, r.Status, r.Header.Get("Content-Disposition"), want)
+		}
+	}
+	plain := h.Do("GET", path+"/reports/synthetic?format=csv", tok, "")
+	excel := h.Do("GET", path+"/reports/synthetic?format=csv-excel", tok, "")
+	if !strings.Contains(string(plain.Body), ";89306;") || !strings.Contains(string(excel.Body), `;"=""89306""";`) ||
+		!strings.Contains(string(excel.Body), `"=""1.1""";`) || excel.Header.Get("Content-Type") != plain.Header.Get("Content-Type") {
+		t.Errorf("CSV\n%s\nfor a spreadsheet\n%s", plain.Body, excel.Body)
+	}
+	for _, p := range []string{path + "/reports/synthetic?format=excel", path + "/versions/1/compare/1?format=xlsx"} {
+		errorsOf(t, h.Do("GET", p, tok, ""), 400)
+	}
+}
