@@ -97,3 +97,44 @@ func TestBDILabelNamesSupply(t *testing.T) {
 		}
 	}
 }
+
+// A comparison's CSV lists the line added and the line removed, says so in
+// Alteração, and writes the residual (the BDI on the final total, in no
+// line) as its own row, so that the column Diferença total of the lines and
+// the residual adds up to the total's.
+func TestPriceDiffCSVAddsUp(t *testing.T) {
+	line := func(id, number, code, total string) domain.SyntheticRow {
+		r := domain.SyntheticRow{NodeID: id, Number: number, Depth: 1, Kind: domain.NodeResource, Bank: "SICRO3", Code: code, Quantity: dec("1")}
+		r.UnitPrice, r.Total, r.TotalWithBDI = dec(total), dec(total), dec(total)
+		return r
+	}
+	b := &domain.Budget{BDI: dec("20"), BDIMode: domain.BDIOnFinalTotal}
+	before := &domain.SyntheticReport{Budget: b, Rows: []domain.SyntheticRow{line("n1", "1", "0909620", "100"), line("n2", "2", "E9069", "50")},
+		BudgetTotals: domain.BudgetTotals{Total: dec("150"), BDIValue: dec("30"), TotalWithBDI: dec("180")}}
+	after := &domain.SyntheticReport{Budget: b, Rows: []domain.SyntheticRow{line("n1", "1", "0909620", "110"), line("n3", "2", "E9069", "1825.2")},
+		BudgetTotals: domain.BudgetTotals{Total: dec("1935.2"), BDIValue: dec("387.04"), TotalWithBDI: dec("2322.24")}}
+	var buf bytes.Buffer
+	if err := reports.PriceDiffCSV(&buf, domain.ComparePrices(before, after)); err != nil {
+		t.Fatal(err)
+	}
+	recs := readCSV(t, buf.Bytes())
+	if h := recs[0]; h[17] != "Quantidade depois" || h[18] != "Alteração" {
+		t.Errorf("header %q", h)
+	}
+	var got []string
+	sum := dec("0")
+	for _, r := range recs[1:] {
+		if r[3] == "Total com BDI" {
+			if r[14] != "2142,24" || !sum.Equal(dec("2142.24")) {
+				t.Errorf("total row %q; the rows above add up to %s", r, sum)
+			}
+			continue
+		}
+		got = append(got, r[0]+" "+r[3]+" "+r[14]+" "+r[16]+" "+r[18])
+		sum = sum.Add(dec(strings.Replace(r[14], ",", ".", 1)))
+	}
+	want := []string{"2  1825,20  incluída", "2  -50,00  excluída", "1  10,00  alterada", " Fora das linhas: BDI sobre o total 357,04  "}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("rows\n got %q\nwant %q", got, want)
+	}
+}

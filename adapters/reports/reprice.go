@@ -23,8 +23,8 @@ var changeNames = map[domain.Change]string{
 // a part that is in no line (the BDI on the final total), a row with that
 // residual, then the budget's totals with BDI before and after: the lines'
 // Diferença total plus the residual's add up to the total's. Situação says
-// "sem preço no destino" for a line the target cannot price (or that was
-// removed) and "sem preço antes" for one that had none (or was added);
+// "sem preço no destino" for a line the target cannot price and "sem preço
+// antes" for one that had none (empty for a line added or removed);
 // Alteração says incluída, excluída, alterada or sem alteração.
 func PriceDiffCSV(w io.Writer, d *domain.PriceDiff, opts ...CSVOption) error {
 	t, err := newTable(w, priceDiffHeader, opts...)
@@ -40,6 +40,8 @@ func PriceDiffCSV(w io.Writer, d *domain.PriceDiff, opts ...CSVOption) error {
 	for _, l := range d.Lines {
 		status := ""
 		switch {
+		case l.Change == domain.Added || l.Change == domain.Removed:
+			// Alteração says it: the line is on one side only.
 		case l.Lacking:
 			status = "sem preço no destino"
 		case l.MissingBefore:
