@@ -19,6 +19,15 @@
 //     gets a leading apostrophe, so that a spreadsheet never runs it as a
 //     formula (descriptions and codes of the company's own records are free
 //     text).
+//
+// That default is what machines read, and stays as it is. A spreadsheet
+// opening it reads a code or an item number that looks like a number as
+// one: "0909620" becomes 909620, the item "2.100" 2100 (the dot is the
+// thousands separator in pt-BR), a data-base "08/2026" a date. The
+// ForSpreadsheet variant (?format=csv-excel in the API) writes those cells
+// (item number, code, data-base, unit, region) as text formulas,
+// ="0909620", which Excel and LibreOffice show as the text itself; every
+// other cell is as in the default. See docs/budgets.md.
 package reports
 
 import (
@@ -52,17 +61,26 @@ var (
 		"Quantidade", "Preço unitário", "Total", "Percentual (%)", "Percentual acumulado (%)", "Classe"}
 )
 
+// CSVOption changes how a CSV export is written.
+type CSVOption int
+
+// ForSpreadsheet writes the cells whose form a spreadsheet would change
+// (item numbers, codes, data-bases, units, regions) as text formulas.
+const ForSpreadsheet CSVOption = 1
+
 // table writes CSV rows of a fixed width.
 type table struct {
 	w     *bufio.Writer
 	c     *csv.Writer
 	width int
 	rec   []string
+	// excel: ForSpreadsheet was asked for (see code).
+	excel bool
 	// items are the cells of the analytic report's items, by item.
 	items map[*domain.AnalyticItem]map[int]string
 }
 
-func newTable(w io.Writer, header []string) (*table, error) {
+func newTable(w io.Writer, header []string, opts ...CSVOption) (*table, error) {
 	bw := bufio.NewWriterSize(w, 32<<10) // a report is streamed to the answer
 	if _, err := bw.WriteString(bom); err != nil {
 		return nil, err
@@ -71,8 +89,37 @@ func newTable(w io.Writer, header []string) (*table, error) {
 	c.Comma = ';'
 	c.UseCRLF = true
 	t := &table{w: bw, c: c, width: len(header), rec: make([]string, len(header)), items: map[*domain.AnalyticItem]map[int]string{}}
+	for _, o := range opts {
+		t.excel = t.excel || o == ForSpreadsheet
+	}
 	return t, t.c.Write(header)
 }
+
+// code writes a cell a spreadsheet must keep as it is written (a code,
+// an item number, a data-base, a unit): as text (guarded by text) by
+// default; for a spreadsheet (ForSpreadsheet) as the text formula
+// ="…" (quotes doubled), which shows the text itself, leading zeros
+// and dots kept. A text formula holds at most 255 characters in Excel:
+// a longer cell is written as text.
+func (t *table) code(s string) string {
+	if !t.excel || s == "" || len(s) > 250 {
+		return text(s)
+	}
+	return `="` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// number writes an item number ("2.100"): as it is by default (it never
+// starts with a formula character), a text formula for a spreadsheet.
+func (t *table) number(s string) string {
+	if !t.excel {
+		return s
+	}
+	return t.code(s)
+}
+
+// month writes a data-base ("08/2026", which a spreadsheet reads as a
+// date): as it is by default, a text formula for a spreadsheet.
+func (t *table) month(s string) string { return t.number(s) }
 
 // row writes cells placed by column index; missing cells are empty.
 func (t *table) row(cells map[int]string) error {
@@ -202,11 +249,21 @@ func incompleteFooter(t *table, label int, ms []domain.BudgetMissing) error {
 	return nil
 }
 
-// BDILabel is the footer label of the BDI: "BDI (25%)", and on the final
-// total "BDI (25% sobre o total)".
+// BDILabel is the footer label of the BDI, naming every rate the BDI value
+// applies: "BDI (25%)"; with lines that take the differentiated BDI of
+// supply, "BDI (22,23%; fornecimento 14,02%)"; on the final total
+// "BDI (25% sobre o total)", "BDI (22,23%; fornecimento 14,02%; sobre o
+// total)". Every document (CSV, XLSX, PDF) labels its footer with it.
 func BDILabel(b *domain.Budget) string {
 	l := "BDI (" + Quantity(b.BDI) + "%"
+	supply := len(b.SupplyLines()) > 0
+	if supply {
+		l += "; fornecimento " + Quantity(b.SupplyBDI) + "%"
+	}
 	if b.BDIMode == domain.BDIOnFinalTotal {
+		if supply {
+			l += ";"
+		}
 		l += " sobre o total"
 	}
 	return l + ")"
@@ -215,18 +272,18 @@ func BDILabel(b *domain.Budget) string {
 // SyntheticCSV writes the synthetic report: a row per stage and line, then
 // three footer rows (Total sem BDI, BDI, Total com BDI) with their figure in
 // the Total column.
-func SyntheticCSV(w io.Writer, r *domain.SyntheticReport) error {
-	t, err := newTable(w, syntheticHeader)
+func SyntheticCSV(w io.Writer, r *domain.SyntheticReport, opts ...CSVOption) error {
+	t, err := newTable(w, syntheticHeader, opts...)
 	if err != nil {
 		return err
 	}
 	cells := map[int]string{}
 	err = r.Each(func(row *domain.SyntheticRow) error { // streamed, when r is (domain.SyntheticStream)
 		clear(cells)
-		cells[0], cells[1], cells[5] = row.Number, KindName(string(row.Kind)), text(missingNote(row.Description, row.Missing))
+		cells[0], cells[1], cells[5] = t.number(row.Number), KindName(string(row.Kind)), text(missingNote(row.Description, row.Missing))
 		cells[10], cells[11], cells[12] = Money(row.Total), Money(row.TotalWithBDI), Money(row.Weight)
 		if row.Kind.IsLine() {
-			cells[2], cells[3], cells[4], cells[6] = row.Bank, row.Month, text(row.Code), text(row.Unit)
+			cells[2], cells[3], cells[4], cells[6] = row.Bank, t.month(row.Month), t.code(row.Code), t.code(row.Unit)
 			cells[7], cells[8], cells[9] = Quantity(row.Quantity), priceOrEmpty(row.UnitPrice, row.Missing), priceOrEmpty(row.UnitPriceWithBDI, row.Missing)
 		}
 		return t.row(cells)
@@ -264,18 +321,18 @@ func footer(t *table, b *domain.Budget, tot domain.BudgetTotals, label, fig int)
 // line's one-unit summary by category in the last four columns; then the
 // footer: the three totals, and the budget's direct cost by category (from
 // its resources, as the ABC curve).
-func AnalyticCSV(w io.Writer, r *domain.AnalyticReport) error {
-	t, err := newTable(w, analyticHeader)
+func AnalyticCSV(w io.Writer, r *domain.AnalyticReport, opts ...CSVOption) error {
+	t, err := newTable(w, analyticHeader, opts...)
 	if err != nil {
 		return err
 	}
 	cells := map[int]string{}
 	err = r.Each(func(row *domain.AnalyticRow) error { // streamed, when r is (domain.AnalyticStream)
 		clear(cells)
-		cells[0], cells[1], cells[2], cells[6] = row.Number, "0", KindName(string(row.Kind)), text(missingNote(row.Description, row.Missing))
+		cells[0], cells[1], cells[2], cells[6] = t.number(row.Number), "0", KindName(string(row.Kind)), text(missingNote(row.Description, row.Missing))
 		cells[11], cells[12] = Money(row.Total), Money(row.TotalWithBDI)
 		if row.Kind.IsLine() {
-			cells[3], cells[4], cells[5], cells[7] = row.Bank, row.Month, text(row.Code), text(row.Unit)
+			cells[3], cells[4], cells[5], cells[7] = row.Bank, t.month(row.Month), t.code(row.Code), t.code(row.Unit)
 			cells[8], cells[9], cells[10] = Quantity(row.Quantity), priceOrEmpty(row.UnitPrice, row.Missing), priceOrEmpty(row.UnitPriceWithBDI, row.Missing)
 			s := row.UnitSummary
 			cells[13], cells[14], cells[15], cells[16] = Money(s.Labor), Money(s.Material), Money(s.Equipment), Money(s.Services)
@@ -319,13 +376,13 @@ func analyticItems(t *table, number string, level int, items []domain.AnalyticIt
 		cells, ok := t.items[it]
 		if !ok {
 			cells = map[int]string{
-				2: KindName(string(it.Kind)), 3: it.Bank, 4: it.Month,
-				5: text(it.Code), 6: text(missingNote(it.Description, it.Missing)), 7: text(it.Unit),
+				2: KindName(string(it.Kind)), 3: it.Bank, 4: t.month(it.Month),
+				5: t.code(it.Code), 6: text(missingNote(it.Description, it.Missing)), 7: t.code(it.Unit),
 				8: Quantity(it.Coefficient), 9: priceOrEmpty(it.UnitPrice, it.Missing), 11: priceOrEmpty(it.Partial, it.Missing),
 			}
 			t.items[it] = cells
 		}
-		cells[0], cells[1] = number, strconv.Itoa(level)
+		cells[0], cells[1] = t.number(number), strconv.Itoa(level)
 		if err := t.row(cells); err != nil {
 			return err
 		}
@@ -338,8 +395,8 @@ func analyticItems(t *table, number string, level int, items []domain.AnalyticIt
 
 // ABCCSV writes the ABC curve: a row per resource, ranked, then a footer
 // row with the total.
-func ABCCSV(w io.Writer, r *domain.ABCReport) error {
-	t, err := newTable(w, abcHeader)
+func ABCCSV(w io.Writer, r *domain.ABCReport, opts ...CSVOption) error {
+	t, err := newTable(w, abcHeader, opts...)
 	if err != nil {
 		return err
 	}
@@ -349,8 +406,8 @@ func ABCCSV(w io.Writer, r *domain.ABCReport) error {
 			desc += " (hora improdutiva)"
 		}
 		cells := map[int]string{
-			0: strconv.Itoa(row.Position), 1: row.Ref.Name, 2: row.Ref.Month, 3: text(row.Code),
-			4: text(missingNote(desc, row.Missing)), 5: text(row.Unit), 6: TypeName(row.Kind, row.ResourceType),
+			0: strconv.Itoa(row.Position), 1: row.Ref.Name, 2: t.month(row.Ref.Month), 3: t.code(row.Code),
+			4: text(missingNote(desc, row.Missing)), 5: t.code(row.Unit), 6: TypeName(row.Kind, row.ResourceType),
 			7: Quantity(row.Quantity), 8: priceOrEmpty(row.UnitPrice, row.Missing), 9: moneyOrEmpty(row.Total, row.Missing),
 			10: Money(row.Percent), 11: Money(row.CumulativePercent), 12: string(row.Class),
 		}
@@ -382,7 +439,13 @@ func hundredIf(ok bool) decimal.Decimal {
 // "orcamento-<code>-<report>.<ext>", the code reduced to letters, digits,
 // "-", "_" and "." (accents dropped), so that it is safe in a
 // Content-Disposition header and on every file system.
-func Filename(b *domain.Budget, report, ext string) string {
+func Filename(b *domain.Budget, report, ext string) string { return VersionFilename(b, 0, report, ext) }
+
+// VersionFilename is Filename for frozen version n of the budget:
+// "orcamento-<code>-v<n>-<report>.<ext>", so that the files of two
+// versions, and of a version and the budget as it is, are never saved
+// under one name; n 0 is the budget as it is (Filename).
+func VersionFilename(b *domain.Budget, n int, report, ext string) string {
 	var sb strings.Builder
 	for _, r := range b.Code {
 		switch {
@@ -399,6 +462,9 @@ func Filename(b *domain.Budget, report, ext string) string {
 	code := strings.Trim(sb.String(), "._")
 	if code == "" {
 		code = b.ID
+	}
+	if n > 0 {
+		code += "-v" + strconv.Itoa(n)
 	}
 	return "orcamento-" + code + "-" + report + "." + ext
 }

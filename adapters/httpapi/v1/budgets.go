@@ -208,22 +208,26 @@ func footerRow(t domain.BudgetTotals) reportRow {
 	return reportRow{Kind: "total", Descr: "Total", TotalPrice: money(t.Total), TotalPricePlusBDI: money(t.TotalWithBDI), Weight: money(w)}
 }
 
-// wantsCSV reads ?format= (csv or json; anything else is 400) and, without
-// it, Accept: CSV when text/csv is preferred to JSON.
-func wantsCSV(r *http.Request) (bool, error) {
+// wantsCSV reads ?format= (csv, csv-excel or json; anything else is 400)
+// and, without it, Accept: CSV when text/csv is preferred to JSON. For
+// csv-excel it returns the option of the spreadsheet variant
+// (reports.ForSpreadsheet: codes and item numbers kept as text).
+func wantsCSV(r *http.Request) (bool, []reports.CSVOption, error) {
 	if f, ok := r.URL.Query()["format"]; ok {
 		switch f[0] {
 		case "csv":
-			return true, nil
+			return true, nil, nil
+		case "csv-excel":
+			return true, []reports.CSVOption{reports.ForSpreadsheet}, nil
 		case "json":
-			return false, nil
+			return false, nil, nil
 		}
-		e := domain.Errorf(domain.EBADREQUEST, "format must be json or csv")
-		e.Fields = []domain.FieldError{{Field: "/format", Message: "must be json or csv"}}
-		return false, e
+		e := domain.Errorf(domain.EBADREQUEST, "format must be json, csv or csv-excel")
+		e.Fields = []domain.FieldError{{Field: "/format", Message: "must be json, csv or csv-excel"}}
+		return false, nil, e
 	}
 	best, ok := httpapi.Preferred(r.Header.Values("Accept"), mediaType, "text/csv")
-	return ok && best == "text/csv", nil
+	return ok && best == "text/csv", nil, nil
 }
 
 func (h *handler) streamCSV(w http.ResponseWriter, name string, render func(io.Writer) error) {
@@ -242,8 +246,8 @@ func (h *handler) syntheticReport(w http.ResponseWriter, r *http.Request) {
 // the file file names, else as JSON by writeJSON.
 func answerReport[R any](h *handler, w http.ResponseWriter, r *http.Request,
 	get func(context.Context, domain.Principal, string) (R, error),
-	writeCSV func(io.Writer, R) error, writeJSON func(http.ResponseWriter, R), file func(R) string) {
-	csv, err := wantsCSV(r)
+	writeCSV func(io.Writer, R, ...reports.CSVOption) error, writeJSON func(http.ResponseWriter, R), file func(R) string) {
+	csv, opts, err := wantsCSV(r)
 	var rep R
 	if err == nil {
 		rep, err = get(r.Context(), principal(r), chi.URLParam(r, "id"))
@@ -253,7 +257,7 @@ func answerReport[R any](h *handler, w http.ResponseWriter, r *http.Request,
 		return
 	}
 	if csv {
-		h.streamCSV(w, file(rep), func(w io.Writer) error { return writeCSV(w, rep) })
+		h.streamCSV(w, file(rep), func(w io.Writer) error { return writeCSV(w, rep, opts...) })
 		return
 	}
 	writeJSON(w, rep)

@@ -206,6 +206,12 @@ func TestSyntheticReport(t *testing.T) {
 			t.Errorf("last footer row %q", r)
 		}
 	}
+	// The CSV for a spreadsheet: item numbers and codes as text formulas,
+	// figures as in the plain file.
+	recs := csvRecords(t, h.Do("GET", path+"?format=csv-excel", tok, ""), "orcamento-ORC-001-sintetico.csv")
+	if r := recs[3]; r[0] != `="1.2"` || r[2] != "MYBASE" || r[4] != `="ALV-001"` || r[8] != "134,33" || r[11] != "1679,10" {
+		t.Errorf("row 1.2 for a spreadsheet %q", r)
+	}
 	checkError(t, call(t, h, "GET", path+"?format=pdf", tok, "", 400), "format")
 	checkError(t, call(t, h, "GET", path, f.other.Token, "", 404))
 	checkError(t, call(t, h, "GET", bud+"/nope/synthetic", tok, "", 404))

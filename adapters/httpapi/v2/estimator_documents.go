@@ -43,7 +43,7 @@ func docReport[R any](name string, get func(h *handlers, r *http.Request, ctx co
 		if kind == "pdf" {
 			render = pdf
 		}
-		return func(w io.Writer) error { return render(w, rep, doc) }, reports.Filename(b, name, kind), nil
+		return func(w io.Writer) error { return render(w, rep, doc) }, exportName(r, b, name, kind), nil
 	}
 }
 

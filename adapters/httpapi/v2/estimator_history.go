@@ -95,9 +95,9 @@ func (h *handlers) priceHistory(w http.ResponseWriter, r *http.Request) {
 	if ph.Regime == domain.Desonerado {
 		regime = "d"
 	}
-	if format == "csv" {
+	if isCSV(format) {
 		var buf bytes.Buffer
-		if err := reports.PriceHistoryCSV(&buf, ph); err != nil {
+		if err := reports.PriceHistoryCSV(&buf, ph, csvOptions(format)...); err != nil {
 			h.writeError(w, r, err)
 			return
 		}

@@ -38,6 +38,7 @@ type repriceLineDoc struct {
 	Description       string       `jsonapi:"attr,description"`
 	Unit              string       `jsonapi:"attr,unit"`
 	Quantity          json.Number  `jsonapi:"attr,quantity"`
+	QuantityAfter     json.Number  `jsonapi:"attr,quantity_after"`
 	BaseVersionBefore *string      `jsonapi:"attr,base_version_before"`
 	BaseVersionAfter  *string      `jsonapi:"attr,base_version_after"`
 	UnitPriceBefore   *json.Number `jsonapi:"attr,unit_price_before"`
@@ -49,6 +50,7 @@ type repriceLineDoc struct {
 	TotalDiff         json.Number  `jsonapi:"attr,total_diff"`
 	MissingBefore     bool         `jsonapi:"attr,missing_before"`
 	Lacking           bool         `jsonapi:"attr,lacking"`
+	Change            string       `jsonapi:"attr,change"`
 }
 
 func pctDoc(p *decimal.Decimal) *json.Number {
@@ -63,6 +65,7 @@ func repriceLines(prefix string, d *domain.PriceDiff) []*repriceLineDoc {
 	for i, l := range d.Lines {
 		doc := &repriceLineDoc{ID: prefix + ":" + l.NodeID, NodeID: l.NodeID, Number: l.Number, Kind: string(l.Kind),
 			Bank: l.Bank, Code: l.Code, Description: l.Description, Unit: l.Unit, Quantity: httpapi.Num(l.Quantity),
+			QuantityAfter: httpapi.Num(l.QuantityAfter), Change: string(l.Change),
 			BaseVersionBefore: strOrNil(l.MonthBefore), BaseVersionAfter: strOrNil(l.MonthAfter),
 			UnitPriceBefore: moneyOrNull(l.UnitBefore, l.MissingBefore), UnitPriceAfter: moneyOrNull(l.UnitAfter, l.Lacking),
 			TotalBefore: httpapi.Money(l.TotalBefore), TotalAfter: httpapi.Money(l.TotalAfter), TotalDiff: httpapi.Money(l.TotalDiff),
@@ -99,6 +102,14 @@ type stageDiffDoc struct {
 	After       json.Number  `json:"after"`
 	Diff        json.Number  `json:"diff"`
 	DiffPct     *json.Number `json:"diff_pct"`
+	Change      string       `json:"change"`
+}
+
+// residualDoc is the part of the totals with BDI in no line.
+type residualDoc struct {
+	Before json.Number `json:"before"`
+	After  json.Number `json:"after"`
+	Diff   json.Number `json:"diff"`
 }
 
 // diffMeta is the meta of a price comparison.
@@ -106,7 +117,7 @@ func diffMeta(d *domain.PriceDiff) jsonapi.Meta {
 	stages := make([]stageDiffDoc, len(d.Stages))
 	for i, s := range d.Stages {
 		stages[i] = stageDiffDoc{NodeID: s.NodeID, Number: s.Number, Depth: s.Depth, Description: s.Description,
-			Before: httpapi.Money(s.Before), After: httpapi.Money(s.After), Diff: httpapi.Money(s.Diff), DiffPct: pctDoc(s.DiffPct)}
+			Before: httpapi.Money(s.Before), After: httpapi.Money(s.After), Diff: httpapi.Money(s.Diff), DiffPct: pctDoc(s.DiffPct), Change: string(s.Change)}
 	}
 	lacking := make([]string, len(d.Lacking))
 	for i, l := range d.Lacking {
@@ -117,6 +128,7 @@ func diffMeta(d *domain.PriceDiff) jsonapi.Meta {
 		"after":    totalsOf(d.After.BudgetTotals),
 		"diff":     httpapi.Money(d.Total.Diff),
 		"diff_pct": pctDoc(d.Total.DiffPct),
+		"residual": residualDoc{Before: httpapi.Money(d.Residual.Before), After: httpapi.Money(d.Residual.After), Diff: httpapi.Money(d.Residual.Diff)},
 		"stages":   stages,
 		"lacking":  lacking,
 		"target":   metaOf(d.After.Budget),
@@ -150,11 +162,10 @@ func (h *handlers) repricePreview(w http.ResponseWriter, r *http.Request) {
 	}
 	format := "json"
 	if f, ok := q["format"]; ok {
-		if f[0] != "json" && f[0] != "csv" {
-			h.writeError(w, r, paramErrors{{Param: "format", Message: "must be json (the JSON:API document) or csv"}})
+		if format, err = formatParam(f[0]); err != nil {
+			h.writeError(w, r, err)
 			return
 		}
-		format = f[0]
 	}
 	id := chi.URLParam(r, "id")
 	b, err := decodeAttrs(r, "budget-reprices", "")
@@ -172,8 +183,8 @@ func (h *handlers) repricePreview(w http.ResponseWriter, r *http.Request) {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return
 	}
-	if format == "csv" {
-		h.writeCSV(w, r, d, reports.Filename(d.Before.Budget, "reprecificacao", "csv"), func(buf *bytes.Buffer) error { return reports.PriceDiffCSV(buf, d) })
+	if isCSV(format) {
+		h.writeCSV(w, r, d, reports.Filename(d.Before.Budget, "reprecificacao", "csv"), func(buf *bytes.Buffer) error { return reports.PriceDiffCSV(buf, d, csvOptions(format)...) })
 		return
 	}
 	meta := diffMeta(d)

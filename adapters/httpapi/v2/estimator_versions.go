@@ -156,11 +156,10 @@ func (h *handlers) compareVersions(w http.ResponseWriter, r *http.Request) {
 	}
 	format := "json"
 	if f, ok := q["format"]; ok {
-		if f[0] != "json" && f[0] != "csv" {
-			h.writeError(w, r, paramErrors{{Param: "format", Message: "must be json (the JSON:API document) or csv"}})
+		if format, err = formatParam(f[0]); err != nil {
+			h.writeError(w, r, err)
 			return
 		}
-		format = f[0]
 	}
 	a, err := versionNumber(r, "version")
 	if err != nil {
@@ -178,9 +177,9 @@ func (h *handlers) compareVersions(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	if format == "csv" {
+	if isCSV(format) {
 		h.writeCSV(w, r, d, reports.Filename(d.Before.Budget, "versoes-"+strconv.Itoa(a)+"-"+strconv.Itoa(b), "csv"),
-			func(buf *bytes.Buffer) error { return reports.PriceDiffCSV(buf, d) })
+			func(buf *bytes.Buffer) error { return reports.PriceDiffCSV(buf, d, csvOptions(format)...) })
 		return
 	}
 	meta := diffMeta(d)

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/costdb/costdb/adapters/httpapi"
@@ -51,17 +52,13 @@ func exportAccepted(r *http.Request) bool {
 
 const csvType = "text/csv"
 
-// reportFormat says whether a report is answered as JSON:API ("json") or
-// CSV ("csv"): ?format= when given (json or csv; anything else is 400),
-// else the Accept header (JSON:API unless text/csv is preferred; 406 when
-// neither is acceptable).
+// reportFormat says whether a report is answered as JSON:API ("json"),
+// CSV ("csv") or the CSV for a spreadsheet ("csv-excel", see csvOptions):
+// ?format= when given (anything else is 400), else the Accept header
+// (JSON:API unless text/csv is preferred; 406 when neither is acceptable).
 func reportFormat(r *http.Request, q url.Values) (string, error) {
 	if f, ok := q["format"]; ok {
-		switch f[0] {
-		case "json", "csv":
-			return f[0], nil
-		}
-		return "", paramErrors{{Param: "format", Message: "must be json (the JSON:API document) or csv"}}
+		return formatParam(f[0])
 	}
 	best, ok := httpapi.Preferred(r.Header.Values("Accept"), mediaType, "application/json", csvType)
 	if !ok {
@@ -71,6 +68,38 @@ func reportFormat(r *http.Request, q url.Values) (string, error) {
 		return "csv", nil
 	}
 	return "json", nil
+}
+
+// formatParam checks a ?format= value: json, csv or csv-excel.
+func formatParam(f string) (string, error) {
+	switch f {
+	case "json", "csv", csvExcel:
+		return f, nil
+	}
+	return "", paramErrors{{Param: "format", Message: "must be json (the JSON:API document), csv or csv-excel (the CSV for a spreadsheet)"}}
+}
+
+// csvExcel is the format of the CSV made for a spreadsheet.
+const csvExcel = "csv-excel"
+
+// isCSV reports whether a format (reportFormat) is a CSV file.
+func isCSV(format string) bool { return format == "csv" || format == csvExcel }
+
+// csvOptions are the reports package's options of a CSV format:
+// csv-excel writes codes, item numbers and data-bases as text formulas
+// (reports.ForSpreadsheet), csv the plain file machines read.
+func csvOptions(format string) []reports.CSVOption {
+	if format == csvExcel {
+		return []reports.CSVOption{reports.ForSpreadsheet}
+	}
+	return nil
+}
+
+// exportName is the file name of an export of budget b's report: with the
+// version's number when the path is a frozen version's (reports.VersionFilename).
+func exportName(r *http.Request, b *domain.Budget, report, ext string) string {
+	n, _ := strconv.Atoi(chi.URLParam(r, "version"))
+	return reports.VersionFilename(b, n, report, ext)
 }
 
 // eNotAcceptable is the code of a 406 a handler decides.
@@ -222,8 +251,8 @@ func (h *handlers) syntheticReport(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	if format == "csv" {
-		h.streamCSV(w, r, reports.Filename(rep.Budget, "sintetico", "csv"), func(w io.Writer) error { return reports.SyntheticCSV(w, rep) })
+	if isCSV(format) {
+		h.streamCSV(w, r, exportName(r, rep.Budget, "sintetico", "csv"), func(w io.Writer) error { return reports.SyntheticCSV(w, rep, csvOptions(format)...) })
 		return
 	}
 	h.writeSynthetic(w, r, rep)
@@ -280,8 +309,8 @@ func (h *handlers) analyticReport(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	if format == "csv" {
-		h.streamCSV(w, r, reports.Filename(rep.Budget, "analitico", "csv"), func(w io.Writer) error { return reports.AnalyticCSV(w, rep) })
+	if isCSV(format) {
+		h.streamCSV(w, r, exportName(r, rep.Budget, "analitico", "csv"), func(w io.Writer) error { return reports.AnalyticCSV(w, rep, csvOptions(format)...) })
 		return
 	}
 	h.writeAnalytic(w, r, rep)
@@ -349,8 +378,8 @@ func (h *handlers) abcReport(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	if format == "csv" {
-		h.streamCSV(w, r, reports.Filename(rep.Budget, "curva-abc", "csv"), func(w io.Writer) error { return reports.ABCCSV(w, rep) })
+	if isCSV(format) {
+		h.streamCSV(w, r, exportName(r, rep.Budget, "curva-abc", "csv"), func(w io.Writer) error { return reports.ABCCSV(w, rep, csvOptions(format)...) })
 		return
 	}
 	h.writeABC(w, r, rep)
