@@ -105,3 +105,18 @@ func dateLabel(iso string) string {
 	}
 	return iso[8:] + "/" + iso[5:7] + "/" + iso[:4]
 }
+
+// ChangeName names what a comparison found for a line or stage.
+func ChangeName(c domain.Change) string {
+	switch c {
+	case domain.Added:
+		return "incluída"
+	case domain.Removed:
+		return "excluída"
+	case domain.Changed:
+		return "alterada"
+	case domain.Unchanged:
+		return "sem alteração"
+	}
+	return string(c)
+}

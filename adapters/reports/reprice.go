@@ -12,11 +12,6 @@ var priceDiffHeader = []string{"Item", "Banco", "Código", "Descrição", "Unida
 	"Diferença unitária (R$)", "Diferença unitária (%)", "Total com BDI antes", "Total com BDI depois",
 	"Diferença total (R$)", "Diferença total (%)", "Situação", "Quantidade depois", "Alteração"}
 
-// changeNames are the Portuguese words of domain.Change.
-var changeNames = map[domain.Change]string{
-	domain.Added: "incluída", domain.Removed: "excluída", domain.Changed: "alterada", domain.Unchanged: "sem alteração",
-}
-
 // PriceDiffCSV writes a re-pricing (or version) comparison: one row per
 // line of either side, sorted by impact as the domain sorted them, then one
 // row per stage with its subtotals (with BDI), then, when the totals hold
@@ -51,7 +46,7 @@ func PriceDiffCSV(w io.Writer, d *domain.PriceDiff, opts ...CSVOption) error {
 			5: Quantity(l.Quantity), 6: t.month(l.MonthBefore), 7: t.month(l.MonthAfter),
 			8: priceOrEmpty(l.UnitBefore, l.MissingBefore), 9: priceOrEmpty(l.UnitAfter, l.Lacking),
 			12: Money(l.TotalBefore), 13: Money(l.TotalAfter), 14: Money(l.TotalDiff),
-			15: pctOrEmpty(l.TotalDiffPct), 16: status, 17: Quantity(l.QuantityAfter), 18: changeNames[l.Change]}
+			15: pctOrEmpty(l.TotalDiffPct), 16: status, 17: Quantity(l.QuantityAfter), 18: ChangeName(l.Change)}
 		if !l.Lacking && !l.MissingBefore {
 			cells[10], cells[11] = Price(l.UnitDiff), pctOrEmpty(l.UnitDiffPct)
 		}
@@ -61,7 +56,7 @@ func PriceDiffCSV(w io.Writer, d *domain.PriceDiff, opts ...CSVOption) error {
 	}
 	for _, s := range d.Stages {
 		if err := t.row(map[int]string{0: t.number(s.Number), 3: text("Etapa: " + s.Description), 12: Money(s.Before),
-			13: Money(s.After), 14: Money(s.Diff), 15: pctOrEmpty(s.DiffPct), 18: changeNames[s.Change]}); err != nil {
+			13: Money(s.After), 14: Money(s.Diff), 15: pctOrEmpty(s.DiffPct), 18: ChangeName(s.Change)}); err != nil {
 			return err
 		}
 	}
