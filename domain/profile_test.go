@@ -20,7 +20,7 @@ func TestNormalizeCNPJ(t *testing.T) {
 		{"12.345.678/0001-95", "12345678000195"},
 		{"12345678000195", "12345678000195"},
 		{" 11.222.333/0001-81 ", "11222333000181"},
-		{"00000000000191", "00000000000191"},   // Banco do Brasil: a zero first digit
+		{"00000000000191", "00000000000191"},     // Banco do Brasil: a zero first digit
 		{"12.ABC.345/01DE-35", "12ABC34501DE35"}, // the alphanumeric CNPJ's published example
 		{"12abc34501de35", "12ABC34501DE35"},
 	}
