@@ -101,24 +101,46 @@ func (s *Service) CompanyProfile(ctx context.Context, p domain.Principal) (*Prof
 func (s *Service) DocumentProfile(ctx context.Context, p domain.Principal) (*domain.CompanyProfile, error) {
 	var out *domain.CompanyProfile
 	err := s.store.View(ctx, func(tx Tx) error {
-		out = nil
-		r, err := readProfile(tx, p.CompanyID)
-		if err != nil || r == nil {
-			return err
-		}
-		prof := r.info(p.CompanyID).CompanyProfile
-		if r.LogoType != "" {
-			if prof.Logo, err = tx.Setting(logoKey(p.CompanyID)); err != nil {
-				return err
-			}
-			if len(prof.Logo) == 0 {
-				prof.Logo, prof.LogoType = nil, ""
-			}
-		}
-		out = &prof
-		return nil
+		var err error
+		out, err = documentProfile(tx, p.CompanyID)
+		return err
 	})
 	return out, err
+}
+
+// DocumentCompany returns what a client document shows of the caller's
+// company: its name and its profile with the logo (nil when it has none),
+// in one read transaction.
+func (s *Service) DocumentCompany(ctx context.Context, p domain.Principal) (string, *domain.CompanyProfile, error) {
+	var name string
+	var prof *domain.CompanyProfile
+	err := s.store.View(ctx, func(tx Tx) error {
+		c, err := tx.Company(p.CompanyID)
+		if err != nil {
+			return err
+		}
+		name = c.Name
+		prof, err = documentProfile(tx, p.CompanyID)
+		return err
+	})
+	return name, prof, err
+}
+
+func documentProfile(tx Tx, companyID string) (*domain.CompanyProfile, error) {
+	r, err := readProfile(tx, companyID)
+	if err != nil || r == nil {
+		return nil, err
+	}
+	prof := r.info(companyID).CompanyProfile
+	if r.LogoType != "" {
+		if prof.Logo, err = tx.Setting(logoKey(companyID)); err != nil {
+			return nil, err
+		}
+		if len(prof.Logo) == 0 {
+			prof.Logo, prof.LogoType = nil, ""
+		}
+	}
+	return &prof, nil
 }
 
 // ProfilePatch names the profile's fields to change; nil fields stay.
