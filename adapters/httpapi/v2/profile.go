@@ -177,6 +177,17 @@ func (h *handlers) deleteLogo(w http.ResponseWriter, r *http.Request) {
 // answer are images, not JSON.
 func isLogoPath(r *http.Request) bool { return strings.HasSuffix(httpapi.RoutePath(r), logoPath) }
 
+// logoAccepted reports whether a request for the logo accepts an image
+// (its GET answers one; its other answers are JSON:API, which acceptable
+// checks).
+func logoAccepted(r *http.Request) bool {
+	if !isLogoPath(r) {
+		return false
+	}
+	_, ok := httpapi.Preferred(r.Header.Values("Accept"), domain.LogoPNG, domain.LogoJPEG, domain.LogoSVG)
+	return ok
+}
+
 // requireJSON is httpapi.RequireJSON for every route but the logo's.
 func (h *handlers) requireJSON(next http.Handler) http.Handler {
 	json := httpapi.RequireJSON(h.writeError)(next)

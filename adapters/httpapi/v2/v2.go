@@ -195,7 +195,7 @@ func negotiate(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if accepts := r.Header.Values("Accept"); len(accepts) > 0 && !acceptable(accepts) && !exportAccepted(r) && !isLogoPath(r) {
+		if accepts := r.Header.Values("Accept"); len(accepts) > 0 && !acceptable(accepts) && !exportAccepted(r) && !logoAccepted(r) {
 			writeErrors(w, []errorObject{negotiationError(http.StatusNotAcceptable,
 				"Accept must allow application/vnd.api+json without parameters other than profile, application/json or */*")})
 			return
