@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -143,5 +144,84 @@ func TestDocumentCompany(t *testing.T) {
 	}
 	if name, prof, err := f.svc.DocumentCompany(ctx, f.b); err != nil || name != "Beta" || prof != nil {
 		t.Errorf("company B: %q, %+v, %v; want its name and no profile", name, prof, err)
+	}
+}
+
+// TestProfileTravelsWithExport: the export carries the profile and its
+// logo (both format versions); an import gives them to a company that has
+// no profile and leaves an existing one as it is; a bad profile in an
+// export is named by its pointer and nothing is imported.
+func TestProfileTravelsWithExport(t *testing.T) {
+	f := newSampleFixture(t)
+	legal, cnpj := "Alfa Engenharia Ltda", "11.222.333/0001-81"
+	if _, err := f.svc.UpdateCompanyProfile(ctx, f.a, app.ProfilePatch{LegalName: &legal, CNPJ: &cnpj}); err != nil {
+		t.Fatal(err)
+	}
+	svg := []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>`)
+	if _, err := f.svc.PutCompanyLogo(ctx, f.a, svg, domain.LogoSVG); err != nil {
+		t.Fatal(err)
+	}
+	exp, err := f.svc.ExportCompany(ctx, f.a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exp.Profile == nil || exp.Profile.CNPJ != "11222333000181" || exp.Profile.LogoType != domain.LogoSVG {
+		t.Fatalf("exported profile: %+v", exp.Profile)
+	}
+	for _, v := range []int{app.CompanyExportV1, app.CompanyExportV2} {
+		attrs, err := app.CompanyExportAttributes(exp, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(attrs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := app.DecodeCompanyExport(b)
+		if err != nil {
+			t.Fatalf("version %d: %v", v, err)
+		}
+		if back.Profile == nil || *back.Profile != *exp.Profile {
+			t.Errorf("version %d: profile read back %+v, want %+v", v, back.Profile, exp.Profile)
+		}
+	}
+
+	// A bad CNPJ and a logo that is not what it says: named, nothing imported.
+	bad := *exp
+	bp := *exp.Profile
+	bp.CNPJ, bp.LogoType = "11.222.333/0001-82", domain.LogoPNG
+	bad.Profile = &bp
+	_, err = f.svc.ImportCompany(ctx, f.b, &bad)
+	e, ok := err.(*domain.Error)
+	if !ok || e.Code != domain.EINVALID || !hasField(e, "/profile/cnpj") || !hasField(e, "/profile/logo") {
+		t.Fatalf("a bad profile: %v; want EINVALID on /profile/cnpj and /profile/logo", err)
+	}
+	if _, prof, _ := f.svc.DocumentCompany(ctx, f.b); prof != nil {
+		t.Errorf("a refused import wrote a profile: %+v", prof)
+	}
+
+	if _, err := f.svc.ImportCompany(ctx, f.b, exp); err != nil {
+		t.Fatal(err)
+	}
+	_, prof, err := f.svc.DocumentCompany(ctx, f.b)
+	if err != nil || prof == nil || prof.LegalName != legal || prof.CNPJ != "11222333000181" || string(prof.Logo) != string(svg) {
+		t.Errorf("B's profile after the import: %+v, %v", prof, err)
+	}
+	// Company A has a profile: an import (of B's export, renamed codes
+	// aside) keeps it.
+	other := "Outra Ltda"
+	if _, err := f.svc.UpdateCompanyProfile(ctx, f.b, app.ProfilePatch{LegalName: &other}); err != nil {
+		t.Fatal(err)
+	}
+	expB, err := f.svc.ExportCompany(ctx, f.b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expB.Groups, expB.Resources, expB.Compositions, expB.Budgets = nil, nil, nil, nil
+	if _, err := f.svc.ImportCompany(ctx, f.a, expB); err != nil {
+		t.Fatal(err)
+	}
+	if _, prof, _ := f.svc.DocumentCompany(ctx, f.a); prof == nil || prof.LegalName != legal {
+		t.Errorf("A's profile after importing B's: %+v; want A's kept", prof)
 	}
 }

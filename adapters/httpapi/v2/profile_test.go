@@ -2,6 +2,7 @@ package v2_test
 
 import (
 	"bytes"
+	"encoding/base64"
 	"image"
 	"image/png"
 	"io"
@@ -101,6 +102,16 @@ func TestCompanyProfile(t *testing.T) {
 	errorsOf(t, h.Do("PATCH", profile, b.Token, profileBody(a.CompanyID, `{"legal_name":"Beta"}`)), 409)
 	if at := attrs(t, expect(t, h.Do("GET", profile, a.Token, ""), 200)); at["legal_name"] != "Alfa Engenharia Ltda" {
 		t.Errorf("A's profile after B's attempt: %v", at)
+	}
+
+	// The export carries the profile with its logo.
+	exp := attrs(t, expect(t, h.Do("GET", base+"/my_database/export", a.Token, ""), 200))
+	if p, ok := exp["profile"].(obj); !ok || p["legal_name"] != "Alfa Engenharia Ltda" || p["logo_type"] != "image/svg+xml" ||
+		p["logo"] != base64.StdEncoding.EncodeToString([]byte(svg)) {
+		t.Errorf("the export's profile: %v", exp["profile"])
+	}
+	if _, ok := attrs(t, expect(t, h.Do("GET", base+"/my_database/export", b.Token, ""), 200))["profile"]; ok {
+		t.Errorf("company B's export has a profile")
 	}
 
 	// DELETE removes the logo, keeps the rest.
