@@ -179,6 +179,8 @@ func TestCheckLogo(t *testing.T) {
 		{"remote url in fill", []byte(`<svg><rect fill="url(https://evil.example/p.svg#g)"/></svg>`), domain.LogoSVG, "url("},
 		{"remote url in style", []byte(`<svg><style>rect { fill: url(http://evil.example/x) }</style></svg>`), domain.LogoSVG, "url("},
 		{"css import", []byte(`<svg><style>@import "http://evil.example/a.css";</style></svg>`), domain.LogoSVG, "outside itself"},
+		{"animated handler", []byte(`<svg><rect><set attributeName="onmouseover" to="alert(1)"/></rect></svg>`), domain.LogoSVG, "animate"},
+		{"animated link", []byte(`<svg><a><animate attributeName="xlink:href" values="https://evil.example"/></a></svg>`), domain.LogoSVG, "animate"},
 		{"doctype entity", []byte(`<!DOCTYPE svg [<!ENTITY x "y">]><svg>&x;</svg>`), domain.LogoSVG, "DOCTYPE"},
 		{"processing instruction", []byte(`<?xml-stylesheet href="http://evil.example/a.css"?><svg/>`), domain.LogoSVG, "processing"},
 	}

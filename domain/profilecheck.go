@@ -239,6 +239,10 @@ func checkSVGAttr(a xml.Attr) error {
 		if !strings.HasPrefix(val, "#") {
 			return ruleError("SVG must not refer to anything outside itself (" + a.Name.Local + ")")
 		}
+	case name == "attributename" && (strings.HasPrefix(strings.ToLower(val), "on") || strings.Contains(strings.ToLower(val), "href")):
+		// An animation (<set>, <animate>) that would write an event
+		// handler or a link.
+		return ruleError("SVG must not animate " + val)
 	case hasRemoteURL(val):
 		return ruleError("SVG must not refer to anything outside itself (url(...) in " + a.Name.Local + ")")
 	}
