@@ -322,18 +322,3 @@ func (s *Service) importProfile(tx Tx, v *domain.Validation, p domain.Principal,
 	}
 	return putProfile(tx, p.CompanyID, r)
 }
-
-// CompanyName returns the name of the caller's company (for the header of
-// the documents a client is given).
-func (s *Service) CompanyName(ctx context.Context, p domain.Principal) (string, error) {
-	var out string
-	err := s.store.View(ctx, func(tx Tx) error {
-		c, err := tx.Company(p.CompanyID)
-		if err != nil {
-			return err
-		}
-		out = c.Name
-		return nil
-	})
-	return out, err
-}
