@@ -29,6 +29,10 @@ type BudgetInput struct {
 	// name the ids the tree gets: n1, n2… in tree order), once the tree is
 	// checked.
 	TCU *BDIPatch
+	// ART is the ART/RRT number, IssueDate the date the budget is issued
+	// on ("2006-01-02"); "" for none.
+	ART       string
+	IssueDate string
 }
 
 // NodeInput is a node of a budget's tree as a client sends it: a stage
@@ -97,6 +101,8 @@ func (in BudgetInput) applyFields(b *domain.Budget) {
 	b.Code = in.Code
 	b.Description = strings.TrimSpace(in.Description)
 	b.Client = strings.TrimSpace(in.Client)
+	b.ART = strings.TrimSpace(in.ART)
+	b.IssueDate = strings.TrimSpace(in.IssueDate)
 	b.State = strings.ToUpper(strings.TrimSpace(in.State))
 	b.Tags = Tags(in.Tags)
 	b.Desonerado = in.Desonerado
@@ -154,6 +160,8 @@ type BudgetPatch struct {
 	BDI         *decimal.Decimal
 	BDIMode     *domain.BDIMode
 	Rounding    *domain.BudgetRounding
+	ART         *string
+	IssueDate   *string
 	Banks       []BankInput
 	Items       []NodeInput
 }
@@ -170,7 +178,7 @@ func (s *Service) UpdateBudget(ctx context.Context, p domain.Principal, id strin
 			return err
 		}
 		in := BudgetInput{Code: b.Code, Description: b.Description, Client: b.Client, State: b.State, Tags: b.Tags,
-			Desonerado: b.Desonerado, BDI: b.BDI, BDIMode: b.BDIMode, Rounding: b.Rounding}
+			Desonerado: b.Desonerado, BDI: b.BDI, BDIMode: b.BDIMode, Rounding: b.Rounding, ART: b.ART, IssueDate: b.IssueDate}
 		set(&in.Code, patch.Code)
 		set(&in.Description, patch.Description)
 		set(&in.Client, patch.Client)
@@ -180,6 +188,8 @@ func (s *Service) UpdateBudget(ctx context.Context, p domain.Principal, id strin
 		set(&in.BDI, patch.BDI)
 		set(&in.BDIMode, patch.BDIMode)
 		set(&in.Rounding, patch.Rounding)
+		set(&in.ART, patch.ART)
+		set(&in.IssueDate, patch.IssueDate)
 		oldState, oldDesonerado := b.State, b.Desonerado
 		in.applyFields(b)
 		if b.BDIParts != nil && !b.BDI.Equal(b.BDIParts.Rate()) {

@@ -3,6 +3,7 @@ package app
 import (
 	"cmp"
 	"context"
+	"encoding/base64"
 	"strconv"
 	"time"
 
@@ -28,6 +29,21 @@ type CompanyExport struct {
 	Resources    []*domain.Resource
 	Compositions []*domain.Composition
 	Budgets      []*domain.Budget
+	// Profile is the company's profile (profile.go), absent when it has
+	// none; an import takes it only into a company that has none.
+	Profile *ExportedProfile `json:"Profile,omitempty"`
+}
+
+// ExportedProfile is a company profile in an export: its fields, and its
+// logo in base64 (standard encoding, "" none) with its media type.
+type ExportedProfile struct {
+	LegalName        string
+	CNPJ             string
+	Address          string
+	EngineerName     string
+	EngineerRegistry string
+	LogoType         string
+	Logo             string
 }
 
 // ExportCompany returns the caller's company's own data.
@@ -55,6 +71,13 @@ func (s *Service) ExportCompany(ctx context.Context, p domain.Principal) (*Compa
 			bs[i] = b
 		}
 		out.Budgets = exported(bs, (*domain.Budget).Clone, budgetOwned)
+		prof, err := documentProfile(tx, p.CompanyID)
+		if err != nil || prof == nil {
+			return err
+		}
+		out.Profile = &ExportedProfile{LegalName: prof.LegalName, CNPJ: prof.CNPJ, Address: prof.Address,
+			EngineerName: prof.EngineerName, EngineerRegistry: prof.EngineerRegistry,
+			LogoType: prof.LogoType, Logo: base64.StdEncoding.EncodeToString(prof.Logo)}
 		return nil
 	})
 	return out, err
@@ -237,6 +260,9 @@ func (s *Service) importCompany(ctx context.Context, p domain.Principal, in *Com
 		if err != nil {
 			return err
 		}
+		if err := s.importProfile(tx, &v, p, in.Profile); err != nil {
+			return err
+		}
 		if err := v.Err(); err != nil {
 			return err
 		}
@@ -258,17 +284,41 @@ func (s *Service) importCompany(ctx context.Context, p domain.Principal, in *Com
 	return out, nil
 }
 
-// CompanyName returns the name of the caller's company (for the header of
-// the documents a client is given).
-func (s *Service) CompanyName(ctx context.Context, p domain.Principal) (string, error) {
-	var out string
-	err := s.store.View(ctx, func(tx Tx) error {
-		c, err := tx.Company(p.CompanyID)
-		if err != nil {
+// importProfile checks an export's profile (its problems named in v from
+// "/Profile") and puts it when the caller's company has no profile: an
+// import adds records, it never replaces the company's identity.
+func (s *Service) importProfile(tx Tx, v *domain.Validation, p domain.Principal, in *ExportedProfile) error {
+	if in == nil {
+		return nil
+	}
+	prof := domain.CompanyProfile{LegalName: in.LegalName, CNPJ: in.CNPJ, Address: in.Address,
+		EngineerName: in.EngineerName, EngineerRegistry: in.EngineerRegistry}
+	if err := v.Merge("/Profile", prof.Validate()); err != nil {
+		return err
+	}
+	var logo []byte
+	if in.Logo != "" || in.LogoType != "" {
+		var err error
+		if logo, err = base64.StdEncoding.DecodeString(in.Logo); err != nil {
+			v.Add("/Profile/Logo", "must be the image in base64")
+		} else if err := v.Merge("", domain.CheckLogo("/Profile/Logo", logo, in.LogoType)); err != nil {
 			return err
 		}
-		out = c.Name
+	}
+	if v.Len() > 0 {
 		return nil
-	})
-	return out, err
+	}
+	old, err := readProfile(tx, p.CompanyID)
+	if err != nil || old != nil {
+		return err
+	}
+	r := &profileRecord{LegalName: prof.LegalName, CNPJ: prof.CNPJ, Address: prof.Address,
+		EngineerName: prof.EngineerName, EngineerRegistry: prof.EngineerRegistry, UpdatedAt: s.now()}
+	if len(logo) > 0 {
+		r.LogoType, r.LogoSize = in.LogoType, len(logo)
+		if err := tx.PutSetting(logoKey(p.CompanyID), logo); err != nil {
+			return err
+		}
+	}
+	return putProfile(tx, p.CompanyID, r)
 }

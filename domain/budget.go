@@ -130,9 +130,11 @@ type Budget struct {
 	NodeSeq int
 	// The responsibility document of the budget (ART of a CREA engineer,
 	// RRT of a CAU architect) and the date the budget is issued on
-	// ("2006-01-02"); both "" when not given.
-	ART       string
-	IssueDate string
+	// ("2006-01-02"); both "" when not given. Left out of the JSON when
+	// empty, so that a budget without them freezes (Freeze) to the same
+	// bytes, and the same hash, as before they existed.
+	ART       string `json:"ART,omitempty"`
+	IssueDate string `json:"IssueDate,omitempty"`
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }
@@ -193,6 +195,8 @@ func (b *Budget) Validate() error {
 	checkCode(&v, "/code", b.Code)
 	checkText(&v, "/description", b.Description, true, 1000)
 	checkText(&v, "/client", b.Client, false, 255)
+	checkText(&v, "/art", b.ART, false, MaxARTLen)
+	CheckIssueDate(&v, "/issue_date", b.IssueDate)
 	CheckTags(&v, "/tags", b.Tags)
 	if !ValidState(b.State) {
 		v.Add("/state", "is not a state code")

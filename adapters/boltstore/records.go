@@ -217,6 +217,9 @@ type budgetRecord struct {
 	SupplyBDIParts *bdiPartsRecord `json:"supply_bdi_parts,omitempty"`
 	SupplyNodes    []string        `json:"supply_nodes,omitempty"`
 	Tags           []string        `json:"tags,omitempty"` // absent: none
+	// The ART/RRT number and the issue date (absent: none).
+	ART       string `json:"art,omitempty"`
+	IssueDate string `json:"issue_date,omitempty"`
 }
 
 // bdiPartsRecord is domain.BDIParts, each part a decimal string.
@@ -603,7 +606,7 @@ func toBudgetRecord(b *domain.Budget) budgetRecord {
 		NodeSeq: b.NodeSeq, Items: toBudgetNodeRecords(b.Items),
 		CreatedAt: encTime(b.CreatedAt), UpdatedAt: encTime(b.UpdatedAt),
 		WorkType: b.WorkType, BDIParts: toBDIPartsRecord(b.BDIParts), SupplyBDIParts: toBDIPartsRecord(b.SupplyBDIParts),
-		SupplyNodes: b.SupplyNodes, Tags: b.Tags,
+		SupplyNodes: b.SupplyNodes, Tags: b.Tags, ART: b.ART, IssueDate: b.IssueDate,
 	}
 	if !b.SupplyBDI.IsZero() {
 		r.SupplyBDI = encDec(b.SupplyBDI)
@@ -626,6 +629,7 @@ func (r *budgetRecord) domain(d *decoder) *domain.Budget {
 		CreatedAt: d.time("created_at", r.CreatedAt), UpdatedAt: d.time("updated_at", r.UpdatedAt),
 		WorkType: r.WorkType, BDIParts: r.BDIParts.domain(d), SupplyBDI: d.dec("supply_bdi", r.SupplyBDI),
 		SupplyBDIParts: r.SupplyBDIParts.domain(d), SupplyNodes: r.SupplyNodes, Tags: r.Tags,
+		ART: r.ART, IssueDate: r.IssueDate,
 	}
 	if r.Banks != nil {
 		b.Banks = make([]domain.BankRef, len(r.Banks))

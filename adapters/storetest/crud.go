@@ -761,6 +761,10 @@ func testBudgets(t *testing.T, s app.Store) {
 	a1.SupplyBDIParts = &domain.BDIParts{AC: dec("3.45"), S: dec("0.48"), R: dec("0.85"), G: dec("0.0001"), DF: dec("0.85"),
 		L: dec("5.11"), Taxes: dec("3.65"), CPRB: dec("0")}
 	a1.SupplyBDI, a1.SupplyNodes = dec("15.28"), []string{"n4", "n5"}
+	// The ART/RRT number and the issue date round-trip (and go away when a
+	// budget is put without them: "recoded" below).
+	a1.ART, a1.IssueDate = "MG2026 0012345 · ART de obra/serviço", "2026-11-28"
+	b1.IssueDate = "2026-01-31"
 	update(t, s, func(tx app.Tx) error {
 		for _, b := range []*domain.Budget{b1, a2, a1} {
 			if err := tx.PutBudget(b); err != nil {

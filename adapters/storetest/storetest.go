@@ -74,6 +74,7 @@ func Run(t *testing.T, open func(t *testing.T) app.Store) {
 		{"BudgetVersions", testBudgetVersions},
 		{"BudgetStream", testBudgetStream},
 		{"CompositionStamps", testCompositionStamps},
+		{"CompanyProfiles", testCompanyProfiles},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -134,7 +134,9 @@ func (t *writeTx) company(id string) {
 }
 
 func (t *writeTx) PutSetting(key string, value []byte) error {
-	if !strings.HasPrefix(key, "gen/") {
+	if id, ok := app.SettingCompany(key); ok {
+		t.company(id) // a company's own setting (its profile)
+	} else if !strings.HasPrefix(key, "gen/") {
 		t.global = true
 	}
 	return t.Tx.PutSetting(key, value)

@@ -69,7 +69,7 @@ func TestDocumentDrivenRequests(t *testing.T) {
 		seed = n
 	}
 	rng := rand.New(rand.NewSource(seed))
-	fx := &fixtures{h: h, tok: u.Token, t: t, kept: map[string]string{}, user: u.UserID, sector: u.DepartmentID}
+	fx := &fixtures{h: h, tok: u.Token, t: t, kept: map[string]string{}, user: u.UserID, sector: u.DepartmentID, company: u.CompanyID}
 	override := func(component string) (any, bool) {
 		if component == "Authentication" || component == "AuthenticationAttributes" {
 			return map[string]any{"email": u.Email, "secret_token": u.Secret}, true
@@ -100,8 +100,11 @@ func TestDocumentDrivenRequests(t *testing.T) {
 			if !ok {
 				continue
 			}
-			ops++
 			opID, _ := o["operationId"].(string)
+			if imageOps[opID] {
+				continue
+			}
+			ops++
 			params, err := operationParams(d, item, o)
 			if err != nil {
 				t.Fatalf("%s: %v", opID, err)
@@ -353,6 +356,12 @@ func TestDocumentDrivenRequests(t *testing.T) {
 
 // lookupOp reports whether an operation looks a record up by what the
 // request names (a code), so that 404 is one of its accepted answers.
+// imageOps send or answer an image (the company's logo), not JSON, which
+// this test's generated requests cannot be: the tests of the logo in
+// adapters/httpapi/v2 (profile_test.go) send real images through the
+// harness, which checks each exchange against the document.
+var imageOps = map[string]bool{"v2GetCompanyLogo": true, "v2PutCompanyLogo": true, "v2DeleteCompanyLogo": true}
+
 func lookupOp(op string) bool {
 	return strings.Contains(op, "Find") || op == "v2GetBankItem" || bankViewOps[op]
 }
@@ -477,8 +486,9 @@ type fixtures struct {
 	n    int
 	kept map[string]string // kind → the record broken requests are sent to
 	// user and sector are the caller and its department, the records the
-	// users and sectors reads serve.
-	user, sector string
+	// users and sectors reads serve; company its company, the id of its
+	// profile.
+	user, sector, company string
 }
 
 // forget makes the next broken request get fresh records: the last one was
@@ -602,6 +612,9 @@ func (f *fixtures) resolve(path string, body any, reuse bool) (target, id string
 		p = strings.Replace(p, "{node}", node, 1)
 	}
 	p = strings.Replace(p, "{catalog}", "states", 1)
+	if strings.HasSuffix(p, "/company/profile") {
+		id = f.company // a singleton: its id is the company's
+	}
 	if query != "" {
 		return p + "?" + query, id
 	}

@@ -95,8 +95,10 @@ func TestDocumentIsValid(t *testing.T) {
 			for status, r := range op.Responses.Map() {
 				for mt := range r.Value.Content {
 					// The budget reports are also exports: CSV files, an SVG
-					// chart, a workbook and a PDF.
+					// chart, a workbook and a PDF; the company's logo is an
+					// image.
 					if status == "200" && (mt == "text/csv" || mt == "image/svg+xml" || mt == "application/pdf" ||
+						mt == "image/png" || mt == "image/jpeg" ||
 						mt == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet") {
 						continue
 					}

@@ -38,6 +38,8 @@ type budgetDoc struct {
 	BDI          json.Number     `jsonapi:"attr,bdi"`
 	BDIMode      string          `jsonapi:"attr,bdi_mode"`
 	Rounding     string          `jsonapi:"attr,rounding"`
+	ART          string          `jsonapi:"attr,art"`
+	IssueDate    string          `jsonapi:"attr,issue_date"`
 	Banks        []budgetBankDoc `jsonapi:"attr,banks"`
 	Items        []nodeDoc       `jsonapi:"attr,items"`
 	Lines        int             `jsonapi:"attr,lines"`
@@ -91,6 +93,8 @@ func (h *handlers) budgetDoc(pb *domain.PricedBudget, withItems bool) *budgetDoc
 		BDI:          httpapi.Num(b.BDI),
 		BDIMode:      string(b.BDIMode),
 		Rounding:     string(b.Rounding),
+		ART:          b.ART,
+		IssueDate:    b.IssueDate,
 		Banks:        make([]budgetBankDoc, len(b.Banks)),
 		Items:        []nodeDoc{},
 		Lines:        b.Lines(),
@@ -143,6 +147,8 @@ var (
 	aBudRound   = attr{app: "rounding", names: []string{"rounding"}, kind: "string"}
 	aBudBanks   = attr{app: "banks", names: []string{"banks"}, kind: "array of {name, location, version}"}
 	aBudItems   = attr{app: "items", names: []string{"items"}, kind: "array of stages and lines"}
+	aART        = attr{app: "art", names: []string{"art"}, kind: "string"}
+	aIssueDate  = attr{app: "issue_date", names: []string{"issue_date"}, kind: "string"}
 )
 
 // budgetReadOnly are the attributes v2 writes and never reads.
@@ -205,6 +211,8 @@ func budgetPatch(b *attrBody) app.BudgetPatch {
 		Tags:        read[[]string](b, aTags),
 		Desonerado:  read[bool](b, aDesonerado),
 		BDI:         readNumber(b, aBDI),
+		ART:         read[string](b, aART),
+		IssueDate:   read[string](b, aIssueDate),
 	}
 	if m := read[string](b, aBDIMode); m != nil {
 		mode := domain.BDIMode(*m)
@@ -269,6 +277,7 @@ func (h *handlers) createBudget(w http.ResponseWriter, r *http.Request) {
 		Code: deref(pt.Code), Description: deref(pt.Description), Client: deref(pt.Client),
 		State: deref(pt.State), Tags: deref(pt.Tags), Desonerado: deref(pt.Desonerado), BDI: deref(pt.BDI),
 		BDIMode: deref(pt.BDIMode), Rounding: deref(pt.Rounding), Banks: pt.Banks, Items: pt.Items, TCU: &tcu,
+		ART: deref(pt.ART), IssueDate: deref(pt.IssueDate),
 	}
 	pb, err := h.env.App.Rejecting(b.rejected).Rejecting(missing.Fields).CreateBudget(r.Context(), principal(r), in)
 	if err != nil {

@@ -111,7 +111,9 @@ func (h *handlers) reportDocument(report, kind string, version bool) http.Handle
 			ctx = app.WithVersion(ctx, n)
 		}
 		var err error
-		if doc.Company, err = h.env.App.CompanyName(ctx, p); err != nil {
+		// The company's name and profile (the header, the signature
+		// block): the profile as it is now, also on a version's document.
+		if doc.Company, doc.Profile, err = h.env.App.DocumentCompany(ctx, p); err != nil {
 			h.writeError(w, r, err)
 			return
 		}

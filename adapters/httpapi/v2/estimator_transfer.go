@@ -29,6 +29,7 @@ type exportDoc struct {
 	Resources    []*domain.Resource    `jsonapi:"attr,Resources"`
 	Compositions []*domain.Composition `jsonapi:"attr,Compositions"`
 	Budgets      []*domain.Budget      `jsonapi:"attr,Budgets"`
+	Profile      *app.ExportedProfile  `jsonapi:"attr,Profile,omitempty"`
 }
 
 // exportDocV2 is the export in format version 2: each attribute the
@@ -42,6 +43,7 @@ type exportDocV2 struct {
 	Resources    any    `jsonapi:"attr,resources"`
 	Compositions any    `jsonapi:"attr,compositions"`
 	Budgets      any    `jsonapi:"attr,budgets"`
+	Profile      any    `jsonapi:"attr,profile,omitempty"`
 }
 
 type importDoc struct {
@@ -81,7 +83,7 @@ func (h *handlers) exportCompany(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		h.writeDoc(w, r, http.StatusOK, &exportDocV2{ID: p.CompanyID, Format: a["format"], Version: a["version"], ExportedAt: a["exported_at"],
-			Groups: a["groups"], Resources: a["resources"], Compositions: a["compositions"], Budgets: a["budgets"]})
+			Groups: a["groups"], Resources: a["resources"], Compositions: a["compositions"], Budgets: a["budgets"], Profile: a["profile"]})
 		return
 	}
 	e.Version = app.CompanyExportV1
@@ -89,7 +91,7 @@ func (h *handlers) exportCompany(w http.ResponseWriter, r *http.Request) {
 	var at string
 	_ = json.Unmarshal(raw, &at)
 	h.writeDoc(w, r, http.StatusOK, &exportDoc{ID: p.CompanyID, Format: e.Format, Version: e.Version, ExportedAt: at,
-		Groups: e.Groups, Resources: e.Resources, Compositions: e.Compositions, Budgets: e.Budgets})
+		Groups: e.Groups, Resources: e.Resources, Compositions: e.Compositions, Budgets: e.Budgets, Profile: e.Profile})
 }
 
 // importCompany handles POST /my_database/import.

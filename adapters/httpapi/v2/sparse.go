@@ -185,7 +185,7 @@ var typeFields = func() map[string][]string {
 	}
 	for _, model := range []any{
 		userDoc{}, sectorDoc{}, groupDoc{}, budgetDoc{}, budgetNodeDoc{}, bdiDoc{}, historyDoc{},
-		repriceLineDoc{}, versionDoc{}, syntheticRowDoc{}, exportDoc{}, importDoc{}, accessToken{},
+		repriceLineDoc{}, versionDoc{}, syntheticRowDoc{}, exportDoc{}, importDoc{}, accessToken{}, profileDoc{},
 	} {
 		typ, fields := taggedFields(reflect.TypeOf(model))
 		m[typ] = fields

@@ -71,6 +71,7 @@ type handlers struct {
 //	     /budgets/{id}/duplicate (estimator_copy.go)
 //	POST /budgets/{id}/reprice/preview (JSON:API or CSV), /budgets/{id}/reprice (estimator_reprice.go)
 //	POST/GET /budgets/{id}/versions, GET …/versions/{version}[/reports/…|/compare/{other}] (estimator_versions.go)
+//	GET/PATCH /company/profile, GET/PUT/DELETE /company/profile/logo (profile.go)
 //
 // The lists take sort=field,-field and filter[name]=value on the fields
 // app.Service.Groups, Resources and Compositions name; an unknown field or
@@ -91,7 +92,7 @@ func Routes(env *httpapi.Env) http.Handler {
 	r.Use(httpapi.RememberRoutePath)
 	r.Use(negotiate)
 	r.Use(httpapi.LimitBody(env.MaxBodyBytes))
-	r.Use(httpapi.RequireJSON(h.writeError))
+	r.Use(h.requireJSON) // httpapi.RequireJSON, but for the logo (profile.go)
 
 	r.Post("/authenticate", h.authenticate)
 
@@ -122,6 +123,11 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Delete(c+"/{id}/remove_items", h.removeItems)
 		r.Post(c+"/{id}/duplicate", h.duplicateComposition)
 		r.Get("/my_database/export", h.exportCompany)
+		r.Get(profilePath, h.getProfile)
+		r.Patch(profilePath, h.updateProfile)
+		r.Get(logoPath, h.getLogo)
+		r.Put(logoPath, h.putLogo)
+		r.Delete(logoPath, h.deleteLogo)
 		r.Post("/my_database/import", h.importCompany)
 
 		r.Get(res, h.listResources)
@@ -189,7 +195,7 @@ func negotiate(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if accepts := r.Header.Values("Accept"); len(accepts) > 0 && !acceptable(accepts) && !exportAccepted(r) {
+		if accepts := r.Header.Values("Accept"); len(accepts) > 0 && !acceptable(accepts) && !exportAccepted(r) && !logoAccepted(r) {
 			writeErrors(w, []errorObject{negotiationError(http.StatusNotAcceptable,
 				"Accept must allow application/vnd.api+json without parameters other than profile, application/json or */*")})
 			return
