@@ -88,15 +88,6 @@ func BDIComponentName(name string) string {
 	return name
 }
 
-// cnpjLabel writes a CNPJ's 14 digits as 00.000.000/0000-00; anything
-// else (a CNPJ not of 14 digits) is written as it is.
-func cnpjLabel(s string) string {
-	if len(s) != 14 || strings.Trim(s, "0123456789") != "" {
-		return s
-	}
-	return s[:2] + "." + s[2:5] + "." + s[5:8] + "/" + s[8:12] + "-" + s[12:]
-}
-
 // dateLabel writes an ISO date ("2026-08-20") as dd/mm/aaaa; anything else
 // as it is.
 func dateLabel(iso string) string {

@@ -2,15 +2,7 @@ package reports
 
 import "testing"
 
-func TestCNPJAndDateLabels(t *testing.T) {
-	for in, want := range map[string]string{
-		"11222333000181": "11.222.333/0001-81", "00000000000191": "00.000.000/0001-91",
-		"1122233300018": "1122233300018", "11.222.333/0001-81": "11.222.333/0001-81", "1122233300018a": "1122233300018a", "": "",
-	} {
-		if got := cnpjLabel(in); got != want {
-			t.Errorf("cnpjLabel(%q) = %q, want %q", in, got, want)
-		}
-	}
+func TestDateLabels(t *testing.T) {
 	for in, want := range map[string]string{"2026-09-15": "15/09/2026", "2026-01-02": "02/01/2026", "": "", "15/09/2026": "15/09/2026"} {
 		if got := dateLabel(in); got != want {
 			t.Errorf("dateLabel(%q) = %q, want %q", in, got, want)

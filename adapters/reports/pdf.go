@@ -304,15 +304,6 @@ func brlPlaces(d decimal.Decimal, places int32) string {
 	return sb.String()
 }
 
-// pdfCNPJ writes a CNPJ's 14 digits as 00.000.000/0000-00; anything else
-// as it is. (Unexported: the domain has no formatter of its own yet.)
-func pdfCNPJ(s string) string {
-	if len(s) != 14 || strings.Trim(s, "0123456789") != "" {
-		return s
-	}
-	return s[:2] + "." + s[2:5] + "." + s[5:8] + "/" + s[8:12] + "-" + s[12:]
-}
-
 // pdfIssueDate is the date a document is issued on: the budget's issue
 // date, else the document's stamp.
 func pdfIssueDate(b *domain.Budget, doc Document) time.Time {
@@ -427,7 +418,7 @@ func (l *pdfLayout) makeHeader() {
 			name = p.LegalName
 		}
 		if p.CNPJ != "" {
-			id = append(id, "CNPJ "+pdfCNPJ(p.CNPJ))
+			id = append(id, "CNPJ "+domain.FormatCNPJ(p.CNPJ))
 		}
 		if p.Address != "" {
 			id = append(id, p.Address)
@@ -494,7 +485,7 @@ func (l *pdfLayout) makeHeader() {
 	}
 	company := name
 	if p != nil && p.CNPJ != "" {
-		company += " · CNPJ " + pdfCNPJ(p.CNPJ)
+		company += " · CNPJ " + domain.FormatCNPJ(p.CNPJ)
 	}
 	l.sig = []pdfHeaderLine{
 		{size: 8, y: 16, text: fmt.Sprintf("Local e data: ______________________________, %d de %s de %d", date.Day(), pdfMonths[date.Month()-1], date.Year())},

@@ -21,14 +21,6 @@ func TestPDFExact(t *testing.T) {
 	}
 }
 
-func TestPDFCNPJ(t *testing.T) {
-	for in, want := range map[string]string{"11222333000181": "11.222.333/0001-81", "1122233300018": "1122233300018", "1122233300018x": "1122233300018x", "": ""} {
-		if got := pdfCNPJ(in); got != want {
-			t.Errorf("pdfCNPJ(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // wrap breaks at spaces, every line fits, nothing is lost: joined with one
 // space the lines give the text back; a word wider than a line is broken.
 func TestWrap(t *testing.T) {

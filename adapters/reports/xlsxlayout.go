@@ -351,7 +351,7 @@ func profileLines(b *domain.Budget, p *domain.CompanyProfile) []string {
 	if p != nil {
 		add(p.LegalName)
 		if p.CNPJ != "" {
-			add("CNPJ " + cnpjLabel(p.CNPJ))
+			add("CNPJ " + domain.FormatCNPJ(p.CNPJ))
 		}
 		add(p.Address)
 		eng := p.EngineerName
@@ -429,7 +429,7 @@ func (k *book) signature(b *domain.Budget, doc Document, n int, col byte) (int, 
 		if p.LegalName != "" {
 			company = p.LegalName
 			if p.CNPJ != "" {
-				company += " · CNPJ " + cnpjLabel(p.CNPJ)
+				company += " · CNPJ " + domain.FormatCNPJ(p.CNPJ)
 			}
 		}
 	}
