@@ -267,3 +267,58 @@ func TestAnalyticABCDocuments(t *testing.T) {
 		t.Errorf("another company's budget: %d", r.Status)
 	}
 }
+
+// TestDocumentsCarryProfile: the company profile, the budget's ART and
+// issue date reach the documents served over HTTP: the PDF's every page and
+// the workbook's header name the company, its CNPJ, the engineer and the
+// ART; a version's documents keep the ART and date frozen with it, and
+// carry the version in their file name.
+func TestDocumentsCarryProfile(t *testing.T) {
+	f := newBudgetFixture(t)
+	h, tok := f.h, f.u.Token
+	expect(t, h.Do("PATCH", profile, tok, `{"legal_name":"Alfa Engenharia Ltda","cnpj":"11222333000181",`+
+		`"address":"Rua da Bahia, 1000, Belo Horizonte/MG","engineer_name":"Ana Souza","engineer_registry":"CREA-MG 123456/D"}`), 200)
+	path := budgets + "/" + f.id
+	expect(t, h.Do("PATCH", path, tok, `{"art":"MG20260001111","issue_date":"2026-11-02"}`), 200)
+	expect(t, h.Do("POST", path+"/versions", tok, ""), 201)
+	expect(t, h.Do("PATCH", path, tok, `{"art":"MG20260002222","issue_date":"2026-11-28"}`), 200)
+
+	for _, c := range []struct{ prefix, art, date, name string }{
+		{path, "MG20260002222", "28/11/2026", "sintetico.pdf"},
+		{path + "/versions/1", "MG20260001111", "02/11/2026", "-v1-sintetico.pdf"},
+	} {
+		want := []string{"Alfa Engenharia Ltda", "11.222.333/0001-81", "Ana Souza", "CREA-MG 123456/D", c.art, c.date}
+		r := h.Do("GET", c.prefix+"/reports/synthetic.pdf", tok, "", "Accept", "application/pdf")
+		if r.Status != 200 || !strings.Contains(r.Header.Get("Content-Disposition"), c.name) {
+			t.Fatalf("%s pdf: %d %s %s", c.prefix, r.Status, r.Header.Get("Content-Disposition"), r.Body)
+		}
+		for i, page := range pdfPages(t, r.Body) {
+			for _, w := range want {
+				if !strings.Contains(page, w) {
+					t.Errorf("%s pdf page %d lacks %q", c.prefix, i+1, w)
+				}
+			}
+		}
+		r = h.Do("GET", c.prefix+"/reports/synthetic.xlsx", tok, "", "Accept", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+		if r.Status != 200 {
+			t.Fatalf("%s xlsx: %d %s", c.prefix, r.Status, r.Body)
+		}
+		x, err := excelize.OpenReader(bytes.NewReader(r.Body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := x.GetRows("Sintético")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all strings.Builder
+		for _, row := range rows {
+			all.WriteString(strings.Join(row, "\t") + "\n")
+		}
+		for _, w := range want {
+			if !strings.Contains(all.String(), w) {
+				t.Errorf("%s xlsx lacks %q", c.prefix, w)
+			}
+		}
+	}
+}
