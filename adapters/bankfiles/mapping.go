@@ -49,8 +49,12 @@ type Mapping struct {
 	SkipRows int  `json:"skip_rows,omitempty"`
 	NoHeader bool `json:"no_header,omitempty"`
 	// Decimals is the number of decimal places of the prices (0 to 8): a
-	// price with more places is refused, never rounded.
-	Decimals int `json:"decimals"`
+	// price with more places is refused, unless Round says the agency
+	// publishes its prices rounded half up to Decimals places from cells
+	// that hold more (SEINFRA-CE's equipment costs: 39.25166523 shown and
+	// used as 39,2517).
+	Decimals int  `json:"decimals"`
+	Round    bool `json:"round,omitempty"`
 	// Columns of the table.
 	Code        *Column `json:"code"`
 	Description *Column `json:"description"`
@@ -527,6 +531,9 @@ func (m *Mapping) row(f *File, b *Builder, mc mappedColumns, classes map[string]
 		}
 		if d.IsZero() { // an agency's 0, as Caixa's, is "not priced"
 			continue
+		}
+		if m.Round {
+			d = d.Round(int32(m.Decimals)) // half up: prices are not negative
 		}
 		if places := -d.Exponent(); places > int32(m.Decimals) && !d.Equal(d.Truncate(int32(m.Decimals))) {
 			errs = append(errs, fmt.Sprintf("%s %q has more than %d decimal places", field, s, m.Decimals))

@@ -47,7 +47,7 @@ func TestMappingSeinfraRealSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(eds) != 1 || sum.Rows != 14 || sum.Skipped != 0 || sum.Resources != 14 || sum.Compositions != 0 {
+	if len(eds) != 1 || sum.Rows != 16 || sum.Skipped != 0 || sum.Resources != 16 || sum.Compositions != 0 {
 		t.Fatalf("%d editions, summary %+v", len(eds), sum)
 	}
 	ed := eds[0].Edition
@@ -57,7 +57,10 @@ func TestMappingSeinfraRealSample(t *testing.T) {
 	if !strings.Contains(ed.Source, "seinfra-ce-027-insumos-cut.xlsx") {
 		t.Errorf("source %q does not name the file", ed.Source)
 	}
-	want := map[string]string{"I8600": "3990.84", "I8598": "3111.9", "I8650": "8270", "I1566": "0.72", "I2320": "22.72"}
+	// I0564's cell holds 39.25166523; SEINFRA publishes 39,2517 (its
+	// composition pages): the mapping rounds half up to 4 places.
+	want := map[string]string{"I8600": "3990.84", "I8598": "3111.9", "I8650": "8270", "I1566": "0.72", "I2320": "22.72",
+		"I0564": "39.2517", "I9518": "0.4631"}
 	for _, r := range eds[0].Resources {
 		if p, ok := want[r.Code]; ok {
 			if !r.Prices.PND.Equal(mustDec(t, p)) || !r.Prices.PD.IsZero() {
@@ -69,6 +72,15 @@ func TestMappingSeinfraRealSample(t *testing.T) {
 	if len(want) != 0 {
 		t.Errorf("codes not read: %v", want)
 	}
+	// Without "round", those cells are refused, each named.
+	m.Round = false
+	_, _, err = bankfiles.ReadMapped(context.Background(), m, seinfraSample, "", "03/2021", bankfiles.Limits{})
+	for _, want := range []string{"2 bad rows", `line 12: price "price" "0.4631041" has more than 4 decimal places`, `line 13: price "price" "39.25166523"`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("without round: the error does not say %q: %v", want, err)
+		}
+	}
+	m.Round = true
 	// The month is the command line's; a state that contradicts the
 	// mapping's is refused, naming both.
 	if _, _, err := bankfiles.ReadMapped(context.Background(), m, seinfraSample, "", "", bankfiles.Limits{}); err == nil || !strings.Contains(err.Error(), "month") {
@@ -299,5 +311,49 @@ func TestMappingRefusesBadTable(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the error does not say %q:\n%v", want, err)
 		}
+	}
+}
+
+// TestMappingCSVByLetters reads a CSV table without a header: columns by
+// letter, a tab separator, decimal commas, two regimes in two columns, one
+// of them blank on a row (that row priced in one regime only).
+func TestMappingCSVByLetters(t *testing.T) {
+	csv := "TABELA DE COMPOSIÇÕES\tREF. 05/2025\n" +
+		"\n" +
+		"C001\tALVENARIA DE VEDAÇÃO\tM2\t1.234,56\t1.200,10\n" +
+		"C002\tCHAPISCO\tM2\t5,5\t\n"
+	path := writeTemp(t, "tabela.csv", []byte(csv))
+	yes := true
+	m, err := bankfiles.ReadMapping("m.json", strings.NewReader(`{
+		"bank": "emop", "state": "RJ", "month": "05/2025", "separator": "\t", "decimal_comma": true,
+		"skip_rows": 2, "no_header": true, "decimals": 2, "kind": "composition",
+		"code": {"column": "A"}, "description": {"column": "B"}, "unit": {"column": "C"},
+		"prices": [{"column": "D", "regime": "nao-desonerado"}, {"column": "E", "regime": "desonerado"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.DecimalComma == nil || *m.DecimalComma != yes || m.Bank != "EMOP" {
+		t.Fatalf("mapping %+v", m)
+	}
+	eds, sum, err := bankfiles.ReadMapped(context.Background(), m, path, "", "", bankfiles.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Rows != 2 || sum.Compositions != 2 || len(eds) != 2 {
+		t.Fatalf("summary %+v, %d editions", sum, len(eds))
+	}
+	got := map[string]*domain.BankComposition{}
+	regimes := map[string][]domain.Regime{} // the regimes of the group each code is imported with
+	for _, ed := range eds {
+		for _, c := range ed.Compositions {
+			got[c.Code], regimes[c.Code] = c, ed.Edition.Regimes
+		}
+	}
+	c1, c2 := got["C001"], got["C002"]
+	if c1 == nil || !c1.Cost.PND.Equal(mustDec(t, "1234.56")) || !c1.Cost.PD.Equal(mustDec(t, "1200.10")) || len(regimes["C001"]) != 2 {
+		t.Errorf("C001 = %+v, regimes %v", c1, regimes["C001"])
+	}
+	if c2 == nil || !c2.Cost.PND.Equal(mustDec(t, "5.5")) || len(regimes["C002"]) != 1 || regimes["C002"][0] != domain.NaoDesonerado {
+		t.Errorf("C002 = %+v, regimes %v, want não desonerado only", c2, regimes["C002"])
 	}
 }
