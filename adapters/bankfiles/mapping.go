@@ -369,7 +369,13 @@ func (m *Mapping) source(ctx context.Context, name string, r io.ReaderAt, size i
 		if _, err := checkWorkbook(ctx, name, r, size, l); err != nil {
 			return nil, 0, err
 		}
-		book, err := excelize.OpenReader(io.NewSectionReader(r, 0, size), bookOptions(l))
+		var book *excelize.File
+		var err error
+		if f, ok := r.(*os.File); ok {
+			book, err = excelize.OpenFile(f.Name(), bookOptions(l)) // read where it is, not copied into memory
+		} else {
+			book, err = excelize.OpenReader(io.NewSectionReader(r, 0, size), bookOptions(l))
+		}
 		if err != nil {
 			return nil, 0, fmt.Errorf("not a readable XLSX workbook: %v", err)
 		}

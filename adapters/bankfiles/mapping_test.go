@@ -2,6 +2,7 @@ package bankfiles_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,19 +137,36 @@ func TestMappingPricesComposition(t *testing.T) {
 	}
 	items := [][2]string{{"I2320", "0.35"}, {"I0043", "0.35"}, {"I0005", "1"}, {"I1566", "2"}}
 	pc := own("C0010-PROPRIA", items)
-	// Computed here: each line at the sample's price, rounded half up to
-	// cents (0.35 × 22.72 = 7.952 → 7.95; 0.35 × 18.63 = 6.5205 → 6.52;
-	// 48.94; 2 × 0.72 = 1.44), summed.
+	// Computed here: each line at the sample's price, cut to cents as the
+	// SINAPI model does (TRUNC₂: 0.35 × 22.72 = 7.952 → 7.95; 0.35 × 18.63
+	// = 6.5205 → 6.52; 48.94; 2 × 0.72 = 1.44), summed.
 	prices := map[string]string{"I2320": "22.72", "I0043": "18.63", "I0005": "48.94", "I1566": "0.72"}
 	sum := decimal.Zero
 	for _, it := range items {
-		sum = sum.Add(mustDec(t, prices[it[0]]).Mul(mustDec(t, it[1])).Round(2))
+		sum = sum.Add(mustDec(t, prices[it[0]]).Mul(mustDec(t, it[1])).Truncate(2))
 	}
 	if !sum.Equal(mustDec(t, "64.85")) {
 		t.Fatalf("the independent sum is %s, SEINFRA publishes 64.85", sum)
 	}
 	if pc.Incomplete() || !pc.Prices.PND.Equal(sum) || !pc.Prices.PD.Equal(sum) {
 		t.Errorf("priced %s / %s (missing %v), want %s in both regimes", pc.Prices.PND, pc.Prices.PD, pc.Missing, sum)
+	}
+
+	// A budget over the agency's edition: a resource line and the own
+	// composition, no BDI: 10 × 22.72 + 2 × 64.85.
+	pb, err := db.svc.CreateBudget(ctx, p, app.BudgetInput{
+		Code: "ORC-CE", Description: "Obra no Ceará", State: "ce", BDI: decimal.Zero,
+		Banks: []app.BankInput{{Name: "SEINFRA-CE", State: "CE", Month: "03/2021"}},
+		Items: []app.NodeInput{
+			{Kind: domain.NodeResource, Bank: "SEINFRA-CE", Code: "I2320", Quantity: mustDec(t, "10")},
+			{Kind: domain.NodeComposition, Code: "C0010-PROPRIA", Quantity: mustDec(t, "2")},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := mustDec(t, "22.72").Mul(mustDec(t, "10")).Add(sum.Mul(mustDec(t, "2"))); !pb.Totals.Total.Equal(want) {
+		t.Errorf("budget total %s, want %s", pb.Totals.Total, want)
 	}
 
 	// The agency's next table drops I1566 (the edition replaced without
@@ -355,5 +373,28 @@ func TestMappingCSVByLetters(t *testing.T) {
 	}
 	if c2 == nil || !c2.Cost.PND.Equal(mustDec(t, "5.5")) || len(regimes["C002"]) != 1 || regimes["C002"][0] != domain.NaoDesonerado {
 		t.Errorf("C002 = %+v, regimes %v, want não desonerado only", c2, regimes["C002"])
+	}
+}
+
+// TestMappingSheetAndLimits: the mapping's sheet is found by name (case
+// and accents aside), a sheet the workbook lacks is refused naming those
+// it has, and the caps of limits.go apply.
+func TestMappingSheetAndLimits(t *testing.T) {
+	ctx := context.Background()
+	m := readMapping(t, seinfraMapping)
+	m.Sheet = "INSUMOS"
+	if _, _, err := bankfiles.ReadMapped(ctx, m, seinfraSample, "", "03/2021", bankfiles.Limits{}); err != nil {
+		t.Errorf("sheet INSUMOS: %v", err)
+	}
+	m.Sheet = "Composições"
+	if _, _, err := bankfiles.ReadMapped(ctx, m, seinfraSample, "", "03/2021", bankfiles.Limits{}); err == nil ||
+		!strings.Contains(err.Error(), `no sheet "Composições" (it has insumos)`) {
+		t.Errorf("a missing sheet: err = %v", err)
+	}
+	m.Sheet = "insumos"
+	_, _, err := bankfiles.ReadMapped(ctx, m, seinfraSample, "", "03/2021", bankfiles.Limits{SharedStrings: 10})
+	var le *bankfiles.LimitError
+	if !errors.As(err, &le) || le.Cap != bankfiles.CapSharedStrings {
+		t.Errorf("over the shared strings cap: err = %v", err)
 	}
 }
