@@ -1,10 +1,18 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/costdb/costdb/adapters/boltstore"
+	"github.com/costdb/costdb/adapters/pgstore/pgtest"
+	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/domain"
 )
 
 const (
@@ -57,5 +65,60 @@ func TestImportMappingCommand(t *testing.T) {
 	}
 	if hashFile(t, db) != before {
 		t.Error("the database file changed")
+	}
+}
+
+// TestImportMappingEngines imports the real SEINFRA-CE sample through the
+// command on both storage engines and prices an own composition made as
+// SEINFRA's C0010 over it: the same 64.85 SEINFRA publishes, on each.
+func TestImportMappingEngines(t *testing.T) {
+	b, err := os.ReadFile(seinfraMapping)
+	if err != nil {
+		t.Fatal(err)
+	}
+	single := filepath.Join(t.TempDir(), "single.json") // both regimes alike: a composition shows both
+	if err := os.WriteFile(single, []byte(strings.Replace(string(b), `"nao-desonerado"`, `"single"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, engine := range []string{"bolt", "postgres"} {
+		t.Run(engine, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "c.db")
+			if engine == "postgres" {
+				db = pgtest.NewDatabase(t)
+			}
+			if code, _, stderr := cli(t, "import", "--mapping", single, "--db", db, "--month", "03/2021", seinfraSample); code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			ctx := context.Background()
+			st, err := openStore(ctx, db, boltstore.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			svc := app.New(st, nil, app.Config{})
+			nu, err := svc.AddUser(ctx, app.NewUserInput{Company: "Construtora CE", Email: "o@ce.com"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := domain.Principal{UserID: nu.User.ID, CompanyID: nu.Company.ID, DepartmentID: nu.Department.ID}
+			c, err := svc.CreateComposition(ctx, p, app.CompositionInput{Code: "C0010", Description: "Acionador manual instalado", Unit: "UN", State: "CE"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := svc.AddBanks(ctx, p, c.ID, []app.BankInput{{Name: "SEINFRA-CE", State: "CE", Month: "03/2021"}}); err != nil {
+				t.Fatal(err)
+			}
+			var items []app.ItemInput
+			for _, it := range [][2]string{{"I2320", "0.35"}, {"I0043", "0.35"}, {"I0005", "1"}, {"I1566", "2"}} {
+				items = append(items, app.ItemInput{Bank: "SEINFRA-CE", Code: it[0], Quantity: decimal.RequireFromString(it[1])})
+			}
+			pc, err := svc.AddItems(ctx, p, c.ID, items)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := decimal.RequireFromString("64.85"); pc.Incomplete() || !pc.Prices.PND.Equal(want) || !pc.Prices.PD.Equal(want) {
+				t.Errorf("priced %s / %s (missing %v), want 64.85", pc.Prices.PND, pc.Prices.PD, pc.Missing)
+			}
+		})
 	}
 }
