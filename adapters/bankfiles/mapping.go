@@ -434,13 +434,15 @@ func (p *pushback) next() (int, []string, error) {
 	return p.rowSource.next()
 }
 
-// columns resolves the mapping's columns against f's header. It returns
-// the indexes (-1 for an absent optional column) and every column missing.
+// mappedColumns are the indexes of a mapping's columns in a table (-1 for
+// an absent optional column).
 type mappedColumns struct {
 	code, description, unit, class int
 	prices                         []int
 }
 
+// columns resolves the mapping's columns against f's header. It returns
+// their indexes and a fault for every column the header lacks.
 func (m *Mapping) columns(f *File) (mappedColumns, []string) {
 	var missing []string
 	find := func(key string, c *Column) int {

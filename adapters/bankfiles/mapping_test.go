@@ -52,7 +52,7 @@ func TestMappingSeinfraRealSample(t *testing.T) {
 		t.Fatalf("%d editions, summary %+v", len(eds), sum)
 	}
 	ed := eds[0].Edition
-	if ed.Key() != "SEINFRA-CE/CE/2021-03/" || len(ed.Regimes) != 1 || ed.Regimes[0] != domain.NaoDesonerado {
+	if ed.Key() != "SEINFRA/CE/2021-03/" || len(ed.Regimes) != 1 || ed.Regimes[0] != domain.NaoDesonerado {
 		t.Errorf("edition %s, regimes %v", ed.Key(), ed.Regimes)
 	}
 	if !strings.Contains(ed.Source, "seinfra-ce-027-insumos-cut.xlsx") {
@@ -122,12 +122,12 @@ func TestMappingPricesComposition(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.svc.AddBanks(ctx, p, c.ID, []app.BankInput{{Name: "seinfra-ce", State: "CE", Month: "03/2021"}}); err != nil {
+		if _, err := db.svc.AddBanks(ctx, p, c.ID, []app.BankInput{{Name: "seinfra", State: "CE", Month: "03/2021"}}); err != nil {
 			t.Fatal(err)
 		}
 		var in []app.ItemInput
 		for _, it := range items {
-			in = append(in, app.ItemInput{Bank: "SEINFRA-CE", Code: it[0], Quantity: mustDec(t, it[1])})
+			in = append(in, app.ItemInput{Bank: "SEINFRA", Code: it[0], Quantity: mustDec(t, it[1])})
 		}
 		pc, err := db.svc.AddItems(ctx, p, c.ID, in)
 		if err != nil {
@@ -156,9 +156,9 @@ func TestMappingPricesComposition(t *testing.T) {
 	// composition, no BDI: 10 × 22.72 + 2 × 64.85.
 	pb, err := db.svc.CreateBudget(ctx, p, app.BudgetInput{
 		Code: "ORC-CE", Description: "Obra no Ceará", State: "ce", BDI: decimal.Zero,
-		Banks: []app.BankInput{{Name: "SEINFRA-CE", State: "CE", Month: "03/2021"}},
+		Banks: []app.BankInput{{Name: "SEINFRA", State: "CE", Month: "03/2021"}},
 		Items: []app.NodeInput{
-			{Kind: domain.NodeResource, Bank: "SEINFRA-CE", Code: "I2320", Quantity: mustDec(t, "10")},
+			{Kind: domain.NodeResource, Bank: "SEINFRA", Code: "I2320", Quantity: mustDec(t, "10")},
 			{Kind: domain.NodeComposition, Code: "C0010-PROPRIA", Quantity: mustDec(t, "2")},
 		},
 	})

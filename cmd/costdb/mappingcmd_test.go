@@ -30,15 +30,15 @@ func TestImportMappingCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, want := range []string{
-		"SEINFRA-CE CE 03/2021: " + seinfraSample + ", 16 rows (0 without a price, left out): 16 resources, 0 compositions\n",
-		"edition SEINFRA-CE CE 03/2021 now: 16 resources, 0 compositions; regimes nao-desonerado\n",
+		"SEINFRA CE 03/2021: " + seinfraSample + ", 16 rows (0 without a price, left out): 16 resources, 0 compositions\n",
+		"edition SEINFRA CE 03/2021 now: 16 resources, 0 compositions; regimes nao-desonerado\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the summary does not say %q:\n%s", want, out)
 		}
 	}
 	eds := editions(t, db)
-	if len(eds) != 1 || eds[0].Key() != "SEINFRA-CE/CE/2021-03/" || eds[0].Resources != 16 {
+	if len(eds) != 1 || eds[0].Key() != "SEINFRA/CE/2021-03/" || eds[0].Resources != 16 {
 		t.Fatalf("editions = %+v", eds)
 	}
 
@@ -105,12 +105,12 @@ func TestImportMappingEngines(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := svc.AddBanks(ctx, p, c.ID, []app.BankInput{{Name: "SEINFRA-CE", State: "CE", Month: "03/2021"}}); err != nil {
+			if _, err := svc.AddBanks(ctx, p, c.ID, []app.BankInput{{Name: "SEINFRA", State: "CE", Month: "03/2021"}}); err != nil {
 				t.Fatal(err)
 			}
 			var items []app.ItemInput
 			for _, it := range [][2]string{{"I2320", "0.35"}, {"I0043", "0.35"}, {"I0005", "1"}, {"I1566", "2"}} {
-				items = append(items, app.ItemInput{Bank: "SEINFRA-CE", Code: it[0], Quantity: decimal.RequireFromString(it[1])})
+				items = append(items, app.ItemInput{Bank: "SEINFRA", Code: it[0], Quantity: decimal.RequireFromString(it[1])})
 			}
 			pc, err := svc.AddItems(ctx, p, c.ID, items)
 			if err != nil {
