@@ -34,7 +34,7 @@ imported in one transaction.`
 // nothing. A progress bar per file goes to stderr when it is a terminal; a
 // summary always goes to stdout. A SINAPI national workbook (told by its
 // sheets) is imported by runImportWorkbook.
-func runImportBank(ctx context.Context, kind string, args []string, stdout, stderr io.Writer) error {
+func runImportBank(ctx context.Context, kind string, args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("costdb import "+kind, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	db := fs.String("db", "./costdb.db", "bbolt database file or database URL (env COSTDB_DB)")
@@ -61,9 +61,18 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 	if err != nil {
 		return errUsage
 	}
-	if files, err = expandDirs(files); err != nil {
+	files, skipped, done, err := expandPackages(ctx, kind, bank, files)
+	if err != nil {
 		return err
 	}
+	defer done()
+	defer func() { // after the summary, once the import went through
+		for _, s := range skipped {
+			if err == nil {
+				fmt.Fprintln(stdout, s)
+			}
+		}
+	}()
 	if kind == "sinapi" && len(files) > 0 {
 		var book *bankfiles.WorkbookFile
 		for _, path := range files {
@@ -92,6 +101,11 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 		}
 		if *states != "" {
 			return fmt.Errorf("--states is for the national SINAPI workbook; the per-state files take --state")
+		}
+	}
+	if *state == "" && *month == "" { // a package's names state them (its titles are checked against them)
+		if s, m, ok := stateMonthFromNames(files); ok {
+			*state, *month = s, m
 		}
 	}
 	if *state == "" || *month == "" || len(files) == 0 {
