@@ -23,11 +23,15 @@ const importUsage = `usage: costdb import sample --db PATH
        costdb import sinapi --db PATH --state UF --month MM/YYYY [--regime desonerado|nao-desonerado] [--dry-run] FILE|DIR...
        costdb import sinapi --db PATH --state UF,UF...|all --month MM/YYYY [--regime ...] [--dry-run] FILE|DIR...
        costdb import sicro --db PATH --state UF --month MM/YYYY [--dry-run] FILE|DIR...
+       costdb import sinapi|sicro --db PATH [--dry-run] PACKAGE...
 WORKBOOK is the national SINAPI workbook (SINAPI_Referência_AAAA_MM.xlsx, or the
 SINAPI-AAAA-MM-formato-xlsx.zip Caixa publishes); FILE the per-state reports,
 DIR a directory of them. With several states (or all), each SINAPI file's
 state is told by its name (…_PE_202410_…) and every state's edition is
-imported in one transaction.`
+imported in one transaction. PACKAGE is a folder or a zip as Caixa or DNIT
+publish it: the files the import reads are read, every other file is listed
+as skipped, with why; the file names give --state and --month when they are
+not given (the title rows of each file must agree).`
 
 // runImportBank runs "costdb import sinapi|sicro": it reads every file
 // first, then imports them in one transaction, so that a bad file changes
@@ -104,7 +108,7 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 		}
 	}
 	if *state == "" && *month == "" { // a package's names state them (its titles are checked against them)
-		if s, m, ok := stateMonthFromNames(files); ok {
+		if s, m, ok := stateMonthFromNames(files, kind == "sinapi"); ok {
 			*state, *month = s, m
 		}
 	}

@@ -79,14 +79,24 @@ func expandPackages(ctx context.Context, kind string, bank bankfiles.Bank, paths
 }
 
 // stateMonthFromNames returns the state and month every file's name
-// states, when they all state the same; ok is false otherwise.
-func stateMonthFromNames(files []string) (state, month string, ok bool) {
+// states, when they all state the same month and, unless several is true,
+// the same state; the state is "all" when they state several. ok is false
+// when a name states neither, or the names disagree.
+func stateMonthFromNames(files []string, several bool) (state, month string, ok bool) {
 	for _, f := range files {
 		s, m := bankfiles.NameSays(f)
-		if s == "" || m == "" || state != "" && (s != state || m != month) {
+		switch {
+		case s == "" || m == "" || month != "" && m != month:
 			return "", "", false
+		case state != "" && s != state && !several:
+			return "", "", false
+		case state != "" && s != state:
+			s = "all"
 		}
-		state, month = s, m
+		if state != "all" {
+			state = s
+		}
+		month = m
 	}
 	return state, month, state != ""
 }

@@ -288,3 +288,25 @@ func TestImportNationalZipCompanions(t *testing.T) {
 		}
 	}
 }
+
+func TestStateMonthFromNames(t *testing.T) {
+	for _, tc := range []struct {
+		files        []string
+		several      bool
+		state, month string
+		ok           bool
+	}{
+		{[]string{"SINAPI_Preco_Ref_Insumos_PE_202410_Desonerado.xlsx", "x/SINAPI_Custo_Ref_Composicoes_Sintetico_PE_202410_Desonerado.xlsx"}, true, "PE", "10/2024", true},
+		{[]string{"SINAPI_Preco_Ref_Insumos_PE_202410_Desonerado.xlsx", "SINAPI_Preco_Ref_Insumos_BA_202410_Desonerado.xlsx"}, true, "all", "10/2024", true},
+		{[]string{"SINAPI_Preco_Ref_Insumos_PE_202410_Desonerado.xlsx", "SINAPI_Preco_Ref_Insumos_BA_202410_Desonerado.xlsx", "SINAPI_Preco_Ref_Insumos_SE_202410_Desonerado.xlsx"}, true, "all", "10/2024", true},
+		{[]string{"AL 01-2024 Relatório Sintético de Materiais.xlsx", "SE 01-2024 Relatório Sintético de Materiais.xlsx"}, false, "", "", false},
+		{[]string{"SINAPI_Preco_Ref_Insumos_PE_202410_Desonerado.xlsx", "SINAPI_Preco_Ref_Insumos_PE_202411_Desonerado.xlsx"}, true, "", "", false},
+		{[]string{"SINAPI_Preco_Ref_Insumos_PE_202410_Desonerado.xlsx", "insumos.xlsx"}, true, "", "", false},
+		{[]string{"AL 01-2024 Relatório Sintético de Materiais.xlsx"}, false, "AL", "01/2024", true},
+	} {
+		s, m, ok := stateMonthFromNames(tc.files, tc.several)
+		if s != tc.state || m != tc.month || ok != tc.ok {
+			t.Errorf("stateMonthFromNames(%q) = %s %s %v, want %s %s %v", tc.files, s, m, ok, tc.state, tc.month, tc.ok)
+		}
+	}
+}
