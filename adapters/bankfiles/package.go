@@ -53,7 +53,7 @@ const (
 var PackageKinds = []FileKind{
 	{Name: "PDF document", Exts: []string{".pdf"}, Skip: "a PDF document, not data"},
 	{Name: "document", Exts: []string{".doc", ".docx", ".odt", ".txt", ".htm", ".html", ".png", ".jpg", ".jpeg"}, Skip: "a document, not data"},
-	{Name: "zip inside the package", Exts: []string{".zip"}, Skip: "a zip inside the package: import it on its own"},
+	{Name: "zip inside a zip", Exts: []string{".zip"}, Skip: "a zip inside a zip: import it on its own"},
 	{Name: "SINAPI change log (manutenções)", Words: []string{"MANUTENC"}, Skip: "Caixa's change log (manutenções), not a price report"},
 	{Name: "SINAPI families and coefficients", Words: []string{"FAMILIA"}, Skip: "families of resources and coefficients of representativeness, not read"},
 	{Name: "SINAPI labour breakdown", Words: []string{"SINAPI", "MAO DE OBRA"}, Not: []string{"REFERENCIA"}, Skip: "the labour breakdown workbook (mão de obra), not read"},
@@ -254,12 +254,16 @@ func openZip(ctx context.Context, path string, l Limits) (*Package, error) {
 				return nil, badFile(path, 0, "two entries are named %s", base)
 			}
 			seen[base] = true
-			if p.temp == "" {
+			if p.temp == "" { // named after the zip, which messages then name
 				if p.temp, err = os.MkdirTemp("", "costdb-package-*"); err != nil {
 					return nil, err
 				}
+				if err = os.Mkdir(filepath.Join(p.temp, filepath.Base(path)), 0o700); err != nil {
+					p.Close()
+					return nil, err
+				}
 			}
-			pf.Path = filepath.Join(p.temp, base)
+			pf.Path = filepath.Join(p.temp, filepath.Base(path), base)
 			if err := extractTo(ctx, path, f, l, &total, pf.Path); err != nil {
 				p.Close()
 				var le *LimitError

@@ -11,71 +11,97 @@ import (
 
 // expandPackages replaces each folder or zip among paths by the files of it
 // that "costdb import kind" reads, and returns a line per file it leaves
-// out and why ("… skipped: a PDF document, not data"). What a file
-// is comes from bankfiles.PackageKinds, by its name; a CSV or XLSX file no
-// kind names is read when its header is one of bank's. Other paths stay as
-// they are. A file of a kind the import reads that it cannot (an .xls
-// workbook) is an error. done removes what was extracted from zips.
+// out and why ("… skipped: a PDF document, not data"). What a file is
+// comes from bankfiles.PackageKinds, by its name; a CSV or XLSX file no
+// kind names is read when its header is one of bank's. A zip in a folder
+// (the per-state zips of a month, downloaded together) is opened as a
+// package too; a zip in a zip is not. Other paths stay as they are. A file
+// of a kind the import reads that it cannot (an .xls workbook) is an
+// error. done removes what was extracted from zips.
 func expandPackages(ctx context.Context, kind string, bank bankfiles.Bank, paths []string) (files, skipped []string, done func(), err error) {
-	var pkgs []*bankfiles.Package
+	w := &walker{ctx: ctx, kind: kind, bank: bank}
 	done = func() {
-		for _, p := range pkgs {
+		for _, p := range w.pkgs {
 			p.Close()
 		}
 	}
-	defer func() {
-		if err != nil {
-			done()
-		}
-	}()
 	for _, path := range paths {
 		if !bankfiles.IsPackage(path) {
-			files = append(files, path)
+			w.files = append(w.files, path)
 			continue
 		}
-		p, err := bankfiles.OpenPackage(ctx, path, bankfiles.Limits{})
-		if err != nil {
-			return nil, nil, done, err
-		}
-		pkgs = append(pkgs, p)
-		n, lines := len(files), len(skipped)
-		for _, f := range p.Files {
-			skip := ""
-			switch ext := strings.ToLower(filepath.Ext(f.Path)); {
-			case f.Known && f.Kind.Import == kind:
-				if ext == ".xls" {
-					return nil, nil, done, fmt.Errorf("%s: an Excel 97-2003 workbook (.xls), which costdb does not read: save it as XLSX and import that", f.Name)
-				}
-			case f.Known && f.Kind.Import != "":
-				skip = fmt.Sprintf("a %s file (%s): import it with costdb import %s", strings.ToUpper(f.Kind.Import), f.Kind.Name, f.Kind.Import)
-			case f.Known:
-				skip = f.Kind.Skip
-			case f.Path == "" || !bankfiles.Readable(f.Path):
-				skip = "not a CSV or XLSX file"
-			default:
-				ok, err := bank.Recognises(ctx, f.Path, bankfiles.Limits{})
-				if err != nil {
-					return nil, nil, done, err
-				}
-				if !ok {
-					skip = fmt.Sprintf("a report costdb does not read (no header of a %s file)", bank.Name)
-				}
-			}
-			if skip != "" {
-				skipped = append(skipped, fmt.Sprintf("%s skipped: %s", f.Name, skip))
-				continue
-			}
-			files = append(files, f.Path)
-		}
-		if len(files) == n && !bankfiles.IsDir(path) {
-			// A zip with nothing to read: the readers say what is wrong
-			// with it (a national zip without its workbook…).
-			files, skipped = append(files, path), skipped[:lines]
-		} else if len(files) == n {
-			return nil, nil, done, fmt.Errorf("%s: no file that costdb import %s reads", path, kind)
+		if err := w.walk(path, true); err != nil {
+			done()
+			return nil, nil, func() {}, err
 		}
 	}
-	return files, skipped, done, nil
+	return w.files, w.skipped, done, nil
+}
+
+// walker gathers the files of packages.
+type walker struct {
+	ctx            context.Context
+	kind           string
+	bank           bankfiles.Bank
+	pkgs           []*bankfiles.Package
+	files, skipped []string
+}
+
+// walk adds the files of the package at path; top is false for a zip in a
+// folder.
+func (w *walker) walk(path string, top bool) error {
+	p, err := bankfiles.OpenPackage(w.ctx, path, bankfiles.Limits{})
+	if err != nil {
+		return err
+	}
+	w.pkgs = append(w.pkgs, p)
+	folder := bankfiles.IsDir(path)
+	n, lines := len(w.files), len(w.skipped)
+	for _, f := range p.Files {
+		skip := ""
+		switch ext := strings.ToLower(filepath.Ext(f.Path)); {
+		case folder && ext == ".zip":
+			if err := w.walk(f.Path, false); err != nil {
+				return err
+			}
+			continue
+		case f.Known && f.Kind.Import == w.kind:
+			if ext == ".xls" {
+				return fmt.Errorf("%s: an Excel 97-2003 workbook (.xls), which costdb does not read: save it as XLSX and import that", f.Name)
+			}
+		case f.Known && f.Kind.Import != "":
+			skip = fmt.Sprintf("a %s file (%s): import it with costdb import %s", strings.ToUpper(f.Kind.Import), f.Kind.Name, f.Kind.Import)
+		case f.Known:
+			skip = f.Kind.Skip
+		case f.Path == "" || !bankfiles.Readable(f.Path):
+			skip = "not a CSV or XLSX file"
+		default:
+			ok, err := w.bank.Recognises(w.ctx, f.Path, bankfiles.Limits{})
+			if err != nil {
+				return err
+			}
+			if !ok {
+				skip = fmt.Sprintf("a report costdb does not read (no header of a %s file)", w.bank.Name)
+			}
+		}
+		if skip != "" {
+			w.skipped = append(w.skipped, fmt.Sprintf("%s skipped: %s", f.Name, skip))
+			continue
+		}
+		w.files = append(w.files, f.Path)
+	}
+	switch {
+	case len(w.files) > n:
+	case !folder && top:
+		// A zip with nothing to read: the readers say what is wrong
+		// with it (a national zip without its workbook…).
+		w.files, w.skipped = append(w.files, path), w.skipped[:lines]
+	case !folder:
+		w.skipped = append(w.skipped, fmt.Sprintf("%s skipped: no file that costdb import %s reads", path, w.kind))
+	case top:
+		return fmt.Errorf("%s: no file that costdb import %s reads", path, w.kind)
+	}
+	return nil
 }
 
 // stateMonthFromNames returns the state and month every file's name

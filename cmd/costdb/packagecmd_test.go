@@ -221,6 +221,28 @@ func TestImportSinapiStateZip(t *testing.T) {
 		t.Errorf("editions = %+v", eds)
 	}
 
+	// A folder of the month's per-state zips, as downloaded: each opened,
+	// the states told by the names (--state all).
+	folder := t.TempDir()
+	copyTo(t, zipped, filepath.Join(folder, filepath.Base(zipped)))
+	salvador := append([]string(nil), title...)
+	salvador[3] = "LOCALIDADE: 29 - SALVADOR"
+	writeZip(t, filepath.Join(folder, "SINAPI_ref_Insumos_Composicoes_BA_202410_Desonerado.zip"), map[string][]byte{
+		"SINAPI_Preco_Ref_Insumos_BA_202410_Desonerado.xlsx": csvToXLSX(t, pe[0], salvador...),
+		"SINAPI_Preco_Ref_Insumos_BA_202410_Desonerado.pdf":  placeholderPDF,
+	})
+	two := filepath.Join(t.TempDir(), "two.db")
+	code, out, stderr = cli(t, "import", "sinapi", "--db", two, folder)
+	if code != 0 {
+		t.Fatalf("a folder of zips: exit %d: %s", code, stderr)
+	}
+	if eds := editions(t, two); len(eds) != 2 || eds[0].Key() != "SINAPI/BA/2024-10/" || eds[1].Key() != "SINAPI/PE/2024-10/" {
+		t.Errorf("editions = %+v", eds)
+	}
+	if n := strings.Count(out, " skipped: "); n != 6 {
+		t.Errorf("%d files skipped, want 6:\n%s", n, out)
+	}
+
 	// The same zip with an entry whose titles say Belém: refused, nothing
 	// written.
 	before := hashFile(t, db)
