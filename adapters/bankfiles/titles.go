@@ -1,7 +1,9 @@
 package bankfiles
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -199,4 +201,28 @@ func checkOwnWord(f *File, vsImport bool) (TitleWord, error) {
 		return t, f.Errorf(0, "the file says its prices are without labour charges (sem encargos sociais); an edition holds prices with them")
 	}
 	return t, nil
+}
+
+// TitleSays returns what the title rows of the file at path say, the file
+// being one of the bank's (its header found as Importer.Add finds it); a
+// file whose header no format of the bank knows says nothing.
+func (b Bank) TitleSays(ctx context.Context, path string, l Limits) (TitleWord, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return TitleWord{}, badFile(path, 0, "%v", err)
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return TitleWord{}, badFile(path, 0, "%v", err)
+	}
+	f, _, err := newFile(ctx, path, fh, st.Size(), b.Formats, l.withDefaults())
+	if err == errNoHeader {
+		return TitleWord{}, nil
+	}
+	if err != nil {
+		return TitleWord{}, err
+	}
+	defer f.src.close()
+	return ReadTitle(f.TitleText()), nil
 }

@@ -107,8 +107,14 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 			return fmt.Errorf("--states is for the national SINAPI workbook; the per-state files take --state")
 		}
 	}
-	if *state == "" && *month == "" { // a package's names state them (its titles are checked against them)
-		if s, m, ok := stateMonthFromNames(files, kind == "sinapi"); ok {
+	if *state == "" && *month == "" && len(files) > 0 { // the files' names state them, else their titles (checked against each other)
+		s, m, ok := stateMonthFromNames(files, kind == "sinapi")
+		if !ok {
+			if s, m, ok, err = stateMonthFromTitles(ctx, bank, files, false); err != nil {
+				return err
+			}
+		}
+		if ok {
 			*state, *month = s, m
 		}
 	}

@@ -109,8 +109,32 @@ func (w *walker) walk(path string, top bool) error {
 // the same state; the state is "all" when they state several. ok is false
 // when a name states neither, or the names disagree.
 func stateMonthFromNames(files []string, several bool) (state, month string, ok bool) {
-	for _, f := range files {
-		s, m := bankfiles.NameSays(f)
+	said := make([][2]string, len(files))
+	for i, f := range files {
+		said[i][0], said[i][1] = bankfiles.NameSays(f)
+	}
+	return agree(said, several)
+}
+
+// stateMonthFromTitles is stateMonthFromNames from the files' title rows.
+func stateMonthFromTitles(ctx context.Context, bank bankfiles.Bank, files []string, several bool) (state, month string, ok bool, err error) {
+	said := make([][2]string, len(files))
+	for i, f := range files {
+		t, err := bank.TitleSays(ctx, f, bankfiles.Limits{})
+		if err != nil {
+			return "", "", false, err
+		}
+		said[i] = [2]string{t.State, t.Month}
+	}
+	state, month, ok = agree(said, several)
+	return state, month, ok, nil
+}
+
+// agree returns the state and month that every pair says (the state "all"
+// when several states are allowed and said).
+func agree(said [][2]string, several bool) (state, month string, ok bool) {
+	for _, sm := range said {
+		s, m := sm[0], sm[1]
 		switch {
 		case s == "" || m == "" || month != "" && m != month:
 			return "", "", false

@@ -332,3 +332,31 @@ func TestStateMonthFromNames(t *testing.T) {
 		}
 	}
 }
+
+// A file whose name says nothing, without flags: its title rows give the
+// state, month and regime.
+func TestImportTitlesDecide(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "insumos.xlsx")
+	if err := os.WriteFile(path, csvToXLSX(t, pe[0], "MÊS DE COLETA: 10/2024", "LOCALIDADE: 26 - RECIFE", "NÃO DESONERADO"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "c.db")
+	code, out, stderr := cli(t, "import", "sinapi", "--db", db, path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, "insumos.xlsx: SINAPI insumos, nao-desonerado, 4811 rows\n") {
+		t.Errorf("the summary:\n%s", out)
+	}
+	if eds := editions(t, db); len(eds) != 1 || eds[0].Key() != "SINAPI/PE/2024-10/" {
+		t.Errorf("editions = %+v", eds)
+	}
+	// Titles that say nothing: the flags are required, as before.
+	bare := filepath.Join(t.TempDir(), "insumos.xlsx")
+	if err := os.WriteFile(bare, csvToXLSX(t, pe[0]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := cli(t, "import", "sinapi", "--db", db, bare); code != 2 || !strings.Contains(stderr, "--state, --month and at least one FILE are required") {
+		t.Errorf("no titles, no flags: exit %d, stderr %q", code, stderr)
+	}
+}
