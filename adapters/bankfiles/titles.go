@@ -106,27 +106,43 @@ func stateBeforeMonth(title string) (uf, place string) {
 	return uf, best
 }
 
-// placeState tells the state of a locality: a capital's name, a state's
-// name, or a UF standing as a word of its own ("PE - RECIFE").
+// placeState tells the state of a locality: the first of a capital's
+// name, a state's name or a UF standing as a word of its own ("PE -
+// RECIFE") that the text after "LOCALIDADE" holds (the title rows below
+// it may name other places).
 func placeState(s string) (uf, place string) {
-	best := ""
+	at := len(s) + 1
+	try := func(name, st string) {
+		if i := wordIndex(s, name); i >= 0 && (i < at || i == at && len(name) > len(place)) {
+			at, uf, place = i, st, name
+		}
+	}
 	for name, st := range capitals {
-		if len(name) > len(best) && containsWord(s, name) {
-			best, uf = name, st
+		try(name, st)
+	}
+	for st, name := range domain.States {
+		try(NormalizeName(name), st)
+		try(st, st)
+	}
+	return uf, place
+}
+
+// wordIndex returns where s holds w with no letter on either side, or -1.
+func wordIndex(s, w string) int {
+	letter := func(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= 0x80 }
+	for i := 0; i <= len(s); {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return -1
 		}
-	}
-	if uf != "" {
-		return uf, best
-	}
-	if st := titleState(s); st != "" {
-		return st, NormalizeName(domain.States[st])
-	}
-	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r < 'A' || r > 'Z' }) {
-		if len(w) == 2 && domain.ValidState(w) {
-			return w, w
+		j += i
+		end := j + len(w)
+		if (j == 0 || !letter(s[j-1])) && (end == len(s) || !letter(s[end])) {
+			return j
 		}
+		i = j + 1
 	}
-	return "", ""
+	return -1
 }
 
 // said writes what the titles say of the state: "PA (BELEM)".

@@ -37,6 +37,9 @@ func TestReadTitle(t *testing.T) {
 		{"MATO GROSSO DO SUL - JUL/2024 - SEM DESONERACAO", "MS", "07/2024", &nd, false},
 		{"PRECOS PARA OBRAS - DATA DE EMISSAO: 13/11/2024", "", "", nil, false},
 		{"LOCALIDADE: SAO PAULO - SEM ENCARGOS SOCIAIS", "SP", "", nil, true},
+		{"LOCALIDADE: RECIFE - VER TAMBEM SAO PAULO", "PE", "", nil, false},
+		{"LOCALIDADE: PE - RECIFE", "PE", "", nil, false},
+		{"LOCALIDADE: MATO GROSSO DO SUL", "MS", "", nil, false},
 		{"", "", "", nil, false},
 	}
 	for _, tc := range cases {
