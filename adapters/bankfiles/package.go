@@ -168,12 +168,14 @@ func IsPackage(path string) bool {
 
 // OpenPackage lists the files of a folder (in name order; hidden files and
 // Excel's lock files ~$… left out; a subfolder is listed, not opened) or
-// of a zip. A zip is checked within the caps l first; the entries an import may
-// read (a kind with an Import, or an unknown CSV or XLSX) are extracted to
-// a temporary folder, within the same caps, under their own names, which
-// the importers check. Caixa's national zip is left whole: the workbook
-// reader takes its workbook from it. Close removes what was extracted.
-func OpenPackage(ctx context.Context, path string, l Limits) (*Package, error) {
+// of a zip. A zip is checked within the caps l first; the entries the
+// import named importing may read (a kind whose Import it is, or an unknown
+// CSV or XLSX) are extracted to a temporary folder, within the same caps,
+// under their own names, which the importers check; the others are listed
+// with no Path. Caixa's national zip is left whole for the SINAPI import:
+// the workbook reader takes its workbook from it. Close removes what was
+// extracted.
+func OpenPackage(ctx context.Context, path, importing string, l Limits) (*Package, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, badFile(path, 0, "%v", err)
@@ -181,7 +183,7 @@ func OpenPackage(ctx context.Context, path string, l Limits) (*Package, error) {
 	if st.IsDir() {
 		return openFolder(path)
 	}
-	return openZip(ctx, path, l.withDefaults())
+	return openZip(ctx, path, importing, l.withDefaults())
 }
 
 func openFolder(dir string) (*Package, error) {
@@ -209,7 +211,7 @@ func openFolder(dir string) (*Package, error) {
 	return p, nil
 }
 
-func openZip(ctx context.Context, path string, l Limits) (*Package, error) {
+func openZip(ctx context.Context, path, importing string, l Limits) (*Package, error) {
 	zr, err := zip.OpenReader(path)
 	if err != nil {
 		return nil, badFile(path, 0, "not a readable zip (%v): is the download complete?", err)
@@ -237,18 +239,15 @@ func openZip(ctx context.Context, path string, l Limits) (*Package, error) {
 		}
 		k, ok := Classify(base)
 		pf := PackageFile{Name: path + " » " + name, Kind: k, Known: ok}
-		read := ok && k.Import != "" || !ok && readable[strings.ToLower(filepath.Ext(base))]
+		unknown := !ok && readable[strings.ToLower(filepath.Ext(base))]
 		switch {
-		case national && workbookPattern.MatchString(base):
-			pf.Path = path
-		case national:
-			// Caixa's national zip: what is not its workbook is a
-			// companion; one that an import reads by itself stays
-			// unread here (import it on its own).
-			if read {
-				pf.Known, pf.Kind = true, FileKind{Name: k.Name, Skip: "a file of its own beside the national workbook: import it on its own"}
-			}
-		case read:
+		case national && importing == ImportSinapi && workbookPattern.MatchString(base):
+			pf.Path = path // the workbook reader takes it from the zip
+		case national && unknown:
+			// Caixa's national zip: a workbook no kind names is a
+			// companion, not a report of a state.
+			pf.Known, pf.Kind = true, FileKind{Name: "companion workbook", Skip: "a companion of the national workbook that costdb does not read"}
+		case ok && k.Import == importing || unknown:
 			if seen[base] {
 				p.Close()
 				return nil, badFile(path, 0, "two entries are named %s", base)

@@ -81,7 +81,7 @@ func TestPackageZipCaps(t *testing.T) {
 	zw.Close()
 	out.Close()
 	err, grew := heapPeak(t, func() error {
-		_, err := bankfiles.OpenPackage(context.Background(), liar, bankfiles.Limits{})
+		_, err := bankfiles.OpenPackage(context.Background(), liar, bankfiles.ImportSinapi, bankfiles.Limits{})
 		return err
 	})
 	// archive/zip stops at the declared size (zip.ErrFormat), before any cap.
@@ -107,13 +107,13 @@ func TestPackageZipCaps(t *testing.T) {
 	}
 	zw.Close()
 	out.Close()
-	_, err = bankfiles.OpenPackage(context.Background(), two, bankfiles.Limits{TotalBytes: 4 << 20})
+	_, err = bankfiles.OpenPackage(context.Background(), two, bankfiles.ImportSinapi, bankfiles.Limits{TotalBytes: 4 << 20})
 	wantCap(t, err, 0, two, bankfiles.CapTotalBytes)
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Errorf("left behind: %v", left)
 	}
 	// Within the caps: both extracted, under their own names.
-	p, err := bankfiles.OpenPackage(context.Background(), two, bankfiles.Limits{})
+	p, err := bankfiles.OpenPackage(context.Background(), two, bankfiles.ImportSinapi, bankfiles.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,5 +123,39 @@ func TestPackageZipCaps(t *testing.T) {
 	p.Close()
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Errorf("left behind after Close: %v", left)
+	}
+}
+
+// A zip's entries are extracted for the import that reads them: the same
+// zip gives the SICRO import its report and the SINAPI import its file.
+func TestPackageZipPerImport(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "mixed.zip")
+	out, _ := os.Create(path)
+	zw := zip.NewWriter(out)
+	for _, name := range []string{"AL 01-2024 Relatório Sintético de Materiais.xlsx", "SINAPI_Preco_Ref_Insumos_PE_202410_Desonerado.csv", "AL 01-2024 Relatório Sintético de Materiais.pdf"} {
+		w, _ := zw.Create(name)
+		w.Write([]byte("x"))
+	}
+	zw.Close()
+	out.Close()
+	for _, imp := range []string{bankfiles.ImportSicro, bankfiles.ImportSinapi} {
+		p, err := bankfiles.OpenPackage(context.Background(), path, imp, bankfiles.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range p.Files {
+			if f.Path != "" {
+				got = append(got, f.Kind.Import+": "+filepath.Base(f.Path))
+				if b, err := os.ReadFile(f.Path); err != nil || string(b) != "x" {
+					t.Errorf("%s: %q %v", f.Path, b, err)
+				}
+			}
+		}
+		if len(got) != 1 || !strings.HasPrefix(got[0], imp+": ") {
+			t.Errorf("import %s: extracted %v", imp, got)
+		}
+		p.Close()
 	}
 }

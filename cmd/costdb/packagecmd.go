@@ -50,7 +50,7 @@ type walker struct {
 // walk adds the files of the package at path; top is false for a zip in a
 // folder.
 func (w *walker) walk(path string, top bool) error {
-	p, err := bankfiles.OpenPackage(w.ctx, path, bankfiles.Limits{})
+	p, err := bankfiles.OpenPackage(w.ctx, path, w.kind, bankfiles.Limits{})
 	if err != nil {
 		return err
 	}
@@ -65,6 +65,8 @@ func (w *walker) walk(path string, top bool) error {
 				return err
 			}
 			continue
+		case f.Known && f.Kind.Import == w.kind && f.Path == "":
+			skip = "not extracted from its zip: import it on its own" // a second national workbook
 		case f.Known && f.Kind.Import == w.kind:
 			if ext == ".xls" {
 				return fmt.Errorf("%s: an Excel 97-2003 workbook (.xls), which costdb does not read: save it as XLSX and import that", f.Name)
