@@ -83,27 +83,30 @@ func ReadTitle(title string) TitleWord {
 	return t
 }
 
-// stateBeforeMonth finds a state named right before a month, as DNIT's
-// titles have it ("ALAGOAS - JANEIRO/2024"); a state's name elsewhere is
-// not taken ("PARA" is a word of Portuguese too).
+// stateBeforeMonth finds a state named (or its UF) right before a month,
+// and a dash, as DNIT's titles have it ("ALAGOAS - JANEIRO/2024"); a
+// state's name elsewhere is not taken ("PARA" is a word of Portuguese
+// too: "RELATORIO PARA JANEIRO/2024" names no state).
 func stateBeforeMonth(title string) (uf, place string) {
-	best := ""
 	for st, name := range domain.States {
-		n := NormalizeName(name)
-		for i := 0; ; {
-			j := strings.Index(title[i:], n)
-			if j < 0 {
-				break
+		for _, n := range []string{NormalizeName(name), st} { // "ALAGOAS - JANEIRO/2024", "AL - JAN/2024"
+			for i := 0; ; {
+				j := strings.Index(title[i:], n)
+				if j < 0 {
+					break
+				}
+				j += i
+				after := strings.TrimLeft(title[j+len(n):], " ")
+				rest := strings.TrimLeft(after, " -")
+				if (j == 0 || title[j-1] == ' ') && strings.HasPrefix(after, "-") && sicroMonthPattern.FindStringIndex(rest) != nil &&
+					sicroMonthPattern.FindStringIndex(rest)[0] == 0 && len(n) > len(place) {
+					uf, place = st, n
+				}
+				i = j + 1
 			}
-			j += i
-			rest := strings.TrimLeft(title[j+len(n):], " -")
-			if (j == 0 || title[j-1] == ' ') && sicroMonthPattern.MatchString(rest) && strings.Index(rest, sicroMonthPattern.FindString(rest)) == 0 && len(n) > len(best) {
-				best, uf = n, st
-			}
-			i = j + 1
 		}
 	}
-	return uf, best
+	return uf, place
 }
 
 // placeState tells the state of a locality: the first of a capital's

@@ -35,6 +35,8 @@ func TestReadTitle(t *testing.T) {
 		{"LOCALIDADE: PE - RECIFE - DESONERADO", "PE", "", &d, false},
 		{"CGCIT - SISTEMA DE CUSTOS REFERENCIAIS DE OBRAS - SICRO - DNIT - ALAGOAS - JANEIRO/2024 - COM DESONERACAO", "AL", "01/2024", &d, false},
 		{"MATO GROSSO DO SUL - JUL/2024 - SEM DESONERACAO", "MS", "07/2024", &nd, false},
+		{"SICRO - AL - JANEIRO/2024", "AL", "01/2024", nil, false},
+		{"RELATORIO PARA JANEIRO/2024", "", "01/2024", nil, false},
 		{"PRECOS PARA OBRAS - DATA DE EMISSAO: 13/11/2024", "", "", nil, false},
 		{"LOCALIDADE: SAO PAULO - SEM ENCARGOS SOCIAIS", "SP", "", nil, true},
 		{"LOCALIDADE: RECIFE - VER TAMBEM SAO PAULO", "PE", "", nil, false},
