@@ -2,7 +2,6 @@ package bankfiles
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -55,7 +54,11 @@ var capitals = map[string]string{
 func ReadTitle(title string) TitleWord {
 	var t TitleWord
 	if m := sinapiMonthTitle.FindStringSubmatch(title); m != nil {
-		if month := fmt.Sprintf("%02s/%s", m[1], m[2]); domain.ValidMonth(month) {
+		mm := m[1]
+		if len(mm) == 1 {
+			mm = "0" + mm
+		}
+		if month := mm + "/" + m[2]; domain.ValidMonth(month) {
 			t.Month = month
 		}
 	}
@@ -186,9 +189,10 @@ func readName(path string) nameWord {
 }
 
 // checkOwnWord checks what the title rows of f say against its name and
-// the import (its state, month and the imposed regime, as f carries them): a contradiction is an error naming both values. The
-// import's state and month are left to the caller when vsImport is false
-// (SICRO, whose titles must state them). It returns what the titles say.
+// the import (its state, month and the imposed regime, as f carries them):
+// a contradiction is an error naming both values. The import's state and
+// month are left to the caller when vsImport is false (SICRO, whose titles
+// must state them). It returns what the titles say.
 func checkOwnWord(f *File, vsImport bool) (TitleWord, error) {
 	t := ReadTitle(f.TitleText())
 	n := readName(f.Name)
