@@ -49,6 +49,9 @@ var sicroMonths = map[string]string{"JAN": "01", "FEV": "02", "MAR": "03", "ABR"
 // month, and returns the regime they state; stated is false when they state
 // none.
 func sicroTitle(f *File) (r domain.Regime, stated bool, err error) {
+	if _, err := checkOwnWord(f, false); err != nil {
+		return 0, false, err
+	}
 	title := f.TitleText()
 	state := titleState(title)
 	month := ""

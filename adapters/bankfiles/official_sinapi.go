@@ -31,9 +31,12 @@ const SinapiPlaces = 2
 //     row (TIPO ITEM empty) followed by a row per item (INSUMO or
 //     COMPOSICAO).
 //
-// A file's regime is Importer.Regime when set, else its name's
-// (_Desonerado / _NaoDesonerado); a name that gives none is an error. A name
-// that states a state and month (_PE_202410_) must state the edition's.
+// A file's regime is Importer.Regime when set, else the one its title rows
+// state, else its name's (_Desonerado / _NaoDesonerado); a file that gives
+// none is an error. A name that states a state and month (_PE_202410_) must
+// state the edition's. What the title rows state (checkOwnWord: "MES DE
+// COLETA: 10/2024", "LOCALIDADE: RECIFE", "DESONERADO") must agree with the
+// name, the edition and Importer.Regime.
 func OfficialSinapi() Bank {
 	return Bank{
 		Name:      "SINAPI",
@@ -81,8 +84,15 @@ func sinapiFile(f *File) ([]domain.Regime, error) {
 			return nil, f.Errorf(0, "the file name says %s %s; the import is for %s %s", m[1], month, f.State, f.Month)
 		}
 	}
+	t, err := checkOwnWord(f, true)
+	if err != nil {
+		return nil, err
+	}
 	if f.Regime != nil {
 		return []domain.Regime{*f.Regime}, nil
+	}
+	if t.Regime != nil { // the file's own word (checked against its name)
+		return []domain.Regime{*t.Regime}, nil
 	}
 	r, ok := SinapiRegimeFromName(f.Name)
 	if !ok {

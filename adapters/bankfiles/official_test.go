@@ -370,8 +370,12 @@ func TestImportSinapiAnalytic(t *testing.T) {
 func TestSinapiXLSXMatchesCSV(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	title := []string{"SISTEMA NACIONAL DE PESQUISA DE CUSTOS E ÍNDICES DA CONSTRUÇÃO CIVIL", "PREÇO DE INSUMOS",
-		"DATA DE EMISSÃO: 11/11/2024", "MÊS DE COLETA: 10/2024", "LOCALIDADE: PE"}
+	// The title rows state the file's own state and month: they are
+	// checked against its name (titles.go).
+	title := func(month, state string) []string {
+		return []string{"SISTEMA NACIONAL DE PESQUISA DE CUSTOS E ÍNDICES DA CONSTRUÇÃO CIVIL", "PREÇO DE INSUMOS",
+			"DATA DE EMISSÃO: 11/11/2024", "MÊS DE COLETA: " + month, "LOCALIDADE: " + state}
+	}
 	cases := []struct {
 		name    string
 		state   string
@@ -386,7 +390,7 @@ func TestSinapiXLSXMatchesCSV(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			xlsx := filepath.Join(dir, strings.TrimSuffix(filepath.Base(tc.convert), ".csv")+".xlsx")
-			writeFile(t, xlsx, csvToXLSX(t, tc.convert, title...))
+			writeFile(t, xlsx, csvToXLSX(t, tc.convert, title(tc.month, tc.state)...))
 			var files []string
 			for _, f := range tc.csv {
 				if f == tc.convert {

@@ -656,10 +656,14 @@ func (wf *WorkbookFile) Read(ctx context.Context, opt WorkbookOptions) (*Workboo
 	}
 	out.Sheets = append(out.Sheets, asum)
 
-	// The month: the sheets' titles, else the name, and the caller's.
-	if month.value == "" {
-		if m := workbookPattern.FindStringSubmatch(filepath.Base(wf.name)); m != nil {
-			month.value, month.where = m[2]+"/"+m[1], "the file name"
+	// The month: the sheets' titles, else the name, and the caller's; a
+	// name that says another month than the sheets is refused.
+	if m := workbookPattern.FindStringSubmatch(filepath.Base(wf.name)); m != nil {
+		named := m[2] + "/" + m[1]
+		if month.value == "" {
+			month.value, month.where = named, "the file name"
+		} else if named != month.value {
+			return nil, badFile(wf.name, 0, "the workbook says month %s (%s), the file name says %s", month.value, month.where, named)
 		}
 	}
 	switch {

@@ -23,19 +23,23 @@ const importUsage = `usage: costdb import sample --db PATH
        costdb import sinapi --db PATH --state UF --month MM/YYYY [--regime desonerado|nao-desonerado] [--dry-run] FILE|DIR...
        costdb import sinapi --db PATH --state UF,UF...|all --month MM/YYYY [--regime ...] [--dry-run] FILE|DIR...
        costdb import sicro --db PATH --state UF --month MM/YYYY [--dry-run] FILE|DIR...
+       costdb import sinapi|sicro --db PATH [--dry-run] PACKAGE...
        costdb import --mapping MAPPING.json --db PATH [--state UF] [--month MM/YYYY] [--dry-run] FILE
 WORKBOOK is the national SINAPI workbook (SINAPI_Referência_AAAA_MM.xlsx, or the
 SINAPI-AAAA-MM-formato-xlsx.zip Caixa publishes); FILE the per-state reports,
 DIR a directory of them. With several states (or all), each SINAPI file's
 state is told by its name (…_PE_202410_…) and every state's edition is
-imported in one transaction.`
+imported in one transaction. PACKAGE is a folder or a zip as Caixa or DNIT
+publish it: the files the import reads are read, every other file is listed
+as skipped, with why; the file names give --state and --month when they are
+not given (the title rows of each file must agree).`
 
 // runImportBank runs "costdb import sinapi|sicro": it reads every file
 // first, then imports them in one transaction, so that a bad file changes
 // nothing. A progress bar per file goes to stderr when it is a terminal; a
 // summary always goes to stdout. A SINAPI national workbook (told by its
 // sheets) is imported by runImportWorkbook.
-func runImportBank(ctx context.Context, kind string, args []string, stdout, stderr io.Writer) error {
+func runImportBank(ctx context.Context, kind string, args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("costdb import "+kind, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	db := fs.String("db", "./costdb.db", "bbolt database file or database URL (env COSTDB_DB)")
@@ -62,9 +66,18 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 	if err != nil {
 		return errUsage
 	}
-	if files, err = expandDirs(files); err != nil {
+	files, skipped, done, err := expandPackages(ctx, kind, bank, files)
+	if err != nil {
 		return err
 	}
+	defer done()
+	defer func() { // after the summary, once the import went through
+		for _, s := range skipped {
+			if err == nil {
+				fmt.Fprintln(stdout, s)
+			}
+		}
+	}()
 	if kind == "sinapi" && len(files) > 0 {
 		var book *bankfiles.WorkbookFile
 		for _, path := range files {
@@ -93,6 +106,17 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 		}
 		if *states != "" {
 			return fmt.Errorf("--states is for the national SINAPI workbook; the per-state files take --state")
+		}
+	}
+	if *state == "" && *month == "" && len(files) > 0 { // the files' names state them, else their titles (checked against each other)
+		s, m, ok := stateMonthFromNames(files, kind == "sinapi")
+		if !ok {
+			if s, m, ok, err = stateMonthFromTitles(ctx, bank, files, false); err != nil {
+				return err
+			}
+		}
+		if ok {
+			*state, *month = s, m
 		}
 	}
 	if *state == "" || *month == "" || len(files) == 0 {
