@@ -339,7 +339,7 @@ func analyticItems(t *table, number string, level int, items []domain.AnalyticIt
 // ABCCSV writes the ABC curve: a row per resource, ranked, then a footer
 // row with the total.
 func ABCCSV(w io.Writer, r *domain.ABCReport) error {
-	t, err := newTable(w, abcHeader)
+	t, err := newTable(w, abcHeaderOf(r))
 	if err != nil {
 		return err
 	}
@@ -350,7 +350,7 @@ func ABCCSV(w io.Writer, r *domain.ABCReport) error {
 		}
 		cells := map[int]string{
 			0: strconv.Itoa(row.Position), 1: row.Ref.Name, 2: row.Ref.Month, 3: text(row.Code),
-			4: text(missingNote(desc, row.Missing)), 5: text(row.Unit), 6: TypeName(row.Kind, row.ResourceType),
+			4: text(missingNote(desc, row.Missing)), 5: text(row.Unit), 6: abcTypeName(r, &row),
 			7: Quantity(row.Quantity), 8: priceOrEmpty(row.UnitPrice, row.Missing), 9: moneyOrEmpty(row.Total, row.Missing),
 			10: Money(row.Percent), 11: Money(row.CumulativePercent), 12: string(row.Class),
 		}

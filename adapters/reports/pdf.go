@@ -107,12 +107,12 @@ func itemRows(its []domain.AnalyticItem) int {
 // one row per resource, ranked, then the total and the classes.
 func ABCPDF(w io.Writer, r *domain.ABCReport, doc Document) error {
 	cols := []pdfCol{{"Pos.", 30, false}, {"Banco", 50, false}, {"Código", 52, false}, {"Descrição", 265, false}, {"Un.", 30, false},
-		{"Quantidade", 70, true}, {"Preço unit.", 70, true}, {"Total", 80, true}, {"%", 45, true}, {"% acum.", 55, true}, {"Classe", 35, false}}
+		{"Quantidade", 70, true}, {wordsOf(r).PDFPrice, 70, true}, {wordsOf(r).Total, 80, true}, {"%", 45, true}, {"% acum.", 55, true}, {"Classe", 35, false}}
 	footer := [][]string{{"", "", "", "Total", "", "", "", brl(r.Total), "", "", ""}}
 	for _, c := range r.Classes() {
 		footer = append(footer, []string{"", "", "", fmt.Sprintf("Classe %s (%d itens)", c.Class, c.Count), "", "", "", brl(c.Total), brl(c.Percent), "", ""})
 	}
-	title := fmt.Sprintf("Curva ABC (A até %s%%, B até %s%%)", Quantity(r.Limits.A), Quantity(r.Limits.B))
+	title := fmt.Sprintf("%s (A até %s%%, B até %s%%)", wordsOf(r).Title, Quantity(r.Limits.A), Quantity(r.Limits.B))
 	return tablePDF(w, r.Budget, doc, title, cols, len(r.Rows)+len(footer), func(emit func([]string) error) error {
 		for _, rw := range r.Rows {
 			row := []string{strconv.Itoa(rw.Position), rw.Ref.Name, rw.Code, missingNote(rw.Description, rw.Missing), rw.Unit,

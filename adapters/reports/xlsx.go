@@ -555,7 +555,7 @@ func (k *book) footer(b *domain.Budget, t domain.BudgetTotals, first, last int, 
 // and sheet "BDI". (Its rows are the budget's distinct resources, held by
 // the report.)
 func ABCXLSX(w io.Writer, r *domain.ABCReport, doc Document) error {
-	k, err := newBook(r.Budget, doc, "Curva ABC", "Curva ABC", [3]int{5, 5, 60}, [3]int{8, 12, 16})
+	k, err := newBook(r.Budget, doc, wordsOf(r).Sheet, wordsOf(r).Title, [3]int{5, 5, 60}, [3]int{8, 12, 16})
 	if err != nil {
 		return err
 	}
@@ -571,7 +571,7 @@ func (k *book) abcTable(r *domain.ABCReport) error {
 	if err := k.put('A', 8, fmt.Sprintf("Limites das classes: A até %s%%, B até %s%%", Quantity(r.Limits.A), Quantity(r.Limits.B))); err != nil {
 		return err
 	}
-	if err := k.heading(first-1, abcHeader); err != nil {
+	if err := k.heading(first-1, abcHeaderOf(r)); err != nil {
 		return err
 	}
 	last := first + len(r.Rows) - 1
