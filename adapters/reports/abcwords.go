@@ -15,17 +15,18 @@ type abcWords struct {
 	Total    string // the total's heading
 	Cost     string // what the totals are, for the chart's subtitle
 	FileStem string // the file name's report part (Filename)
-	Bar      string // what a bar of the chart is
+	Bar      string // what a bar of the chart is (the left axis)
+	Legend   string // the same, short enough for the legend
 	Axis     string // the chart's horizontal axis
 }
 
 var (
 	resourceWords = abcWords{Title: "Curva ABC de insumos", Sheet: "Curva ABC", Items: "insumos", Item: "insumo",
 		Price: "Preço unitário", PDFPrice: "Preço unit.", Total: "Total", Cost: "Custo direto pelos insumos, sem BDI", FileStem: "curva-abc",
-		Bar: "Custo do insumo (R$)", Axis: "Insumos em ordem decrescente de custo (código)"}
+		Bar: "Custo do insumo (R$)", Legend: "Custo do insumo (R$)", Axis: "Insumos em ordem decrescente de custo (código)"}
 	serviceWords = abcWords{Title: "Curva ABC de serviços", Sheet: "Curva ABC serviços", Items: "serviços", Item: "serviço",
 		Price: "Preço unitário c/ BDI", PDFPrice: "Preço c/ BDI", Total: "Total c/ BDI", Cost: "Total dos serviços, com BDI", FileStem: "curva-abc-servicos",
-		Bar: "Total do serviço c/ BDI (R$)", Axis: "Serviços em ordem decrescente de total com BDI (código)"}
+		Bar: "Total do serviço c/ BDI (R$)", Legend: "Total c/ BDI (R$)", Axis: "Serviços em ordem decrescente de total com BDI (código)"}
 )
 
 // wordsOf are the words of a curve.

@@ -158,7 +158,7 @@ func (c *chart) legend(p printer) {
 	y := 80.0
 	p(`<g class="legend" font-size="11" fill="#333">`)
 	p(`<rect x="%s" y="%s" width="12" height="12" fill="%s"/>`, f(x), f(y-10), barColour[domain.ClassA])
-	p(`<text x="%s" y="%s">%s</text>`, f(x+17), f(y), wordsOf(c.r).Bar)
+	p(`<text x="%s" y="%s">%s</text>`, f(x+17), f(y), wordsOf(c.r).Legend)
 	x += 150
 	p(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#1f3b73" stroke-width="2"/>`, f(x), f(y-4), f(x+18), f(y-4))
 	p(`<circle cx="%s" cy="%s" r="3" fill="#1f3b73"/>`, f(x+9), f(y-4))

@@ -33,7 +33,7 @@ import (
 // than JSON:API: negotiate leaves their Accept header to the handler.
 var (
 	csvReportPath = regexp.MustCompile(`(/budgets/[^/]+/(versions/[^/]+/)?reports/(synthetic|analytic|abc|abc-services)|/price_history/[^/]+)$`)
-	svgReportPath = regexp.MustCompile(`(/budgets/[^/]+/(versions/[^/]+/)?reports/(abc|abc-services)|/price_history/[^/]+/chart)\.svg$`)
+	svgReportPath = regexp.MustCompile(`(/budgets/[^/]+/reports/(abc|abc-services)|/price_history/[^/]+/chart)\.svg$`)
 )
 
 // exportAccepted reports whether a request negotiate would refuse (406)
@@ -388,6 +388,9 @@ func (h *handlers) writeABC(w http.ResponseWriter, r *http.Request, rep *domain.
 	}
 	addMissing(meta, httpapi.MissingRows(rep.Missing))
 	if rep.Services() {
+		// The services' curve: every row is a service, so no summary by
+		// category; ranked says what is ranked.
+		delete(meta, "summary")
 		meta["ranked"] = string(rep.Ranked)
 		set := fieldsOf(r).of("abc-service-rows")
 		h.streamRows(w, r, meta, len(rep.Rows), func(j *httpapi.JSONWriter, i int) {

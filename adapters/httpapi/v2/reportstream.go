@@ -329,7 +329,7 @@ func writeABCServiceRow(j *httpapi.JSONWriter, budgetID string, row *domain.ABCR
 		j.String(row.Unit)
 	}
 	if a.key("unit_price_with_bdi") {
-		j.Money(row.UnitPrice)
+		moneyOrNullTo(j, row.UnitPrice, row.Missing)
 	}
 	j.Raw("}}")
 }

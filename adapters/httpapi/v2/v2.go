@@ -166,8 +166,6 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Get(bud+"/{id}/versions/{version}/reports/analytic", h.versionReport(h.analyticReport))
 		r.Get(bud+"/{id}/versions/{version}/reports/abc", h.versionReport(h.abcReport))
 		r.Get(bud+"/{id}/versions/{version}/reports/abc-services", h.versionReport(h.abcServicesReport))
-		r.Get(bud+"/{id}/versions/{version}/reports/abc.svg", h.versionReport(h.abcChart))
-		r.Get(bud+"/{id}/versions/{version}/reports/abc-services.svg", h.versionReport(h.abcServicesChart))
 		r.Get(bud+"/{id}/versions/{version}/compare/{other}", h.compareVersions)
 		for _, rep := range []string{"synthetic", "analytic", "abc", "abc-services"} {
 			for _, kind := range []string{"xlsx", "pdf"} {
