@@ -21,7 +21,9 @@ type serviceKey struct {
 // supply lines) stays a row of its own. Each row's Total is the sum of the
 // synthetic report's line totals with BDI, as that report rounds them, so
 // the curve's Total is the sum of the lines' totals with BDI: the footer's
-// TotalWithBDI. UnitPrice is the unit price with BDI. The rows are ranked
+// TotalWithBDI (with the BDI on the final total the lines carry none, and
+// the curve's Total is the footer's Total: the BDI is the footer's alone).
+// UnitPrice is the unit price with BDI. The rows are ranked
 // by RankABC. A line the synthetic report could not price is a row marked
 // Missing, priced as that report prices it (zero); the curve's Missing is
 // the synthetic report's. Zero limits take the defaults; others must be

@@ -113,3 +113,24 @@ func TestServicesABCGroups(t *testing.T) {
 	}
 	checkAgainstSynthetic(t, syn, r)
 }
+
+// TestServicesABCFinalTotal: with the BDI on the final total the lines
+// carry no BDI (TestSynthetic), so the rows are the lines' totals and add up
+// to the footer's total without BDI; the BDI (136.25) is the footer's alone.
+func TestServicesABCFinalTotal(t *testing.T) {
+	syn, err := domain.NewBudgetPricer(worldSource()).Synthetic(worldBudget(domain.BDIOnFinalTotal))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := domain.ServicesABC(syn, domain.ABCLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"OUTER 2 275.00 50.46 50.46 A", "BC1 4 140.00 25.69 76.15 B", "R1 10 100.00 18.35 94.50 B", "BC2 1 30.00 5.50 100.00 C"}
+	if diff := cmp.Diff(want, abcServicesRows(r)); diff != "" {
+		t.Errorf("curve (-want +got):\n%s", diff)
+	}
+	if !r.Total.Equal(syn.Total) || !r.Total.Add(syn.BDIValue).Equal(syn.TotalWithBDI) {
+		t.Errorf("total %s, synthetic %s + BDI %s = %s", r.Total, syn.Total, syn.BDIValue, syn.TotalWithBDI)
+	}
+}

@@ -2,8 +2,9 @@
 # Renders page 1 of every client document to PNG under docs/documents/:
 # go run ./tools/documents writes the documents of a demo budget (bundled
 # SINAPI MG sample, fixed clock) into a scratch directory; LibreOffice turns
-# XLSX and CSV into PDF, pdftoppm turns page 1 of each PDF into a PNG, and
-# rsvg-convert (else chromium headless) the SVG charts. A missing tool skips
+# each XLSX into PDF and pdftoppm page 1 of each PDF into a PNG; a CSV is
+# shown as LibreOffice opens it (to HTML, chromium's screenshot); the SVG
+# charts by rsvg-convert, else chromium headless. A missing tool skips
 # its documents with a message. Run from anywhere: `task documents` or
 # `bash tools/documents/render.sh`.
 set -euo pipefail
@@ -13,7 +14,7 @@ dest="$root/docs/documents"
 res=${RES:-70}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$dest" "$work/files" "$work/pdf" "$work/home"
+mkdir -p "$dest" "$work/files" "$work/pdf" "$work/html" "$work/home"
 
 (cd "$root" && go run ./tools/documents -out "$work/files") >/dev/null
 
@@ -27,14 +28,9 @@ for c in chromium chromium-browser google-chrome; do
 	if have "$c"; then chromium_bin=$c; break; fi
 done
 
-# topdf FILE [FILTER]: LibreOffice converts a spreadsheet to PDF in $work/pdf.
+# topdf FILE: LibreOffice converts a workbook to PDF in $work/pdf.
 topdf() {
-	local f=$1 filter=${2:-}
-	if [ -n "$filter" ]; then
-		HOME="$work/home" "$soffice_bin" --headless --infilter="$filter" --convert-to pdf --outdir "$work/pdf" "$f" >/dev/null 2>&1
-	else
-		HOME="$work/home" "$soffice_bin" --headless --convert-to pdf --outdir "$work/pdf" "$f" >/dev/null 2>&1
-	fi
+	HOME="$work/home" "$soffice_bin" --headless --convert-to pdf --outdir "$work/pdf" "$1" >/dev/null 2>&1
 }
 
 # page1 PDF NAME: page 1 of the PDF as docs/documents/NAME.png.
@@ -53,18 +49,27 @@ if have pdftoppm; then
 			topdf "$f"
 			page1 "$work/pdf/$n.pdf" "$n-xlsx"
 		done
-		# CSV as a pt-BR spreadsheet opens it: ';' separated, '"' quoted,
-		# UTF-8 (LibreOffice's CSV filter options 59,34,76).
-		for f in "$work"/files/*.csv; do
-			n=$(basename "$f" .csv)
-			topdf "$f" "CSV:59,34,76,1"
-			page1 "$work/pdf/$n.pdf" "$n-csv"
-		done
 	else
-		echo "LibreOffice (soffice) not installed: XLSX and CSV pages skipped" >&2
+		echo "LibreOffice (soffice) not installed: XLSX pages skipped" >&2
 	fi
 else
-	echo "pdftoppm (poppler-utils) not installed: PDF, XLSX and CSV pages skipped" >&2
+	echo "pdftoppm (poppler-utils) not installed: PDF and XLSX pages skipped" >&2
+fi
+
+# A CSV as a pt-BR spreadsheet opens it (';' separated, '"' quoted, UTF-8:
+# LibreOffice's CSV filter options 59,34,76), the sheet's first screen:
+# LibreOffice writes it as an HTML table, chromium takes a screenshot (a CSV
+# has no print setup, so its printed page 1 would show three columns).
+if [ -n "$soffice_bin" ] && [ -n "$chromium_bin" ]; then
+	for f in "$work"/files/*.csv; do
+		n=$(basename "$f" .csv)
+		HOME="$work/home" "$soffice_bin" --headless --infilter="CSV:59,34,76,1" --convert-to html --outdir "$work/html" "$f" >/dev/null 2>&1
+		"$chromium_bin" --headless --no-sandbox --disable-gpu --hide-scrollbars --force-device-scale-factor=1 \
+			--window-size=1400,600 --screenshot="$dest/$n-csv.png" "file://$work/html/$n.html" >/dev/null 2>&1
+		echo "docs/documents/$n-csv.png"
+	done
+else
+	echo "LibreOffice or chromium not installed: CSV pages skipped" >&2
 fi
 
 for f in "$work"/files/*.svg; do
