@@ -140,9 +140,21 @@ func RankABC(items []ABCInput, limits ABCLimits) []ABCRow {
 	return rows
 }
 
-// ABCReport is the ABC curve of a budget's resources.
+// ABCRanked says what an ABC curve ranks.
+type ABCRanked string
+
+// What a curve ranks: the budget's resources (its lines exploded into their
+// leaves, totals without BDI), or its services (its lines, totals with BDI).
+const (
+	RankedResources ABCRanked = "resources"
+	RankedServices  ABCRanked = "services"
+)
+
+// ABCReport is the ABC curve of a budget's resources (BudgetPricer.ABC) or
+// of its services (ServicesABC): Ranked says which; "" is resources.
 type ABCReport struct {
 	Budget *Budget
+	Ranked ABCRanked
 	Limits ABCLimits
 	Rows   []ABCRow
 	// Total is the sum of the rows' totals: the budget's direct cost

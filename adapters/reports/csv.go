@@ -396,7 +396,7 @@ func analyticItems(t *table, number string, level int, items []domain.AnalyticIt
 // ABCCSV writes the ABC curve: a row per resource, ranked, then a footer
 // row with the total.
 func ABCCSV(w io.Writer, r *domain.ABCReport, opts ...CSVOption) error {
-	t, err := newTable(w, abcHeader, opts...)
+	t, err := newTable(w, abcHeaderOf(r), opts...)
 	if err != nil {
 		return err
 	}
@@ -407,7 +407,7 @@ func ABCCSV(w io.Writer, r *domain.ABCReport, opts ...CSVOption) error {
 		}
 		cells := map[int]string{
 			0: strconv.Itoa(row.Position), 1: row.Ref.Name, 2: t.month(row.Ref.Month), 3: t.code(row.Code),
-			4: text(missingNote(desc, row.Missing)), 5: t.code(row.Unit), 6: TypeName(row.Kind, row.ResourceType),
+			4: text(missingNote(desc, row.Missing)), 5: t.code(row.Unit), 6: abcTypeName(r, &row),
 			7: Quantity(row.Quantity), 8: priceOrEmpty(row.UnitPrice, row.Missing), 9: moneyOrEmpty(row.Total, row.Missing),
 			10: Money(row.Percent), 11: Money(row.CumulativePercent), 12: string(row.Class),
 		}

@@ -162,12 +162,12 @@ func AnalyticPDF(w io.Writer, r *domain.AnalyticReport, doc Document) error {
 // classes.
 func ABCPDF(w io.Writer, r *domain.ABCReport, doc Document) error {
 	cols := []pdfCol{{"Pos.", 30, false}, {"Banco", 44, false}, {"Código", 50, false}, {"Descrição", 0, false}, {"Un.", 30, false},
-		{"Quantidade", 70, true}, {"Preço unit.", 66, true}, {"Total", 76, true}, {"%", 40, true}, {"% acum.", 48, true}, {"Classe", 36, true}}
+		{"Quantidade", 70, true}, {wordsOf(r).PDFPrice, 66, true}, {wordsOf(r).Total, 76, true}, {"%", 40, true}, {"% acum.", 48, true}, {"Classe", 36, true}}
 	footer := [][]string{{"", "", "", "Total", "", "", "", brl(r.Total), "", "", ""}}
 	for _, c := range r.Classes() {
 		footer = append(footer, []string{"", "", "", fmt.Sprintf("Classe %s (%d itens)", c.Class, c.Count), "", "", "", brl(c.Total), brl(c.Percent), "", ""})
 	}
-	title := fmt.Sprintf("Curva ABC (A até %s%%, B até %s%%)", Quantity(r.Limits.A), Quantity(r.Limits.B))
+	title := fmt.Sprintf("%s (A até %s%%, B até %s%%)", wordsOf(r).Title, Quantity(r.Limits.A), Quantity(r.Limits.B))
 	t := pdfTable{title: title, cols: cols, desc: 3}
 	return tablePDF(w, r.Budget, doc, t, func(emit func(*pdfRow) error, _ bool) error {
 		row := pdfRow{depth: 1}

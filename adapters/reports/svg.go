@@ -109,7 +109,7 @@ func (c *chart) yPercent(p float64) float64 { return marginTop + plotHeight - p/
 func (c *chart) draw(w *bufio.Writer) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	b := c.r.Budget
-	title := "Curva ABC de insumos"
+	title := wordsOf(c.r).Title
 	if b != nil {
 		title += " — " + b.Code + " " + b.Description
 	}
@@ -132,21 +132,21 @@ func (c *chart) draw(w *bufio.Writer) {
 	c.curve(p)
 	c.axes(p)
 	if c.n == 0 {
-		p(`<text x="%s" y="%s" text-anchor="middle" fill="#666">Sem insumos: o orçamento não tem linhas.</text>`+"\n",
-			f(marginLeft+c.plotW/2), f(marginTop+plotHeight/2))
+		p(`<text x="%s" y="%s" text-anchor="middle" fill="#666">Sem %s: o orçamento não tem linhas.</text>`+"\n",
+			f(marginLeft+c.plotW/2), f(marginTop+plotHeight/2), wordsOf(c.r).Items)
 	}
 	p("</svg>\n")
 }
 
 func (c *chart) description() string {
-	return fmt.Sprintf("Gráfico de Pareto: %d insumos em ordem decrescente de custo (barras, eixo da esquerda em R$) "+
+	return fmt.Sprintf("Gráfico de Pareto: %d %s em ordem decrescente de custo (barras, eixo da esquerda em R$) "+
 		"e o percentual acumulado (linha, eixo da direita). Faixas A, B e C com limites de %s%% e %s%%.",
-		c.n, Quantity(c.r.Limits.A), Quantity(c.r.Limits.B))
+		c.n, wordsOf(c.r).Items, Quantity(c.r.Limits.A), Quantity(c.r.Limits.B))
 }
 
 func (c *chart) subtitle() []string {
 	return []string{
-		fmt.Sprintf("Custo direto pelos insumos, sem BDI: R$ %s · %d insumos", brl(c.r.Total), c.n),
+		fmt.Sprintf("%s: R$ %s · %d %s", wordsOf(c.r).Cost, brl(c.r.Total), c.n, wordsOf(c.r).Items),
 		fmt.Sprintf("Classe A até %s%% do custo acumulado, B até %s%%, C o restante", Quantity(c.r.Limits.A), Quantity(c.r.Limits.B)),
 	}
 }
@@ -158,7 +158,7 @@ func (c *chart) legend(p printer) {
 	y := 80.0
 	p(`<g class="legend" font-size="11" fill="#333">`)
 	p(`<rect x="%s" y="%s" width="12" height="12" fill="%s"/>`, f(x), f(y-10), barColour[domain.ClassA])
-	p(`<text x="%s" y="%s">Custo do insumo (R$)</text>`, f(x+17), f(y))
+	p(`<text x="%s" y="%s">%s</text>`, f(x+17), f(y), wordsOf(c.r).Legend)
 	x += 150
 	p(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#1f3b73" stroke-width="2"/>`, f(x), f(y-4), f(x+18), f(y-4))
 	p(`<circle cx="%s" cy="%s" r="3" fill="#1f3b73"/>`, f(x+9), f(y-4))
@@ -195,8 +195,8 @@ func (c *chart) bands(p printer) {
 		if c.r.Total.IsPositive() {
 			share = Money(ct.Percent)
 		}
-		p(`<rect class="band band-%s" x="%s" y="%s" width="%s" height="%s" fill="%s"><title>Classe %s: %d insumos, %s%% do custo</title></rect>`+"\n",
-			cl, f(x0), f(marginTop), f(x1-x0), f(plotHeight), bandColour[cl], cl, count, share)
+		p(`<rect class="band band-%s" x="%s" y="%s" width="%s" height="%s" fill="%s"><title>Classe %s: %d %s, %s%% do custo</title></rect>`+"\n",
+			cl, f(x0), f(marginTop), f(x1-x0), f(plotHeight), bandColour[cl], cl, count, wordsOf(c.r).Items, share)
 		label := string(cl)
 		if x1-x0 >= 90 {
 			label = fmt.Sprintf("%s · %d · %s%%", cl, count, share)
@@ -312,11 +312,11 @@ func (c *chart) axes(p printer) {
 		p("</g>\n")
 	}
 	// Axis titles.
-	p(`<text class="axis-title" x="%s" y="%s" text-anchor="middle" fill="#222">Insumos em ordem decrescente de custo (código)</text>`+"\n",
-		f(marginLeft+c.plotW/2), f(c.height-12))
+	p(`<text class="axis-title" x="%s" y="%s" text-anchor="middle" fill="#222">%s</text>`+"\n",
+		f(marginLeft+c.plotW/2), f(c.height-12), wordsOf(c.r).Axis)
 	midY := marginTop + plotHeight/2
-	p(`<text class="axis-title" x="20" y="%s" text-anchor="middle" fill="#222" transform="rotate(-90 20 %s)">Custo do insumo (R$)</text>`+"\n",
-		f(midY), f(midY))
+	p(`<text class="axis-title" x="20" y="%s" text-anchor="middle" fill="#222" transform="rotate(-90 20 %s)">%s</text>`+"\n",
+		f(midY), f(midY), wordsOf(c.r).Bar)
 	xr := c.width - 16
 	p(`<text class="axis-title" x="%s" y="%s" text-anchor="middle" fill="#222" transform="rotate(90 %s %s)">Percentual acumulado (%%)</text>`+"\n",
 		f(xr), f(midY), f(xr), f(midY))

@@ -641,14 +641,14 @@ const (
 // the signature block; and sheet "BDI". (Its rows are the budget's
 // distinct resources, held by the report.)
 func ABCXLSX(w io.Writer, r *domain.ABCReport, doc Document) error {
-	cw := newColWidths(abcHeader)
+	cw := newColWidths(abcHeaderOf(r))
 	for i := range r.Rows {
 		row := &r.Rows[i]
 		for _, t := range []struct {
 			col byte
 			s   string
 		}{{'A', fmt.Sprint(row.Position)}, {'B', row.Ref.Name}, {'C', row.Ref.Month}, {'D', row.Code},
-			{'E', missingNote(row.Description, row.Missing)}, {'F', row.Unit}, {'G', CategoryName(row.Category)}, {'M', string(row.Class)}} {
+			{'E', missingNote(row.Description, row.Missing)}, {'F', row.Unit}, {'G', abcCategoryName(r, row)}, {'M', string(row.Class)}} {
 			cw.text(t.col, t.s)
 		}
 		cw.number('H', row.Quantity, abcMaxQtyPlaces)
@@ -657,7 +657,7 @@ func ABCXLSX(w io.Writer, r *domain.ABCReport, doc Document) error {
 	}
 	cw.number('J', r.Total, places(r.Total, 2, maxShownPlaces))
 	lay := sheetLayout{widths: cw.widths('E', 30, 55), heading: abcHeadingRow, last: 'M', profile: 'H'}
-	k, err := newBook(r.Budget, doc, "Curva ABC", "Curva ABC", lay)
+	k, err := newBook(r.Budget, doc, wordsOf(r).Sheet, wordsOf(r).Title, lay)
 	if err != nil {
 		return err
 	}
@@ -698,7 +698,7 @@ func (k *book) abcTable(r *domain.ABCReport) (int, error) {
 	if err := k.put('A', 8, fmt.Sprintf("Limites das classes: A até %s%%, B até %s%%", Quantity(r.Limits.A), Quantity(r.Limits.B))); err != nil {
 		return 0, err
 	}
-	if err := k.heading(abcHeadingRow, abcHeader); err != nil {
+	if err := k.heading(abcHeadingRow, abcHeaderOf(r)); err != nil {
 		return 0, err
 	}
 	last := first + len(r.Rows) - 1
@@ -719,7 +719,7 @@ func (k *book) abcTable(r *domain.ABCReport) (int, error) {
 			{'A', excelize.Cell{StyleID: k.center, Value: row.Position}}, {'B', excelize.Cell{StyleID: k.text, Value: row.Ref.Name}},
 			{'C', excelize.Cell{StyleID: k.text, Value: row.Ref.Month}}, {'D', excelize.Cell{StyleID: k.text, Value: row.Code}},
 			{'E', excelize.Cell{StyleID: k.wrap, Value: missingNote(row.Description, row.Missing)}},
-			{'F', excelize.Cell{StyleID: k.text, Value: row.Unit}}, {'G', excelize.Cell{StyleID: k.text, Value: CategoryName(row.Category)}},
+			{'F', excelize.Cell{StyleID: k.text, Value: row.Unit}}, {'G', excelize.Cell{StyleID: k.text, Value: abcCategoryName(r, row)}},
 			{'H', number(row.Quantity, k.num[qtyPlaces])}, {'I', nil}, {'J', number(row.Total, k.num[places(row.Total, 2, maxShownPlaces)])},
 			{'K', formula(row.Percent, pct, k.money)}, {'L', formula(row.CumulativePercent, cum, k.money)},
 			{'M', excelize.Cell{StyleID: k.center, Value: string(row.Class)}},

@@ -17,13 +17,14 @@ import (
 // The client documents of the synthetic, analytic and ABC reports
 // (docs/budgets.md, "Spreadsheet and PDF"):
 //
-//	GET /budgets/{id}/reports/{synthetic,analytic,abc}.xlsx and .pdf
-//	GET /budgets/{id}/versions/{version}/reports/{synthetic,analytic,abc}.xlsx and .pdf
+//	GET /budgets/{id}/reports/{synthetic,analytic,abc,abc-services}.xlsx and .pdf
+//	GET /budgets/{id}/versions/{version}/reports/{synthetic,analytic,abc,abc-services}.xlsx and .pdf
 //
-// (a version's document carries its number and hash; abc takes abcLimits).
+// (a version's document carries its number and hash; abc and abc-services
+// take abcLimits).
 
 // docReportPath are the paths whose answer is a spreadsheet or a PDF.
-var docReportPath = regexp.MustCompile(`/budgets/[^/]+/(versions/[^/]+/)?reports/(synthetic|analytic|abc)\.(xlsx|pdf)$`)
+var docReportPath = regexp.MustCompile(`/budgets/[^/]+/(versions/[^/]+/)?reports/(synthetic|analytic|abc|abc-services)\.(xlsx|pdf)$`)
 
 // docFunc computes a report for a document (its figures checked by the
 // use case): what renders it to a writer, and the file's name.
@@ -65,6 +66,14 @@ var documentReports = map[string]docFunc{
 		rep, err := h.env.App.ABCReport(ctx, principal(r), chi.URLParam(r, "id"), limits)
 		return rep, budgetOf(rep, func() *domain.Budget { return rep.Budget }), err
 	}, reports.ABCXLSX, reports.ABCPDF),
+	"abc-services": docReport("curva-abc-servicos", func(h *handlers, r *http.Request, ctx context.Context) (*domain.ABCReport, *domain.Budget, error) {
+		limits, err := abcLimits(r.URL.Query())
+		if err != nil {
+			return nil, nil, err
+		}
+		rep, err := h.abcOf(r, ctx, true, limits)
+		return rep, budgetOf(rep, func() *domain.Budget { return rep.Budget }), err
+	}, reports.ABCXLSX, reports.ABCPDF),
 }
 
 // budgetOf is a report's budget, nil when there is no report.
@@ -81,7 +90,7 @@ func (h *handlers) reportDocument(report, kind string, version bool) http.Handle
 	compute := documentReports[report]
 	return func(w http.ResponseWriter, r *http.Request) {
 		params := []string{}
-		if report == "abc" {
+		if report == "abc" || report == "abc-services" {
 			params = append(params, "abcLimits")
 		}
 		if _, err := query(r, params...); err != nil {

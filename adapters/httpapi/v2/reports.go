@@ -2,6 +2,7 @@ package v2
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -32,8 +33,8 @@ import (
 // Paths (below /api/public/v2) whose answer may be in a media type other
 // than JSON:API: negotiate leaves their Accept header to the handler.
 var (
-	csvReportPath = regexp.MustCompile(`(/budgets/[^/]+/(versions/[^/]+/)?reports/(synthetic|analytic|abc)|/price_history/[^/]+)$`)
-	svgReportPath = regexp.MustCompile(`(/budgets/[^/]+/reports/abc|/price_history/[^/]+/chart)\.svg$`)
+	csvReportPath = regexp.MustCompile(`(/budgets/[^/]+/(versions/[^/]+/)?reports/(synthetic|analytic|abc|abc-services)|/price_history/[^/]+)$`)
+	svgReportPath = regexp.MustCompile(`(/budgets/[^/]+/reports/(abc|abc-services)|/price_history/[^/]+/chart)\.svg$`)
 )
 
 // exportAccepted reports whether a request negotiate would refuse (406)
@@ -357,7 +358,22 @@ func abcLimits(q url.Values) (domain.ABCLimits, error) {
 }
 
 // abcReport handles GET /budgets/{id}/reports/abc.
-func (h *handlers) abcReport(w http.ResponseWriter, r *http.Request) {
+func (h *handlers) abcReport(w http.ResponseWriter, r *http.Request) { h.abcCurve(w, r, false) }
+
+// abcServicesReport handles GET /budgets/{id}/reports/abc-services: the ABC
+// curve of the budget's services (its lines, totals with BDI).
+func (h *handlers) abcServicesReport(w http.ResponseWriter, r *http.Request) { h.abcCurve(w, r, true) }
+
+// abcOf computes the ABC curve of the resources, or of the services.
+func (h *handlers) abcOf(r *http.Request, ctx context.Context, services bool, limits domain.ABCLimits) (*domain.ABCReport, error) {
+	if services {
+		return h.env.App.ABCServicesReport(ctx, principal(r), chi.URLParam(r, "id"), limits)
+	}
+	return h.env.App.ABCReport(ctx, principal(r), chi.URLParam(r, "id"), limits)
+}
+
+// abcCurve answers an ABC curve as JSON:API or CSV.
+func (h *handlers) abcCurve(w http.ResponseWriter, r *http.Request, services bool) {
 	q, err := query(r, "format", "abcLimits")
 	if err != nil {
 		h.writeError(w, r, err)
@@ -373,13 +389,13 @@ func (h *handlers) abcReport(w http.ResponseWriter, r *http.Request) {
 		h.writeReportError(w, r, err)
 		return
 	}
-	rep, err := h.env.App.ABCReport(r.Context(), principal(r), chi.URLParam(r, "id"), limits)
+	rep, err := h.abcOf(r, r.Context(), services, limits)
 	if err != nil {
 		h.writeError(w, r, err)
 		return
 	}
 	if isCSV(format) {
-		h.streamCSV(w, r, exportName(r, rep.Budget, "curva-abc", "csv"), func(w io.Writer) error { return reports.ABCCSV(w, rep, csvOptions(format)...) })
+		h.streamCSV(w, r, exportName(r, rep.Budget, reports.ABCFileStem(rep), "csv"), func(w io.Writer) error { return reports.ABCCSV(w, rep, csvOptions(format)...) })
 		return
 	}
 	h.writeABC(w, r, rep)
@@ -400,6 +416,17 @@ func (h *handlers) writeABC(w http.ResponseWriter, r *http.Request, rep *domain.
 		"classes": classes,
 	}
 	addMissing(meta, httpapi.MissingRows(rep.Missing))
+	if rep.Services() {
+		// The services' curve: every row is a service, so no summary by
+		// category; ranked says what is ranked.
+		delete(meta, "summary")
+		meta["ranked"] = string(rep.Ranked)
+		set := fieldsOf(r).of("abc-service-rows")
+		h.streamRows(w, r, meta, len(rep.Rows), func(j *httpapi.JSONWriter, i int) {
+			writeABCServiceRow(j, rep.Budget.ID, &rep.Rows[i], set)
+		})
+		return
+	}
 	set := fieldsOf(r).of("abc-rows")
 	h.streamRows(w, r, meta, len(rep.Rows), func(j *httpapi.JSONWriter, i int) {
 		writeABCRow(j, rep.Budget.ID, &rep.Rows[i], set)
@@ -409,7 +436,14 @@ func (h *handlers) writeABC(w http.ResponseWriter, r *http.Request, rep *domain.
 // abcChart handles GET /budgets/{id}/reports/abc.svg: the ABC curve as a
 // Pareto chart (image/svg+xml, inline). Accept must allow image/svg+xml
 // (406 otherwise).
-func (h *handlers) abcChart(w http.ResponseWriter, r *http.Request) {
+func (h *handlers) abcChart(w http.ResponseWriter, r *http.Request) { h.abcSVG(w, r, false) }
+
+// abcServicesChart handles GET /budgets/{id}/reports/abc-services.svg: the
+// ABC curve of the services as abcChart draws the resources'.
+func (h *handlers) abcServicesChart(w http.ResponseWriter, r *http.Request) { h.abcSVG(w, r, true) }
+
+// abcSVG answers an ABC curve as a Pareto chart.
+func (h *handlers) abcSVG(w http.ResponseWriter, r *http.Request, services bool) {
 	q, err := query(r, "abcLimits")
 	if err != nil {
 		h.writeError(w, r, err)
@@ -424,7 +458,7 @@ func (h *handlers) abcChart(w http.ResponseWriter, r *http.Request) {
 		h.writeReportError(w, r, domain.Errorf(eNotAcceptable, "the chart is image/svg+xml: Accept must allow it"))
 		return
 	}
-	rep, err := h.env.App.ABCReport(r.Context(), principal(r), chi.URLParam(r, "id"), limits)
+	rep, err := h.abcOf(r, r.Context(), services, limits)
 	if err != nil {
 		h.writeError(w, r, err)
 		return
@@ -434,5 +468,5 @@ func (h *handlers) abcChart(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	httpapi.WriteExport(w, reports.SVGMediaType, "inline", reports.Filename(rep.Budget, "curva-abc", "svg"), buf.Bytes())
+	httpapi.WriteExport(w, reports.SVGMediaType, "inline", reports.Filename(rep.Budget, reports.ABCFileStem(rep), "svg"), buf.Bytes())
 }

@@ -280,3 +280,56 @@ func writeABCRow(j *httpapi.JSONWriter, budgetID string, row *domain.ABCRow, set
 	}
 	j.Raw("}}")
 }
+
+// writeABCServiceRow writes a row of the ABC curve of services: a service
+// (the budget's lines that name it, grouped), its quantity, its unit price
+// and total with BDI as the synthetic report's lines carry them.
+func writeABCServiceRow(j *httpapi.JSONWriter, budgetID string, row *domain.ABCRow, set fieldSet) {
+	j.Raw(`{"type":"abc-service-rows","id":`)
+	j.String(budgetID + ":" + strconv.Itoa(row.Position))
+	j.Raw(`,"attributes":{`)
+	a := attrWriter{j: j, set: set}
+	if a.key("bank") {
+		j.String(row.Ref.Name)
+	}
+	if a.key("base_version") {
+		j.StringOrNull(strOrNil(row.Ref.Month))
+	}
+	if a.key("class") {
+		j.String(string(row.Class))
+	}
+	if a.key("code") {
+		j.String(row.Code)
+	}
+	if a.key("cumulative_percent") {
+		j.Money(row.CumulativePercent)
+	}
+	if a.key("description") {
+		j.String(row.Description)
+	}
+	if a.key("kind") {
+		j.String(string(row.Kind))
+	}
+	if a.key("missing") {
+		j.Bool(row.Missing)
+	}
+	if a.key("percent") {
+		j.Money(row.Percent)
+	}
+	if a.key("position") {
+		j.Int(row.Position)
+	}
+	if a.key("quantity") {
+		j.Number(httpapi.Num(row.Quantity))
+	}
+	if a.key("total_with_bdi") {
+		j.Money(row.Total)
+	}
+	if a.key("unit") {
+		j.String(row.Unit)
+	}
+	if a.key("unit_price_with_bdi") {
+		moneyOrNullTo(j, row.UnitPrice, row.Missing)
+	}
+	j.Raw("}}")
+}

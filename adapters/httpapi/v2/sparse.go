@@ -182,6 +182,8 @@ var typeFields = func() map[string][]string {
 			"unit_summary", "weight"},
 		"abc-rows": {"bank", "base_version", "category", "class", "code", "cumulative_percent", "description",
 			"idle", "kind", "missing", "percent", "position", "quantity", "resource_type", "total", "unit", "unit_price"},
+		"abc-service-rows": {"bank", "base_version", "class", "code", "cumulative_percent", "description",
+			"kind", "missing", "percent", "position", "quantity", "total_with_bdi", "unit", "unit_price_with_bdi"},
 	}
 	for _, model := range []any{
 		userDoc{}, sectorDoc{}, groupDoc{}, budgetDoc{}, budgetNodeDoc{}, bdiDoc{}, historyDoc{},

@@ -65,7 +65,7 @@ type handlers struct {
 //	GET, POST, GET/PATCH/DELETE {id}   /my_database/groups
 //	GET, POST, GET/PATCH/DELETE {id}   /budgets (budgets.go: list, create, detail…)
 //	POST /budgets/{id}/nodes, GET/PATCH/DELETE /budgets/{id}/nodes/{node}
-//	GET  /budgets/{id}/reports/synthetic|analytic|abc (JSON:API or CSV), …/abc.svg
+//	GET  /budgets/{id}/reports/synthetic|analytic|abc|abc-services (JSON:API or CSV), …/abc.svg, …/abc-services.svg
 //	GET/PATCH /budgets/{id}/bdi (estimator_bdi.go: the BDI as TCU checks it)
 //	POST /banks/{id}/items/{code}/copy, /my_database/compositions/{id}/duplicate,
 //	     /budgets/{id}/duplicate (estimator_copy.go)
@@ -158,6 +158,8 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Get(bud+"/{id}/reports/analytic", h.analyticReport)
 		r.Get(bud+"/{id}/reports/abc", h.abcReport)
 		r.Get(bud+"/{id}/reports/abc.svg", h.abcChart)
+		r.Get(bud+"/{id}/reports/abc-services", h.abcServicesReport)
+		r.Get(bud+"/{id}/reports/abc-services.svg", h.abcServicesChart)
 		r.Get(bud+"/{id}/bdi", h.getBudgetBDI)
 		r.Patch(bud+"/{id}/bdi", h.updateBudgetBDI)
 		r.Post(bud+"/{id}/duplicate", h.duplicateBudget)
@@ -169,8 +171,9 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Get(bud+"/{id}/versions/{version}/reports/synthetic", h.versionReport(h.syntheticReport))
 		r.Get(bud+"/{id}/versions/{version}/reports/analytic", h.versionReport(h.analyticReport))
 		r.Get(bud+"/{id}/versions/{version}/reports/abc", h.versionReport(h.abcReport))
+		r.Get(bud+"/{id}/versions/{version}/reports/abc-services", h.versionReport(h.abcServicesReport))
 		r.Get(bud+"/{id}/versions/{version}/compare/{other}", h.compareVersions)
-		for _, rep := range []string{"synthetic", "analytic", "abc"} {
+		for _, rep := range []string{"synthetic", "analytic", "abc", "abc-services"} {
 			for _, kind := range []string{"xlsx", "pdf"} {
 				r.Get(bud+"/{id}/reports/"+rep+"."+kind, h.reportDocument(rep, kind, false))
 				r.Get(bud+"/{id}/versions/{version}/reports/"+rep+"."+kind, h.reportDocument(rep, kind, true))
