@@ -553,7 +553,9 @@ type BankInput struct {
 // (SINAPI, SICRO) is not part of the lookup: it is kept as the entry's
 // AskedRegion and shown back. WithLaborCharges, when set, requires the
 // edition to publish that regime's prices (EINVALID on
-// /banks/i/with_labor_charges otherwise).
+// /banks/i/with_labor_charges otherwise). Without it an edition imported in
+// one regime attaches: the other regime's prices of its items are null and
+// listed under missing (never 0).
 func (s *Service) AddBanks(ctx context.Context, p domain.Principal, id string, banks []BankInput) (*domain.PricedComposition, error) {
 	return s.changeComposition(ctx, p, id, func(tx Tx, c *domain.Composition) error {
 		if err := s.checkCount("/banks", len(banks)); err != nil {
@@ -607,14 +609,10 @@ func (s *Service) AddBanks(ctx context.Context, p domain.Principal, id string, b
 					v.Add(ptr+"/with_labor_charges", "edition %s has no %s prices", editionName(ref), reg)
 					continue
 				}
-			} else if lacks := lackingRegimes(ed, domain.NaoDesonerado, domain.Desonerado); lacks != "" {
-				// A composition shows both regimes (pnd and pd), so unless the
-				// client named the one it prices in (with_labor_charges), it
-				// needs an edition with both: a regime never imported would
-				// otherwise price at zero.
-				v.Add(ptr, "edition %s lacks the %s prices: a composition shows both regimes (pnd and pd), so import them first", editionName(ref), lacks)
-				continue
 			}
+			// Without with_labor_charges an edition of one regime attaches
+			// too: the other regime's prices of its items are unknown, so
+			// the pricer shows them null and lists them under missing.
 			for j, it := range c.Items {
 				if it.Bank != ref.Name {
 					continue
@@ -734,9 +732,47 @@ func (s source) OwnComposition(code, state string) (*domain.Composition, error) 
 }
 
 func (s source) BankResource(ref domain.BankRef, code string) (*domain.BankResource, error) {
-	return s.tx.BankResource(ref.EditionKey(), code)
+	r, err := s.tx.BankResource(ref.EditionKey(), code)
+	if err != nil || r.Regimes != nil {
+		return r, err
+	}
+	regimes, err := editionRegimes(s.tx, ref)
+	if err != nil || regimes == nil {
+		return r, err
+	}
+	out := *r
+	out.Regimes = regimes
+	return &out, nil
 }
 
 func (s source) BankComposition(ref domain.BankRef, code string) (*domain.BankComposition, error) {
-	return s.tx.BankComposition(ref.EditionKey(), code)
+	c, err := s.tx.BankComposition(ref.EditionKey(), code)
+	if err != nil || c.Regimes != nil {
+		return c, err
+	}
+	regimes, err := editionRegimes(s.tx, ref)
+	if err != nil || regimes == nil {
+		return c, err
+	}
+	out := *c
+	out.Regimes = regimes
+	return &out, nil
+}
+
+// editionRegimes are the regimes of a record stored before records kept
+// their own (Regimes nil, "every regime of its edition"): the edition's,
+// so that a record of an edition imported in one regime never shows the
+// other regime's price as 0. Nil when the edition has both (or records no
+// regimes): the record is priced as it is.
+func editionRegimes(tx Tx, ref domain.BankRef) ([]domain.Regime, error) {
+	ed, err := tx.Edition(ref.EditionKey())
+	if isNotFound(err) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	if len(ed.Regimes) == 0 || len(ed.Regimes) == 2 {
+		return nil, nil
+	}
+	return append([]domain.Regime(nil), ed.Regimes...), nil
 }

@@ -179,6 +179,7 @@ func (p *Pricer) Price(c *Composition) (*PricedComposition, error) {
 	} else {
 		pc = priceSinapi(c, items)
 	}
+	pc.Prices.Unpriced = noItemPriced(items)
 	for _, f := range c.UnsetFields() {
 		pc.Prices.Unpriced = [2]bool{true, true}
 		pc.Missing = append(pc.Missing, MissingPrice{Bank: BankMyBase, Code: c.Code, Kind: KindComposition, Field: f,
@@ -235,6 +236,10 @@ func (p *Pricer) resolve(c *Composition, it Item) (PricedItem, error) {
 			pi.Description, pi.Unit, pi.Type = sub.Description, sub.Unit, sub.Type
 			pi.UnitPrice = spc.Prices.Unit()
 			pi.subMissing = spc.Missing
+			// A regime none of its items has a price in (an edition
+			// imported in one regime) leaves it without a price there:
+			// null, its items listed through subMissing.
+			pi.Unpriced = spc.Prices.Unpriced
 			if f := sub.UnsetFields(); len(f) > 0 {
 				// Without a unit cost of its own the item has no price;
 				// its own entry says why, so the sub-composition's field
@@ -275,6 +280,26 @@ func (p *Pricer) resolve(c *Composition, it Item) (PricedItem, error) {
 	}
 	pi.Missing = pi.Reason != ""
 	return pi, nil
+}
+
+// noItemPriced says, per regime, that none of the composition's items has a
+// price in that regime while some has one in the other (an edition
+// imported in one regime): its price there is unknown (null), not 0. A
+// composition some of whose items are priced in a regime keeps the sum of
+// those, flagged incomplete by its missing list, and so does one none of
+// whose items is priced in either regime (the sum of what could be priced,
+// nothing).
+func noItemPriced(items []PricedItem) [2]bool {
+	var priced [2]bool
+	for i := range items {
+		for _, g := range []Regime{NaoDesonerado, Desonerado} {
+			priced[g] = priced[g] || items[i].Priced(g) // Price marks a missing item unpriced in both
+		}
+	}
+	if priced[NaoDesonerado] == priced[Desonerado] {
+		return [2]bool{}
+	}
+	return [2]bool{!priced[NaoDesonerado], !priced[Desonerado]}
 }
 
 // unsetReason is the reason of a composition without a field it needs.
