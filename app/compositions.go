@@ -28,6 +28,9 @@ type CompositionInput struct {
 	TeamProduction decimal.Decimal
 	FIC            decimal.Decimal
 	LaborAddition  decimal.Decimal
+	// LabourCharges is the company's own social charges percentage for
+	// the composition's bank labour (null: the bank's prices).
+	LabourCharges decimal.NullDecimal
 }
 
 func (in CompositionInput) apply(c *domain.Composition) {
@@ -47,6 +50,7 @@ func (in CompositionInput) apply(c *domain.Composition) {
 	c.Note = in.Note
 	c.Tags = Tags(in.Tags)
 	c.TeamProduction, c.FIC, c.LaborAddition = in.TeamProduction, in.FIC, in.LaborAddition
+	c.LabourCharges = in.LabourCharges
 }
 
 // CreateComposition creates a composition in the caller's company and
@@ -90,6 +94,9 @@ type CompositionPatch struct {
 	TeamProduction *decimal.Decimal
 	FIC            *decimal.Decimal
 	LaborAddition  *decimal.Decimal
+	// LabourCharges, when not nil, sets the own charges (a null
+	// NullDecimal clears them).
+	LabourCharges *decimal.NullDecimal
 }
 
 func (pt CompositionPatch) apply(c *domain.Composition) {
@@ -98,6 +105,7 @@ func (pt CompositionPatch) apply(c *domain.Composition) {
 		Type: c.Type, Unit: c.Unit, State: c.State, IsSicro: c.IsSicro, Labor: c.Labor,
 		Rounding: c.Rounding, Note: c.Note, Tags: c.Tags,
 		TeamProduction: c.TeamProduction, FIC: c.FIC, LaborAddition: c.LaborAddition,
+		LabourCharges: c.LabourCharges,
 	}
 	set(&in.GroupID, pt.GroupID)
 	set(&in.Code, pt.Code)
@@ -114,6 +122,7 @@ func (pt CompositionPatch) apply(c *domain.Composition) {
 	set(&in.TeamProduction, pt.TeamProduction)
 	set(&in.FIC, pt.FIC)
 	set(&in.LaborAddition, pt.LaborAddition)
+	set(&in.LabourCharges, pt.LabourCharges)
 	in.apply(c)
 }
 

@@ -44,6 +44,11 @@ type PricedItem struct {
 	// lacks: both for an item whose record is gone, one for a bank record
 	// published in one regime only (Priced).
 	Unpriced [2]bool
+	// LabourBase and LabourCharges, on a bank labour resource priced with
+	// the composition's own charges (Composition.LabourCharges), are its
+	// price without charges and the percentage applied: UnitPrice is
+	// LabourPrice(LabourBase, LabourCharges). Not Valid otherwise.
+	LabourBase, LabourCharges decimal.NullDecimal
 	// subMissing are the missing items of an own composition item, listed
 	// again by the composition that holds it.
 	subMissing []MissingPrice
@@ -268,6 +273,7 @@ func (p *Pricer) resolve(c *Composition, it Item) (PricedItem, error) {
 		pi.UnitPrice = UnitPrice{PND: r.Prices.PND, PD: r.Prices.PD}
 		pi.IdlePrice = UnitPrice{PND: r.Prices.PNDI, PD: r.Prices.PDI}
 		pi.Unpriced, pi.Reason = lacking(r.Priced, "resource", it.Code, ref)
+		ownCharges(&pi, r, c.LabourCharges, ref)
 	default:
 		bc, err := p.src.BankComposition(ref, it.Code)
 		if err != nil {
