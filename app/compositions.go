@@ -28,6 +28,9 @@ type CompositionInput struct {
 	TeamProduction decimal.Decimal
 	FIC            decimal.Decimal
 	LaborAddition  decimal.Decimal
+	// LabourCharges is the company's own social charges percentage for
+	// the composition's bank labour (null: the bank's prices).
+	LabourCharges decimal.NullDecimal
 }
 
 func (in CompositionInput) apply(c *domain.Composition) {
@@ -47,6 +50,7 @@ func (in CompositionInput) apply(c *domain.Composition) {
 	c.Note = in.Note
 	c.Tags = Tags(in.Tags)
 	c.TeamProduction, c.FIC, c.LaborAddition = in.TeamProduction, in.FIC, in.LaborAddition
+	c.LabourCharges = in.LabourCharges
 }
 
 // CreateComposition creates a composition in the caller's company and
@@ -90,6 +94,9 @@ type CompositionPatch struct {
 	TeamProduction *decimal.Decimal
 	FIC            *decimal.Decimal
 	LaborAddition  *decimal.Decimal
+	// LabourCharges, when not nil, sets the own charges (a null
+	// NullDecimal clears them).
+	LabourCharges *decimal.NullDecimal
 }
 
 func (pt CompositionPatch) apply(c *domain.Composition) {
@@ -98,6 +105,7 @@ func (pt CompositionPatch) apply(c *domain.Composition) {
 		Type: c.Type, Unit: c.Unit, State: c.State, IsSicro: c.IsSicro, Labor: c.Labor,
 		Rounding: c.Rounding, Note: c.Note, Tags: c.Tags,
 		TeamProduction: c.TeamProduction, FIC: c.FIC, LaborAddition: c.LaborAddition,
+		LabourCharges: c.LabourCharges,
 	}
 	set(&in.GroupID, pt.GroupID)
 	set(&in.Code, pt.Code)
@@ -114,6 +122,7 @@ func (pt CompositionPatch) apply(c *domain.Composition) {
 	set(&in.TeamProduction, pt.TeamProduction)
 	set(&in.FIC, pt.FIC)
 	set(&in.LaborAddition, pt.LaborAddition)
+	set(&in.LabourCharges, pt.LabourCharges)
 	in.apply(c)
 }
 
@@ -553,7 +562,9 @@ type BankInput struct {
 // (SINAPI, SICRO) is not part of the lookup: it is kept as the entry's
 // AskedRegion and shown back. WithLaborCharges, when set, requires the
 // edition to publish that regime's prices (EINVALID on
-// /banks/i/with_labor_charges otherwise).
+// /banks/i/with_labor_charges otherwise). Without it an edition imported in
+// one regime attaches: the other regime's prices of its items are null and
+// listed under missing (never 0).
 func (s *Service) AddBanks(ctx context.Context, p domain.Principal, id string, banks []BankInput) (*domain.PricedComposition, error) {
 	return s.changeComposition(ctx, p, id, func(tx Tx, c *domain.Composition) error {
 		if err := s.checkCount("/banks", len(banks)); err != nil {
@@ -607,14 +618,10 @@ func (s *Service) AddBanks(ctx context.Context, p domain.Principal, id string, b
 					v.Add(ptr+"/with_labor_charges", "edition %s has no %s prices", editionName(ref), reg)
 					continue
 				}
-			} else if lacks := lackingRegimes(ed, domain.NaoDesonerado, domain.Desonerado); lacks != "" {
-				// A composition shows both regimes (pnd and pd), so unless the
-				// client named the one it prices in (with_labor_charges), it
-				// needs an edition with both: a regime never imported would
-				// otherwise price at zero.
-				v.Add(ptr, "edition %s lacks the %s prices: a composition shows both regimes (pnd and pd), so import them first", editionName(ref), lacks)
-				continue
 			}
+			// Without with_labor_charges an edition of one regime attaches
+			// too: the other regime's prices of its items are unknown, so
+			// the pricer shows them null and lists them under missing.
 			for j, it := range c.Items {
 				if it.Bank != ref.Name {
 					continue
@@ -734,9 +741,47 @@ func (s source) OwnComposition(code, state string) (*domain.Composition, error) 
 }
 
 func (s source) BankResource(ref domain.BankRef, code string) (*domain.BankResource, error) {
-	return s.tx.BankResource(ref.EditionKey(), code)
+	r, err := s.tx.BankResource(ref.EditionKey(), code)
+	if err != nil || r.Regimes != nil {
+		return r, err
+	}
+	regimes, err := editionRegimes(s.tx, ref)
+	if err != nil || regimes == nil {
+		return r, err
+	}
+	out := *r
+	out.Regimes = regimes
+	return &out, nil
 }
 
 func (s source) BankComposition(ref domain.BankRef, code string) (*domain.BankComposition, error) {
-	return s.tx.BankComposition(ref.EditionKey(), code)
+	c, err := s.tx.BankComposition(ref.EditionKey(), code)
+	if err != nil || c.Regimes != nil {
+		return c, err
+	}
+	regimes, err := editionRegimes(s.tx, ref)
+	if err != nil || regimes == nil {
+		return c, err
+	}
+	out := *c
+	out.Regimes = regimes
+	return &out, nil
+}
+
+// editionRegimes are the regimes of a record stored before records kept
+// their own (Regimes nil, "every regime of its edition"): the edition's,
+// so that a record of an edition imported in one regime never shows the
+// other regime's price as 0. Nil when the edition has both (or records no
+// regimes): the record is priced as it is.
+func editionRegimes(tx Tx, ref domain.BankRef) ([]domain.Regime, error) {
+	ed, err := tx.Edition(ref.EditionKey())
+	if isNotFound(err) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	if len(ed.Regimes) == 0 || len(ed.Regimes) == 2 {
+		return nil, nil
+	}
+	return append([]domain.Regime(nil), ed.Regimes...), nil
 }

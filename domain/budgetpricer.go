@@ -118,6 +118,10 @@ func (bp *BudgetPricer) resolveLine(li *lineInfo, state string, n *BudgetNode) e
 		li.description, li.unit, li.own = c.Description, c.Unit, c
 		li.price = pc.Prices.Unit()
 		li.sub = pc.Missing
+		li.lacks = pc.Prices.Unpriced
+		if li.lacks != [2]bool{} {
+			li.lackReason = "own composition " + n.Code + " (" + state + ") has no item priced in the budget's regime"
+		}
 		if f := c.UnsetFields(); len(f) > 0 {
 			// No unit cost: the line is missing, as one whose record is gone.
 			li.price, li.missing, li.sub = UnitPrice{}, true, withoutFields(pc.Missing)

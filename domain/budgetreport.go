@@ -172,6 +172,10 @@ type AnalyticItem struct {
 	Partial decimal.Decimal
 	Missing bool
 	Reason  string // why it is missing
+	// LabourBase and LabourCharges, on a bank labour resource of an own
+	// composition priced with its own labour charges, are its price
+	// without charges and the percentage applied (PricedItem's).
+	LabourBase, LabourCharges decimal.NullDecimal
 	// Items are the items of a composition item, opened in turn. Subtrees
 	// are shared between the rows that open the same composition: read
 	// them, don't change them.
@@ -315,6 +319,7 @@ func (bp *BudgetPricer) ownItems(c *Composition, reg Regime) ([]AnalyticItem, er
 			Kind: it.Kind, Bank: it.Bank, Code: it.Code, Description: it.Description, Unit: it.Unit,
 			ResourceType: it.ResourceType, Coefficient: it.Quantity,
 			UnitPrice: it.UnitPrice.In(reg), Partial: it.Total.In(reg), Missing: !it.Priced(reg), Reason: it.Reason,
+			LabourBase: it.LabourBase, LabourCharges: it.LabourCharges,
 		}
 		if c.IsSicro {
 			ai.Section = it.Section

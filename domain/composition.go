@@ -124,6 +124,12 @@ type Composition struct {
 	Banks          []BankRef       // sorted by name, one per bank
 	Items          []Item          // in the order they were first added
 	CreatedAt      time.Time
+
+	// LabourCharges, when set, is the company's own social charges
+	// percentage: the bank labour resources of the composition are priced
+	// at their price without charges × (1 + LabourCharges / 100)
+	// (LabourPrice); null prices them at the bank's price.
+	LabourCharges decimal.NullDecimal
 }
 
 // DefaultRounding is the calculation method a composition gets when it is
@@ -186,6 +192,7 @@ func (c *Composition) Validate() error {
 	if c.LaborAddition.IsNegative() {
 		v.Add("/adc_labor", "must not be negative")
 	}
+	ValidateLabourCharges(&v, "/labour_charges", c.LabourCharges)
 	for i, b := range c.Banks {
 		_ = v.Merge("", b.Validate("/banks/"+strconv.Itoa(i)))
 	}

@@ -86,6 +86,10 @@ type BankResource struct {
 	// nil means every regime of its edition. A regime not here has no price:
 	// its figures read 0 and must be flagged, never shown as a price.
 	Regimes []Regime
+	// Base is the price without social charges (SINAPI's "sem encargos"
+	// sheets, for labour), when the bank published one: what own labour
+	// charges apply to (LabourPrice).
+	Base decimal.NullDecimal
 }
 
 // Priced reports whether the record has prices of regime g.
@@ -184,6 +188,9 @@ func MergeBankResource(old, r *BankResource, regimes []Regime) *BankResource {
 		return &out
 	}
 	out.Regimes = mergeRegimes(old.Regimes, regimes)
+	if !out.Base.Valid {
+		out.Base = old.Base
+	}
 	out.Prices = old.Prices
 	for _, g := range regimes {
 		if g == Desonerado {

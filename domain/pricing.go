@@ -44,6 +44,11 @@ type PricedItem struct {
 	// lacks: both for an item whose record is gone, one for a bank record
 	// published in one regime only (Priced).
 	Unpriced [2]bool
+	// LabourBase and LabourCharges, on a bank labour resource priced with
+	// the composition's own charges (Composition.LabourCharges), are its
+	// price without charges and the percentage applied: UnitPrice is
+	// LabourPrice(LabourBase, LabourCharges). Not Valid otherwise.
+	LabourBase, LabourCharges decimal.NullDecimal
 	// subMissing are the missing items of an own composition item, listed
 	// again by the composition that holds it.
 	subMissing []MissingPrice
@@ -179,6 +184,7 @@ func (p *Pricer) Price(c *Composition) (*PricedComposition, error) {
 	} else {
 		pc = priceSinapi(c, items)
 	}
+	pc.Prices.Unpriced = noItemPriced(items)
 	for _, f := range c.UnsetFields() {
 		pc.Prices.Unpriced = [2]bool{true, true}
 		pc.Missing = append(pc.Missing, MissingPrice{Bank: BankMyBase, Code: c.Code, Kind: KindComposition, Field: f,
@@ -235,6 +241,10 @@ func (p *Pricer) resolve(c *Composition, it Item) (PricedItem, error) {
 			pi.Description, pi.Unit, pi.Type = sub.Description, sub.Unit, sub.Type
 			pi.UnitPrice = spc.Prices.Unit()
 			pi.subMissing = spc.Missing
+			// A regime none of its items has a price in (an edition
+			// imported in one regime) leaves it without a price there:
+			// null, its items listed through subMissing.
+			pi.Unpriced = spc.Prices.Unpriced
 			if f := sub.UnsetFields(); len(f) > 0 {
 				// Without a unit cost of its own the item has no price;
 				// its own entry says why, so the sub-composition's field
@@ -263,6 +273,7 @@ func (p *Pricer) resolve(c *Composition, it Item) (PricedItem, error) {
 		pi.UnitPrice = UnitPrice{PND: r.Prices.PND, PD: r.Prices.PD}
 		pi.IdlePrice = UnitPrice{PND: r.Prices.PNDI, PD: r.Prices.PDI}
 		pi.Unpriced, pi.Reason = lacking(r.Priced, "resource", it.Code, ref)
+		ownCharges(&pi, r, c.LabourCharges, ref)
 	default:
 		bc, err := p.src.BankComposition(ref, it.Code)
 		if err != nil {
@@ -275,6 +286,26 @@ func (p *Pricer) resolve(c *Composition, it Item) (PricedItem, error) {
 	}
 	pi.Missing = pi.Reason != ""
 	return pi, nil
+}
+
+// noItemPriced says, per regime, that none of the composition's items has a
+// price in that regime while some has one in the other (an edition
+// imported in one regime): its price there is unknown (null), not 0. A
+// composition some of whose items are priced in a regime keeps the sum of
+// those, flagged incomplete by its missing list, and so does one none of
+// whose items is priced in either regime (the sum of what could be priced,
+// nothing).
+func noItemPriced(items []PricedItem) [2]bool {
+	var priced [2]bool
+	for i := range items {
+		for _, g := range []Regime{NaoDesonerado, Desonerado} {
+			priced[g] = priced[g] || items[i].Priced(g) // Price marks a missing item unpriced in both
+		}
+	}
+	if priced[NaoDesonerado] == priced[Desonerado] {
+		return [2]bool{}
+	}
+	return [2]bool{!priced[NaoDesonerado], !priced[Desonerado]}
 }
 
 // unsetReason is the reason of a composition without a field it needs.

@@ -608,7 +608,7 @@ func (wf *WorkbookFile) Read(ctx context.Context, opt WorkbookOptions) (*Workboo
 	if _, ok := wf.sheets[SheetAnalytic]; !ok {
 		return nil, wf.sheetError(SheetAnalytic, 0, -1, "the sheet is missing (the composition structure)")
 	}
-	read := map[string]bool{SheetAnalytic: true}
+	read := map[string]bool{SheetAnalytic: true, SheetInsumosNoCharges: true}
 	for _, p := range pairs {
 		read[p.insumos], read[p.com] = true, true
 		out.Regimes = append(out.Regimes, p.regime)
@@ -655,6 +655,13 @@ func (wf *WorkbookFile) Read(ctx context.Context, opt WorkbookOptions) (*Workboo
 		return nil, err
 	}
 	out.Sheets = append(out.Sheets, asum)
+	noCharges, nsum, err := wf.readNoCharges(ctx, &month, opt.Progress)
+	if err != nil {
+		return nil, err
+	}
+	if nsum != nil {
+		out.Sheets = append(out.Sheets, *nsum)
+	}
 
 	// The month: the sheets' titles, else the name, and the caller's; a
 	// name that says another month than the sheets is refused.
@@ -711,11 +718,12 @@ func (wf *WorkbookFile) Read(ctx context.Context, opt WorkbookOptions) (*Workboo
 	out.States = states
 	name, ref := wf.name, out.Month
 	out.build = func(st string) (Edition, StateSummary) {
-		return buildState(name, st, ref, func(yield func(domain.Regime, *wbPrices, *wbPrices)) {
+		ed, sum := buildState(name, st, ref, func(yield func(domain.Regime, *wbPrices, *wbPrices)) {
 			for _, d := range data {
 				yield(d.regime, d.ins, d.com)
 			}
 		}, structure, parents)
+		return withBase(ed, st, noCharges), sum
 	}
 	return out, nil
 }

@@ -123,6 +123,7 @@ type compositionRecord struct {
 	TeamProduction string          `json:"team_production"`
 	FIC            string          `json:"fic"`
 	LaborAddition  string          `json:"labor_addition"`
+	LabourCharges  *string         `json:"labour_charges,omitempty"` // absent: the bank's prices
 	Banks          []bankRefRecord `json:"banks"`
 	Items          []itemRecord    `json:"items"`
 	CreatedAt      string          `json:"created_at"`
@@ -151,6 +152,9 @@ type bankResourceRecord struct {
 	// Regimes whose prices the record has; absent (records written before)
 	// means every regime of the edition.
 	Regimes []int `json:"regimes"`
+	// Base is the price without charges (sem encargos); absent when the
+	// bank published none.
+	Base *string `json:"base,omitempty"`
 }
 
 type unitPriceRecord struct {
@@ -409,7 +413,7 @@ func toCompositionRecord(c *domain.Composition) compositionRecord {
 		Code: c.Code, SecondCode: c.SecondCode, Description: c.Description, Type: c.Type, Unit: c.Unit,
 		State: c.State, IsSicro: c.IsSicro, Labor: c.Labor, Rounding: int(c.Rounding), Note: c.Note,
 		TeamProduction: encDec(c.TeamProduction), FIC: encDec(c.FIC), LaborAddition: encDec(c.LaborAddition),
-		CreatedAt: encTime(c.CreatedAt), Tags: c.Tags,
+		LabourCharges: encOptDec(c.LabourCharges), CreatedAt: encTime(c.CreatedAt), Tags: c.Tags,
 	}
 	if c.Banks != nil {
 		r.Banks = make([]bankRefRecord, len(c.Banks))
@@ -444,6 +448,7 @@ func (r *compositionRecord) domain(d *decoder) *domain.Composition {
 		TeamProduction: d.dec("team_production", r.TeamProduction),
 		FIC:            d.dec("fic", r.FIC),
 		LaborAddition:  d.dec("labor_addition", r.LaborAddition),
+		LabourCharges:  d.optDec("labour_charges", r.LabourCharges),
 		CreatedAt:      d.time("created_at", r.CreatedAt),
 		Tags:           r.Tags,
 	}
@@ -498,12 +503,29 @@ func (r *editionRecord) domain(d *decoder) *domain.Edition {
 
 func toBankResourceRecord(v *domain.BankResource) bankResourceRecord {
 	return bankResourceRecord{Code: v.Code, Description: v.Description, Unit: v.Unit, Type: v.Type, Prices: toPriceLineRecord(v.Prices),
-		Regimes: toRegimeRecords(v.Regimes)}
+		Regimes: toRegimeRecords(v.Regimes), Base: encOptDec(v.Base)}
+}
+
+// encOptDec is the stored text of an optional decimal, nil when absent.
+func encOptDec(d decimal.NullDecimal) *string {
+	if !d.Valid {
+		return nil
+	}
+	s := encDec(d.Decimal)
+	return &s
+}
+
+// optDec is the optional decimal a record holds at name.
+func (d *decoder) optDec(name string, s *string) decimal.NullDecimal {
+	if s == nil {
+		return decimal.NullDecimal{}
+	}
+	return decimal.NewNullDecimal(d.dec(name, *s))
 }
 
 func (r *bankResourceRecord) domain(d *decoder) *domain.BankResource {
 	return &domain.BankResource{Code: r.Code, Description: r.Description, Unit: r.Unit, Type: r.Type, Prices: r.Prices.domain(d, "prices/"),
-		Regimes: fromRegimeRecords(r.Regimes)}
+		Regimes: fromRegimeRecords(r.Regimes), Base: d.optDec("base", r.Base)}
 }
 
 // toRegimeRecords and fromRegimeRecords keep nil (every regime) apart from

@@ -297,6 +297,13 @@ var LineMembers = NewObject(
 	DecOrNull("pd", func(l Line) (decimal.Decimal, bool) {
 		return l.Rounding.ShowLine(l.Total.PD), !l.Priced(domain.Desonerado)
 	}),
+	// A labour resource priced with the composition's own charges: its
+	// price without charges and the percentage applied (left out
+	// otherwise).
+	Dec("labour_base", func(l Line) decimal.Decimal { return l.LabourBase.Decimal }).
+		OmitIf(func(l Line) bool { return !l.LabourBase.Valid }),
+	Dec("labour_charges", func(l Line) decimal.Decimal { return l.LabourCharges.Decimal }).
+		OmitIf(func(l Line) bool { return !l.LabourCharges.Valid }),
 	Boolean("is_resource", func(l Line) bool { return l.Kind == domain.KindResource }),
 )
 

@@ -297,7 +297,8 @@ func TestNoSilentZeroPrice(t *testing.T) {
 }
 
 // TestEditionMustHaveRegimeAndState: an edition that lacks a regime asked
-// for, or the state asked for, is 422 naming it, and nothing changes.
+// for (v1 with_labor_charges, a budget's regime), or the state asked for,
+// is 422 naming it, and nothing changes.
 func TestEditionMustHaveRegimeAndState(t *testing.T) {
 	h := apitest.New(t)
 	u := h.AddUser("Construtora Alfa", "ana@alfa.example")
@@ -317,10 +318,10 @@ func TestEditionMustHaveRegimeAndState(t *testing.T) {
 	for _, tc := range []struct {
 		name, path, body, want string
 	}{
-		{"v1 regime", pzV1 + "/compositions/" + cid + "/add-bases", `{"bases":[{"name":"SINAPI","local":"SP","version":"08/2026"}]}`,
-			"edition SINAPI SP 08/2026 lacks the desonerado prices"},
-		{"v2 regime", pzV2 + "/compositions/" + cid + "/add_banks", `{"banks":[{"name":"SINAPI","location":"SP","version":"08/2026"}]}`,
-			"edition SINAPI SP 08/2026 lacks the desonerado prices"},
+		// A regime the client names (with_labor_charges) must be there;
+		// an edition of one regime attaches otherwise (TestOneRegimeEditionAttaches).
+		{"v1 regime", pzV1 + "/compositions/" + cid + "/add-bases", `{"bases":[{"name":"SINAPI","local":"SP","version":"08/2026","with_labor_charges":false}]}`,
+			"edition SINAPI SP 08/2026 has no desonerado prices"},
 		{"v1 state", pzV1 + "/compositions/" + cid + "/add-bases", `{"bases":[{"name":"SINAPI","local":"RJ","version":"08/2026"}]}`,
 			"lacks the state RJ (imported for MG, SP)"},
 		{"v2 state", pzV2 + "/compositions/" + cid + "/add_banks", `{"banks":[{"name":"SINAPI","location":"RJ","version":"08/2026"}]}`,

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
 
 	"github.com/costdb/costdb/domain"
 )
@@ -130,13 +131,17 @@ func (t *tx) BankResource(editionKey, code string) (*domain.BankResource, error)
 func (t *tx) bankResources(where string, args ...any) ([]*domain.BankResource, error) {
 	out := []*domain.BankResource{}
 	var d decoder
-	err := t.query(`SELECT code, description, unit, type, pnd::text, pd::text, pndi::text, pdi::text, regimes FROM bank_resources
+	err := t.query(`SELECT code, description, unit, type, pnd::text, pd::text, pndi::text, pdi::text, regimes, base::text FROM bank_resources
 		WHERE `+where+` ORDER BY code`, args, func(r pgx.Rows) error {
 		var v domain.BankResource
 		var pnd, pd, pndi, pdi string
+		var base *string
 		var regimes []int32
-		if err := r.Scan(&v.Code, &v.Description, &v.Unit, &v.Type, &pnd, &pd, &pndi, &pdi, &regimes); err != nil {
+		if err := r.Scan(&v.Code, &v.Description, &v.Unit, &v.Type, &pnd, &pd, &pndi, &pdi, &regimes, &base); err != nil {
 			return err
+		}
+		if base != nil {
+			v.Base = decimal.NewNullDecimal(d.dec(*base))
 		}
 		v.Regimes = fromRegimes(regimes)
 		v.Prices = domain.PriceLine{PND: d.dec(pnd), PD: d.dec(pd), PNDI: d.dec(pndi), PDI: d.dec(pdi)}
@@ -310,12 +315,12 @@ func (t *tx) flush() error {
 		}
 		keys := b.resOrder
 		_, err := t.ptx.CopyFrom(t.ctx, pgx.Identifier{"bank_resources"},
-			[]string{"edition_key", "code", "description", "unit", "type", "pnd", "pd", "pndi", "pdi", "regimes"},
+			[]string{"edition_key", "code", "description", "unit", "type", "pnd", "pd", "pndi", "pdi", "regimes", "base"},
 			pgx.CopyFromSlice(len(keys), func(i int) ([]any, error) {
 				v := b.resources[keys[i]]
 				p := v.Prices
 				return []any{keys[i].edition, v.Code, v.Description, v.Unit, int32(v.Type), num(p.PND), num(p.PD), num(p.PNDI), num(p.PDI),
-					toRegimes(v.Regimes)}, nil
+					toRegimes(v.Regimes), optNum(v.Base)}, nil
 			}))
 		if err != nil {
 			return t.fail(err)

@@ -695,7 +695,7 @@ func (t *tx) DeleteResource(id string) error {
 
 const compositionCols = `r.id, r.company_id, r.user_id, r.department_id, r.group_id, r.code, r.second_code, r.description,
 	r.type, r.unit, r.state, r.is_sicro, r.labor, r.rounding, r.note, r.team_production::text, r.fic::text, r.labor_addition::text,
-	r.has_banks, r.has_items, r.created_at, r.created_at_ns, r.tags`
+	r.has_banks, r.has_items, r.created_at, r.created_at_ns, r.tags, r.labour_charges::text`
 
 // compositions loads the compositions that the clause (on r) selects, with
 // their banks and items, in one round trip.
@@ -710,11 +710,15 @@ func (t *tx) compositions(s sel) ([]*domain.Composition, error) {
 		var ns int32
 		var rounding int
 		var tp, fic, la string
+		var lc *string
 		var hasBanks, hasItems bool
 		if err := rows.Scan(&c.ID, &c.CompanyID, &c.UserID, &c.DepartmentID, &c.GroupID, &c.Code, &c.SecondCode, &c.Description,
 			&c.Type, &c.Unit, &c.State, &c.IsSicro, &c.Labor, &rounding, &c.Note, &tp, &fic, &la,
-			&hasBanks, &hasItems, &at, &ns, &c.Tags); err != nil {
+			&hasBanks, &hasItems, &at, &ns, &c.Tags, &lc); err != nil {
 			return err
+		}
+		if lc != nil {
+			c.LabourCharges = decimal.NewNullDecimal(d.dec(*lc))
 		}
 		c.Rounding, c.Tags = domain.RoundingMethod(rounding), app.Tags(c.Tags)
 		c.TeamProduction, c.FIC, c.LaborAddition = d.dec(tp), d.dec(fic), d.dec(la)
@@ -815,14 +819,14 @@ func (t *tx) PutComposition(c *domain.Composition) error {
 		b.Queue(`INSERT INTO compositions (company_id, id, user_id, department_id, group_id, code, second_code, description,
 			type, unit, state, is_sicro, labor, rounding, note, team_production, fic, labor_addition, has_banks, has_items,
 			code_fold, code_key, description_fold, description_ci, unit_fold, unit_ci, state_fold, state_ci, type_fold, type_ci,
-			created_at, created_at_ns, tags)
+			created_at, created_at_ns, tags, labour_charges)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-				$21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33)`,
+				$21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34)`,
 			c.CompanyID, c.ID, c.UserID, c.DepartmentID, c.GroupID, c.Code, c.SecondCode, c.Description,
 			c.Type, c.Unit, c.State, c.IsSicro, c.Labor, int(c.Rounding), c.Note,
 			num(c.TeamProduction), num(c.FIC), num(c.LaborAddition), c.Banks != nil, c.Items != nil,
 			app.Fold(c.Code), app.CodeKey(app.Fold(c.Code)), app.Fold(c.Description), ciFold(c.Description),
-			app.Fold(c.Unit), ciFold(c.Unit), app.Fold(c.State), ciFold(c.State), app.Fold(c.Type), ciFold(c.Type), at, ns, tagsArg(c.Tags))
+			app.Fold(c.Unit), ciFold(c.Unit), app.Fold(c.State), ciFold(c.State), app.Fold(c.Type), ciFold(c.Type), at, ns, tagsArg(c.Tags), optNum(c.LabourCharges))
 		for i, br := range c.Banks {
 			b.Queue(`INSERT INTO composition_banks (company_id, composition_id, pos, name, state, month, region, report, asked_region, with_labor_charges)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,

@@ -48,6 +48,7 @@ func Run(t *testing.T, open func(t *testing.T) app.Store) {
 		{"Editions", testEditions},
 		{"BankResources", testBankResources},
 		{"BankCompositions", testBankCompositions},
+		{"LabourCharges", testLabourCharges},
 		{"DeleteBankRecords", testDeleteBankRecords},
 		{"Budgets", testBudgets},
 		{"EmptyStore", testEmptyStore},

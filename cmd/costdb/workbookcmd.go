@@ -102,6 +102,8 @@ func printWorkbook(w io.Writer, wb *bankfiles.Workbook, read time.Duration) {
 		what := "structure"
 		if s.Regime != nil {
 			what = s.Regime.String()
+		} else if s.Name == bankfiles.SheetInsumosNoCharges {
+			what = "without charges"
 		}
 		fmt.Fprintf(w, "  sheet %s (%s): %d rows", s.Name, what, s.Rows)
 		if s.Skipped > 0 {

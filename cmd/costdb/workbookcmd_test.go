@@ -75,7 +75,8 @@ func TestImportSinapiWorkbookCommand(t *testing.T) {
 		"  sheet ISD (nao-desonerado): 19 rows\n",
 		"  sheet CCD (desonerado): 8 rows\n",
 		"  sheet Analítico (structure): 37 rows\n",
-		"  sheets not read: Menu, Busca, ISE, CSE, Analítico com Custo\n",
+		"  sheet ISE (without charges): 19 rows\n", // read since labour charges: the price without charges
+		"  sheets not read: Menu, Busca, CSE, Analítico com Custo\n",
 		"  MG: 19 resources, 8 compositions (5 with structure)\n",
 		"  PE: 19 resources, 8 compositions (5 with structure); 3 of them priced in one regime only\n",
 		"dry run: nothing written\n",

@@ -35,6 +35,10 @@ const (
 	D  = 1
 )
 
+// noCharges stands for the sheet ISE's prices (Insumo.NoCharges) where
+// insumos takes a regime.
+const noCharges = -1
+
 // Insumo is one row of the insumo sheets.
 type Insumo struct {
 	Code, Description, Unit string
@@ -43,6 +47,9 @@ type Insumo struct {
 	// a number ("102.8") is written as a number cell, anything else
 	// ("1.234,56", "abc") as text.
 	Prices map[string][2]string
+	// NoCharges are the prices without social charges by state, written
+	// in the sheet ISE (left blank when absent).
+	NoCharges map[string]string
 }
 
 // Composition is one row of the composition sheets and its lines in
@@ -126,7 +133,7 @@ func Write(w io.Writer, wb Workbook) error {
 		case "ICD":
 			err = wb.insumos(sw, sheet, D, true)
 		case "ISE":
-			err = wb.insumos(sw, sheet, ND, false)
+			err = wb.insumos(sw, sheet, noCharges, false)
 		case "CSD":
 			err = wb.compositions(sw, sheet, ND, true)
 		case "CCD":
@@ -212,7 +219,10 @@ func (wb *Workbook) insumos(sw *excelize.StreamWriter, sheet string, g int, pric
 		cells := []any{in.Class, wb.code(in.Code), in.Description, in.Unit, "C"}
 		for _, st := range wb.States {
 			var v any
-			if priced {
+			switch {
+			case g == noCharges:
+				v = value(in.NoCharges[st])
+			case priced:
 				v = value(in.Prices[st][g])
 			}
 			cells = append(cells, v)

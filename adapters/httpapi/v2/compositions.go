@@ -29,6 +29,7 @@ var (
 	aTeamProduction = attr{app: "team_production", names: []string{"team_production"}, kind: "number"}
 	aFIC            = attr{app: "fic", names: []string{"fic"}, kind: "number"}
 	aLaborAddition  = attr{app: "adc_labor", names: []string{"labor_addition"}, kind: "number"}
+	aLabourCharges  = attr{app: "labour_charges", names: []string{"labour_charges"}, kind: "number or null"}
 )
 
 // compositionReadOnly are the attributes v2 writes and never reads.
@@ -52,6 +53,7 @@ func compositionPatch(b *attrBody) app.CompositionPatch {
 		TeamProduction: readNumber(b, aTeamProduction),
 		FIC:            readNumber(b, aFIC),
 		LaborAddition:  readNumber(b, aLaborAddition),
+		LabourCharges:  readNullNumber(b, aLabourCharges),
 	}
 }
 
@@ -129,6 +131,7 @@ func (h *handlers) createComposition(w http.ResponseWriter, r *http.Request) {
 		State: deref(pt.State), IsSicro: deref(pt.IsSicro), Labor: deref(pt.Labor),
 		Rounding: deref(pt.Rounding), Note: deref(pt.Note), Tags: deref(pt.Tags),
 		TeamProduction: deref(pt.TeamProduction), FIC: deref(pt.FIC), LaborAddition: deref(pt.LaborAddition),
+		LabourCharges: deref(pt.LabourCharges),
 	}
 	pc, err := h.env.App.Rejecting(b.rejected).CreateComposition(r.Context(), principal(r), in)
 	if err != nil {

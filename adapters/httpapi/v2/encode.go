@@ -251,6 +251,8 @@ var compositionAttributes = httpapi.SortedObject(
 	httpapi.Field("items", appendItems),
 	httpapi.Boolean("labor", func(d *compositionDoc) bool { return d.pc.Labor }),
 	httpapi.Dec("labor_addition", func(d *compositionDoc) decimal.Decimal { return d.pc.LaborAddition }),
+	httpapi.DecOrNull("labour_charges", func(d *compositionDoc) (decimal.Decimal, bool) { return d.pc.LabourCharges.Decimal, false }).
+		OmitIf(func(d *compositionDoc) bool { return !d.pc.LabourCharges.Valid }),
 	httpapi.Str("location", func(d *compositionDoc) string { return d.pc.State }),
 	httpapi.Field("missing", func(e *httpapi.Encoder, d *compositionDoc) { e.MissingPrices(d.pc.Missing) }).
 		OmitIf(func(d *compositionDoc) bool { return len(d.pc.Missing) == 0 }),

@@ -211,6 +211,10 @@ var analyticItemObject = httpapi.NewObject(
 	httpapi.Dec("coefficient", func(it *domain.AnalyticItem) decimal.Decimal { return it.Coefficient }),
 	httpapi.Field("unit_price", func(e *httpapi.Encoder, it *domain.AnalyticItem) { e.MoneyOrNull(it.UnitPrice, it.Missing) }),
 	httpapi.Field("partial", func(e *httpapi.Encoder, it *domain.AnalyticItem) { e.MoneyOrNull(it.Partial, it.Missing) }),
+	httpapi.Dec("labour_base", func(it *domain.AnalyticItem) decimal.Decimal { return it.LabourBase.Decimal }).
+		OmitIf(func(it *domain.AnalyticItem) bool { return !it.LabourBase.Valid }),
+	httpapi.Dec("labour_charges", func(it *domain.AnalyticItem) decimal.Decimal { return it.LabourCharges.Decimal }).
+		OmitIf(func(it *domain.AnalyticItem) bool { return !it.LabourCharges.Valid }),
 	httpapi.ItemMissing,
 )
 
