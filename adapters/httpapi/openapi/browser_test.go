@@ -50,7 +50,11 @@ func TestPageInBrowser(t *testing.T) {
 	}
 
 	// The fragment opens one operation, as a shared link to it does.
-	dom, console := dumpDOM(t, bin, h.URL+"/api/docs#/service/health")
+	// Swagger UI lists a document of 100 tags and operations or more
+	// virtually: only the rows in (or near) the window are in the DOM, the
+	// others appear as a reader scrolls to them. A window taller than the
+	// whole list shows every row at once, as scrolling through it would.
+	dom, console := dumpDOM(t, bin, h.URL+"/api/docs#/service/health", "--window-size=1280,60000")
 	text := strings.ReplaceAll(dom, "<wbr>", "")
 	text = html.UnescapeString(regexp.MustCompile(`<[^>]*>`).ReplaceAllString(text, " "))
 	text = strings.Join(strings.Fields(text), " ")

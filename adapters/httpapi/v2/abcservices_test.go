@@ -21,9 +21,9 @@ func TestABCServicesReport(t *testing.T) {
 	// Changed after freezing: the version's curve does not see it.
 	expect(t, h.Do("POST", budgets+"/"+f.id+"/nodes", tok, `{"parent_id":"n4","kind":"composition","bank":"SINAPI","code":"89478","quantity":1}`), 201)
 
-	for _, tc := range []struct{ base, lines89478 string }{
-		{budgets + "/" + f.id, "34.25"},
-		{budgets + "/" + f.id + "/versions/1", "33.25"},
+	for _, tc := range []struct{ base, lines89478, stem string }{
+		{budgets + "/" + f.id, "34.25", "orcamento-ORC-001-"},
+		{budgets + "/" + f.id + "/versions/1", "33.25", "orcamento-ORC-001-v1-"}, // a version's files carry it
 	} {
 		syn := expect(t, h.Do("GET", tc.base+"/reports/synthetic", tok, ""), 200)
 		perCode, qty := map[string]decimal.Decimal{}, map[string]decimal.Decimal{}
@@ -71,7 +71,7 @@ func TestABCServicesReport(t *testing.T) {
 			t.Errorf("sparse row %v", sparse[0])
 		}
 
-		recs := csvOf(t, h.Do("GET", tc.base+"/reports/abc-services?format=csv", tok, ""), "orcamento-ORC-001-curva-abc-servicos.csv")
+		recs := csvOf(t, h.Do("GET", tc.base+"/reports/abc-services?format=csv", tok, ""), tc.stem+"curva-abc-servicos.csv")
 		if len(recs) != 1+3+1 || recs[0][9] != "Total c/ BDI" || !strings.Contains(recs[1][3], "89306") || recs[1][9] != money(perCode["89306"]) {
 			t.Errorf("%s CSV %q", tc.base, recs)
 		}
