@@ -32,9 +32,9 @@ const heapBound = 64 << 20
 // sicroBase is the real workbook the abusive files are made from.
 var sicroBase = filepath.Join("testdata", "sicro-al-202401", "SICRO_AL_202401_Relatorio_Sintetico_Materiais.xlsx")
 
-// heapPeak runs fn while sampling the live heap, and returns fn's error
-// and how far the heap rose above where it was before fn.
-func heapPeak(t *testing.T, fn func() error) (error, uint64) {
+// heapPeak runs fn while sampling the live heap, and returns how far the
+// heap rose above where it was before fn, and fn's error.
+func heapPeak(t *testing.T, fn func() error) (uint64, error) {
 	t.Helper()
 	runtime.GC()
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
@@ -69,9 +69,9 @@ func heapPeak(t *testing.T, fn func() error) (error, uint64) {
 	mu.Lock()
 	defer mu.Unlock()
 	if peak < base {
-		return err, 0
+		return 0, err
 	}
-	return err, peak - base
+	return peak - base, err
 }
 
 // writeBook writes to path a copy of the real workbook base with part
@@ -215,7 +215,7 @@ func TestZipBomb(t *testing.T) {
 	writeBook(t, book, sicroBase, map[string]func(io.Writer) error{"xl/worksheets/sheet1.xml": zeros(1 << 30)})
 	for name, open := range map[string]func(string) error{"per-state file": addSicro(bankfiles.Limits{}), "national workbook": openWorkbook(bankfiles.Limits{})} {
 		t.Run(name, func(t *testing.T) {
-			err, grew := heapPeak(t, func() error { return open(book) })
+			grew, err := heapPeak(t, func() error { return open(book) })
 			wantCap(t, err, grew, book, bankfiles.CapRatio)
 		})
 	}
@@ -232,7 +232,7 @@ func TestZipBomb(t *testing.T) {
 		}
 		zw.Close()
 		f.Close()
-		err, grew := heapPeak(t, func() error { return openWorkbook(bankfiles.Limits{})(pkg) })
+		grew, err := heapPeak(t, func() error { return openWorkbook(bankfiles.Limits{})(pkg) })
 		wantCap(t, err, grew, pkg, bankfiles.CapRatio)
 	})
 }
@@ -272,7 +272,7 @@ func TestZipHeaderLies(t *testing.T) {
 	w.Write(packed.Bytes())
 	zw.Close()
 	out.Close()
-	err, grew := heapPeak(t, func() error { return addSicro(bankfiles.Limits{})(liar) })
+	grew, err := heapPeak(t, func() error { return addSicro(bankfiles.Limits{})(liar) })
 	if err == nil || !strings.Contains(err.Error(), liar) {
 		t.Fatalf("a lying header: error %v, want one naming %s", err, liar)
 	}
@@ -289,9 +289,9 @@ func TestZipHeaderLies(t *testing.T) {
 		}
 		return nil
 	}})
-	err, grew = heapPeak(t, func() error { return addSicro(bankfiles.Limits{EntryBytes: 4 << 20})(big) })
+	grew, err = heapPeak(t, func() error { return addSicro(bankfiles.Limits{EntryBytes: 4 << 20})(big) })
 	wantCap(t, err, grew, big, bankfiles.CapEntryBytes)
-	err, grew = heapPeak(t, func() error { return addSicro(bankfiles.Limits{TotalBytes: 4 << 20})(big) })
+	grew, err = heapPeak(t, func() error { return addSicro(bankfiles.Limits{TotalBytes: 4 << 20})(big) })
 	wantCap(t, err, grew, big, bankfiles.CapTotalBytes)
 }
 
@@ -304,7 +304,7 @@ func TestZipEntries(t *testing.T) {
 	}
 	book := filepath.Join(dir, "many.xlsx")
 	writeBook(t, book, sicroBase, parts)
-	err, grew := heapPeak(t, func() error { return addSicro(bankfiles.Limits{Entries: 40})(book) })
+	grew, err := heapPeak(t, func() error { return addSicro(bankfiles.Limits{Entries: 40})(book) })
 	wantCap(t, err, grew, book, bankfiles.CapEntries)
 	if err := addSicro(bankfiles.Limits{})(book); err != nil {
 		t.Errorf("within the default caps: %v", err)
@@ -343,7 +343,7 @@ func TestXMLBomb(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			book := filepath.Join(dir, c.name+".xlsx")
 			writeBook(t, book, sicroBase, map[string]func(io.Writer) error{"xl/worksheets/sheet1.xml": c.part})
-			err, grew := heapPeak(t, func() error { return addSicro(bankfiles.Limits{})(book) })
+			grew, err := heapPeak(t, func() error { return addSicro(bankfiles.Limits{})(book) })
 			wantCap(t, err, grew, book, c.cap)
 		})
 	}
@@ -386,7 +386,7 @@ func TestHugeSharedStrings(t *testing.T) {
 		_, err := io.WriteString(w, "</sst>")
 		return err
 	}})
-	err, grew := heapPeak(t, func() error { return addSicro(bankfiles.Limits{})(book) })
+	grew, err := heapPeak(t, func() error { return addSicro(bankfiles.Limits{})(book) })
 	wantCap(t, err, grew, book, bankfiles.CapSharedStrings)
 }
 
@@ -423,7 +423,7 @@ func TestCancelledCheck(t *testing.T) {
 // above can fail.
 func TestHeapPeakSees(t *testing.T) {
 	var keep [][]byte
-	_, grew := heapPeak(t, func() error {
+	grew, _ := heapPeak(t, func() error {
 		for i := 0; i < 100; i++ {
 			keep = append(keep, make([]byte, 1<<20))
 		}
@@ -448,6 +448,6 @@ func TestCSVLongLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	err, grew := heapPeak(t, func() error { return addSicro(bankfiles.Limits{})(path) })
+	grew, err := heapPeak(t, func() error { return addSicro(bankfiles.Limits{})(path) })
 	wantCap(t, err, grew, path, bankfiles.CapCSVLine)
 }

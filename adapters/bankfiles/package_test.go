@@ -80,7 +80,7 @@ func TestPackageZipCaps(t *testing.T) {
 	w.Write(packed.Bytes())
 	zw.Close()
 	out.Close()
-	err, grew := heapPeak(t, func() error {
+	grew, err := heapPeak(t, func() error {
 		_, err := bankfiles.OpenPackage(context.Background(), liar, bankfiles.ImportSinapi, bankfiles.Limits{})
 		return err
 	})

@@ -113,12 +113,10 @@ func SyntheticPDF(w io.Writer, r *domain.SyntheticReport, doc Document) error {
 func AnalyticPDF(w io.Writer, r *domain.AnalyticReport, doc Document) error {
 	b := r.Budget
 	summary := totalsPDFSummary(b, r.BudgetTotals)
-	for _, f := range [][2]string{{"Custo direto pelos insumos: mão de obra", brl(r.Summary.Labor)},
+	summary = append(summary, [][2]string{{"Custo direto pelos insumos: mão de obra", brl(r.Summary.Labor)},
 		{"Custo direto pelos insumos: material", brl(r.Summary.Material)},
 		{"Custo direto pelos insumos: equipamento", brl(r.Summary.Equipment)},
-		{"Custo direto pelos insumos: serviços", brl(r.Summary.Services)}} {
-		summary = append(summary, f)
-	}
+		{"Custo direto pelos insumos: serviços", brl(r.Summary.Services)}}...)
 	t := pdfTable{title: "Orçamento analítico", cols: budgetPDFCols("Qtde. / coef.", "Total / parcial"), desc: colDesc,
 		summary: summary, rule: bdiRule(b) + " Itens: coeficiente por unidade, preço unitário e parcial."}
 	row := pdfRow{cells: make([]string, budgetCols)}

@@ -208,37 +208,6 @@ func groupStates(list string, files []string) ([]stateFiles, error) {
 	return out, nil
 }
 
-// expandDirs replaces each directory among paths by the files in it (not
-// its subdirectories), in name order, leaving out hidden files and Excel's
-// lock files (~$…). Other paths stay as they are: reading them reports
-// what is wrong with them.
-func expandDirs(paths []string) ([]string, error) {
-	var out []string
-	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err != nil || !st.IsDir() {
-			out = append(out, p)
-			continue
-		}
-		entries, err := os.ReadDir(p)
-		if err != nil {
-			return nil, err
-		}
-		n := len(out)
-		for _, e := range entries {
-			name := e.Name()
-			if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "~$") || !e.Type().IsRegular() {
-				continue
-			}
-			out = append(out, filepath.Join(p, name))
-		}
-		if len(out) == n {
-			return nil, fmt.Errorf("%s: the directory holds no file", p)
-		}
-	}
-	return out, nil
-}
-
 // mmapForFiles is the address space to map the database at for an import
 // of files: the file as it is plus a generous upper bound of what the
 // import writes (the records take less room than their CSV rows; an XLSX
