@@ -328,6 +328,8 @@ func (bp *BudgetPricer) lineUnit(b *Budget, n *BudgetNode) (unitLeaves, error) {
 		l = bp.compositionLeaf(li.ref, "?"+li.ref.Name, n.Code, nil)
 	case own:
 		l, err = bp.ownResourceLeaf(n.Code, b.State, false)
+	case li.bankKnown && b.LabourCharges.Valid && li.resourceType == TypeLabor:
+		l = bp.chargedLeaf(li, n.Code)
 	case li.bankKnown:
 		l, err = bp.bankResourceLeaf(li.ref, n.Code, false)
 	default:

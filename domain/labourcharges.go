@@ -66,3 +66,38 @@ func ownCharges(pi *PricedItem, r *BankResource, charges decimal.NullDecimal, re
 	pi.Unpriced, pi.Missing, pi.Reason = [2]bool{}, false, ""
 	pi.LabourBase, pi.LabourCharges = r.Base, charges
 }
+
+// ownCharges prices a budget line naming a bank labour resource with the
+// budget's own charges, as ownCharges does a composition's item: the same
+// figure in both regimes, missing when the bank published no price without
+// charges.
+func (li *lineInfo) ownCharges(r *BankResource, charges decimal.NullDecimal) {
+	if !charges.Valid || r.Type != TypeLabor {
+		return
+	}
+	li.lacks, li.lackReason = [2]bool{}, ""
+	if !r.Base.Valid {
+		li.price, li.missing = UnitPrice{}, true
+		li.reason = "labour resource " + r.Code + " has no price without charges (sem encargos) in " + li.ref.Label() +
+			": it cannot be priced with the budget's own labour charges"
+		return
+	}
+	p := LabourPrice(r.Base.Decimal, charges.Decimal)
+	li.price = UnitPrice{PND: p, PD: p}
+	li.labourBase, li.labourCharges = r.Base, charges
+}
+
+// chargedLeaf is the leaf of a budget line's bank labour resource priced
+// with the budget's own charges (lineInfo.ownCharges): its own key, so that
+// it never stands for the bank-priced leaf of the same resource inside a
+// bank composition.
+func (bp *BudgetPricer) chargedLeaf(li *lineInfo, code string) *leaf {
+	key := leafKey(li.ref.EditionKey(), code, KindResource, false) + "\x00charges=" + li.labourCharges.Decimal.String()
+	if !li.labourCharges.Valid {
+		key = leafKey(li.ref.EditionKey(), code, KindResource, false) + "\x00charges-missing"
+	}
+	return bp.intern(key, func() *leaf {
+		return &leaf{ref: li.ref, code: code, kind: KindResource, description: li.description, unit: li.unit,
+			resourceType: li.resourceType, price: li.price, missing: li.missing, reason: li.reason}
+	})
+}
