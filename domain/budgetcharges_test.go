@@ -130,3 +130,77 @@ func TestFreezeKeepsLabourCharges(t *testing.T) {
 		t.Errorf("Open = %v, %v; want the frozen charges", got.LabourCharges, err)
 	}
 }
+
+// TestBudgetLabourChargesBankComposition: a bank composition line of a
+// budget with own labour charges is priced at its cost recomputed from its
+// published structure (SINAPI's model: Σ trunc₂(coefficient × price)) with
+// its labour, at any depth, priced by the own charges; the analytic report
+// opens it with those figures and its total is the synthetic one. The
+// published costs (40.00, 4.00) are used again once the charges are null.
+func TestBudgetLabourChargesBankComposition(t *testing.T) {
+	k := func(code string) string { return mg08.EditionKey() + " " + code }
+	src := &fakeSource{
+		bankRes: map[string]*domain.BankResource{
+			k("88309"): {Code: "88309", Description: "PEDREIRO", Unit: "H", Type: domain.TypeLabor,
+				Prices: domain.PriceLine{PND: dec("35.00"), PD: dec("31.00")}, Base: decimal.NewNullDecimal(dec("18.37"))},
+			k("R1"): {Code: "R1", Description: "Tijolo", Unit: "UN", Type: domain.TypeMaterial,
+				Prices: domain.PriceLine{PND: dec("2.50"), PD: dec("2.40")}},
+		},
+		bankComp: map[string]*domain.BankComposition{
+			k("C2"): {Code: "C2", Description: "Sub", Unit: "M2", Cost: domain.UnitPrice{PND: dec("4.00"), PD: dec("3.80")},
+				Items: []domain.StructureItem{{Kind: domain.KindResource, Code: "88309", Coefficient: dec("0.1")}}},
+			k("C1"): {Code: "C1", Description: "Alvenaria", Unit: "M2", Cost: domain.UnitPrice{PND: dec("40.00"), PD: dec("38.00")},
+				Items: []domain.StructureItem{
+					{Kind: domain.KindResource, Code: "88309", Coefficient: dec("0.5")},
+					{Kind: domain.KindResource, Code: "R1", Coefficient: dec("4")},
+					{Kind: domain.KindComposition, Code: "C2", Coefficient: dec("2")},
+				}},
+		},
+		ownComp: map[string]*domain.Composition{},
+	}
+	b := &domain.Budget{Code: "ORC", State: "MG", Banks: []domain.BankRef{mg08}, Rounding: domain.BudgetTruncate, BDIMode: domain.BDIOnUnitPrice,
+		Items:         []domain.BudgetNode{line(domain.NodeComposition, "SINAPI", "C1", "2")},
+		LabourCharges: decimal.NewNullDecimal(dec("68.5"))}
+	// Labour: trunc₂(18.37 × 1.685 = 30.95345) = 30.95. C2: trunc₂(0.1 × 30.95) = 3.09.
+	// C1: trunc₂(0.5 × 30.95) = 15.47 + 4 × 2.50 = 10.00 + 2 × 3.09 = 6.18 → 31.65; × 2 = 63.30.
+	bp := domain.NewBudgetPricer(src)
+	ar, err := bp.AnalyticStream(b, b.Walk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ar.Total.Equal(dec("63.30")) || ar.Incomplete() {
+		t.Errorf("analytic total %s missing %+v, want 63.30", ar.Total, ar.Missing)
+	}
+	pb, err := bp.Price(b)
+	if err != nil || !pb.Totals.Total.Equal(ar.Total) {
+		t.Errorf("synthetic total %v (%v), want the analytic %s", pb.Totals.Total, err, ar.Total)
+	}
+	var items []domain.AnalyticItem
+	if err := ar.Each(func(r *domain.AnalyticRow) error {
+		if r.Code == "C1" {
+			items = r.Items
+			if !r.UnitPrice.Equal(dec("31.65")) {
+				t.Errorf("C1 unit price %s, want 31.65", r.UnitPrice)
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 3 {
+		t.Fatalf("C1 opened into %d items, want 3", len(items))
+	}
+	if it := items[0]; !it.UnitPrice.Equal(dec("30.95")) || !it.Partial.Equal(dec("15.47")) ||
+		!it.LabourBase.Decimal.Equal(dec("18.37")) || !it.LabourCharges.Decimal.Equal(dec("68.5")) {
+		t.Errorf("labour item %+v, want 30.95 (18.37, 68.5 %%), partial 15.47", it)
+	}
+	if it := items[2]; !it.UnitPrice.Equal(dec("3.09")) || !it.Partial.Equal(dec("6.18")) || !it.Items[0].UnitPrice.Equal(dec("30.95")) {
+		t.Errorf("sub-composition item %+v, want 3.09, partial 6.18, its labour 30.95", it)
+	}
+	// The same pricer, the charges back to null: the published cost.
+	b.LabourCharges = decimal.NullDecimal{}
+	pb, err = bp.Price(b)
+	if err != nil || !pb.Totals.Total.Equal(dec("80")) {
+		t.Errorf("null charges: total %v (%v), want 2 × 40.00", pb.Totals.Total, err)
+	}
+}

@@ -18,6 +18,7 @@ type BudgetPricer struct {
 	opened    map[string][]AnalyticItem
 	summaries map[string]CostSummary
 	visiting  map[string]bool
+	charged   map[string]*chargedCost
 }
 
 // NewBudgetPricer returns a BudgetPricer reading from src.
@@ -32,6 +33,7 @@ func NewBudgetPricer(src PriceSource) *BudgetPricer {
 		opened:    map[string][]AnalyticItem{},
 		summaries: map[string]CostSummary{},
 		visiting:  map[string]bool{},
+		charged:   map[string]*chargedCost{},
 	}
 }
 
@@ -60,7 +62,7 @@ type lineInfo struct {
 // resource line of a budget with own labour charges is keyed with them (one
 // BudgetPricer may price several budgets, with different charges).
 func lineKey(b *Budget, n *BudgetNode) (string, BankRef, bool) {
-	if n.Bank != BankMyBase && n.Kind == NodeResource && b.LabourCharges.Valid {
+	if n.Bank != BankMyBase && b.LabourCharges.Valid {
 		key, ref, ok := lineKey(&Budget{State: b.State, Banks: b.Banks}, n)
 		return key + "\x00charges=" + b.LabourCharges.Decimal.String(), ref, ok
 	}
@@ -157,6 +159,14 @@ func (bp *BudgetPricer) resolveLine(li *lineInfo, state string, charges decimal.
 		li.description, li.unit, li.bank = c.Description, c.Unit, c
 		li.price = c.Cost
 		li.lacks, li.lackReason = lacking(c.Priced, "composition", n.Code, li.ref)
+		if charges.Valid && len(c.Items) > 0 {
+			cc, err := bp.chargedBankCost(li.ref, n.Code, charges)
+			if err != nil {
+				return err
+			}
+			li.price, li.lacks, li.lackReason = cc.price, cc.lacks, cc.lackReason
+			li.missing, li.reason = cc.missing, cc.reason
+		}
 	}
 	return nil
 }
