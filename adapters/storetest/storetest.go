@@ -72,6 +72,7 @@ func Run(t *testing.T, open func(t *testing.T) app.Store) {
 		{"QueryConcurrentWriters", testQueryConcurrentWriters},
 		{"QueryRefusesOtherFields", testQueryRefusesOtherFields},
 		{"BudgetVersions", testBudgetVersions},
+		{"ChangeLog", testChangeLog},
 		{"BudgetStream", testBudgetStream},
 		{"CompositionStamps", testCompositionStamps},
 	}

@@ -1,0 +1,86 @@
+package storetest
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/domain"
+)
+
+// testChangeLog checks app.ChangeLogTx, for a store that offers it: a
+// month's log is kept in its order and whole, replaced by the next put of
+// the same month, kept apart from other months and banks, and its months are
+// listed oldest first.
+func testChangeLog(t *testing.T, s app.Store) {
+	var supported bool
+	view(t, s, func(tx app.Tx) error { _, supported = tx.(app.ChangeLogTx); return nil })
+	if !supported {
+		t.Skip("the store keeps no change logs")
+	}
+	dec := []domain.Change{
+		{Bank: "SINAPI", Month: "12/2025", Code: "4803", Description: "RODAPE DE BORRACHA LISO, H = *70* MM", Kind: domain.ChangeDescription, Text: "ALTERAÇÃO DE DESCRIÇÃO"},
+		{Bank: "SINAPI", Month: "12/2025", Composition: true, Code: "95995", Description: "EXECUÇÃO DE PAVIMENTO", Kind: domain.ChangeDeactivated, Text: "DESATIVAÇÃO"},
+		{Bank: "SINAPI", Month: "12/2025", Code: "00001", Description: "", Kind: domain.ChangeCreated, Text: "CRIAÇÃO DE INSUMO SEM PREÇO"},
+	}
+	oct := []domain.Change{{Bank: "SINAPI", Month: "10/2025", State: "PE", Composition: true, Code: "88249", Description: "AUXILIAR", Kind: domain.ChangeCoefficients, Text: "ALTERAÇÃO DE ITENS/COEFICIENTES"}}
+	other := []domain.Change{{Bank: "ORSE", Month: "01/2025", Code: "1", Kind: domain.ChangeUnit, Text: "x"}}
+	update(t, s, func(tx app.Tx) error {
+		c := tx.(app.ChangeLogTx)
+		if err := c.PutChanges("SINAPI", "12/2025", dec); err != nil {
+			return err
+		}
+		if err := c.PutChanges("SINAPI", "10/2025", oct); err != nil {
+			return err
+		}
+		return c.PutChanges("ORSE", "01/2025", other)
+	})
+	read := func(bank, month string) []domain.Change {
+		var got []domain.Change
+		view(t, s, func(tx app.Tx) (err error) { got, err = tx.(app.ChangeLogTx).Changes(bank, month); return err })
+		return got
+	}
+	if got := read("SINAPI", "12/2025"); !reflect.DeepEqual(got, dec) {
+		t.Errorf("Changes(12/2025)\n got %+v\nwant %+v", got, dec)
+	}
+	if got := read("SINAPI", "10/2025"); !reflect.DeepEqual(got, oct) {
+		t.Errorf("Changes(10/2025)\n got %+v\nwant %+v", got, oct)
+	}
+	if got := read("SINAPI", "11/2025"); got == nil || len(got) != 0 {
+		t.Errorf("Changes(11/2025) = %#v, want empty, not nil", got)
+	}
+	var months []string
+	view(t, s, func(tx app.Tx) (err error) { months, err = tx.(app.ChangeLogTx).ChangeMonths("SINAPI"); return err })
+	if want := []string{"10/2025", "12/2025"}; !reflect.DeepEqual(months, want) {
+		t.Errorf("ChangeMonths = %v, want %v", months, want)
+	}
+	// A new import of the month replaces its log whole; a rolled-back one
+	// leaves it as it was.
+	update(t, s, func(tx app.Tx) error { return tx.(app.ChangeLogTx).PutChanges("SINAPI", "12/2025", dec[1:2]) })
+	if got := read("SINAPI", "12/2025"); !reflect.DeepEqual(got, dec[1:2]) {
+		t.Errorf("after the replacement: %+v", got)
+	}
+	err := s.Update(bg(), func(tx app.Tx) error {
+		if err := tx.(app.ChangeLogTx).PutChanges("SINAPI", "12/2025", dec); err != nil {
+			return err
+		}
+		return domain.Errorf(domain.EINVALID, "roll back")
+	})
+	if err == nil {
+		t.Fatal("the update did not fail")
+	}
+	if got := read("SINAPI", "12/2025"); !reflect.DeepEqual(got, dec[1:2]) {
+		t.Errorf("after a rolled-back put: %+v", got)
+	}
+	// A change of another month than the one put is refused, nothing written.
+	err = s.Update(bg(), func(tx app.Tx) error { return tx.(app.ChangeLogTx).PutChanges("SINAPI", "09/2025", oct) })
+	if err == nil {
+		t.Error("a change of 10/2025 put as 09/2025 was accepted")
+	}
+	if got := read("SINAPI", "09/2025"); len(got) != 0 {
+		t.Errorf("09/2025 holds %+v", got)
+	}
+	if got := read("ORSE", "01/2025"); !reflect.DeepEqual(got, other) {
+		t.Errorf("another bank's log: %+v", got)
+	}
+}
