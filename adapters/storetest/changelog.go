@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"reflect"
+	"sort"
 	"testing"
 
 	"github.com/costdb/costdb/app"
@@ -82,5 +83,86 @@ func testChangeLog(t *testing.T, s app.Store) {
 	}
 	if got := read("ORSE", "01/2025"); !reflect.DeepEqual(got, other) {
 		t.Errorf("another bank's log: %+v", got)
+	}
+}
+
+// testChangeLogWhereUsed checks app.Service.WhereUsed on the store: a
+// changed SINAPI code is found in the own compositions and budgets of the
+// caller's company that use it (same kind: resource or composition), never
+// in another company's.
+func testChangeLogWhereUsed(t *testing.T, s app.Store) {
+	var supported bool
+	view(t, s, func(tx app.Tx) error { _, supported = tx.(app.ChangeLogTx); return nil })
+	if !supported {
+		t.Skip("the store keeps no change logs")
+	}
+	update(t, s, newWorld().put)
+	svc := app.New(s, nil, app.Config{})
+	changes := []domain.Change{
+		{Month: "12/2025", Code: "00001", Kind: domain.ChangeDeactivated, Text: "DESATIVAÇÃO"},                               // a resource of every composition
+		{Month: "12/2025", Code: "00001", Composition: true, Kind: domain.ChangeDescription, Text: "ALTERAÇÃO DE DESCRIÇÃO"}, // no composition 00001 is used
+		{Month: "12/2025", Code: "89306", Composition: true, Kind: domain.ChangeCoefficients, Text: "ALTERAÇÃO DE ITENS/COEFICIENTES"},
+		{Month: "12/2025", Code: "4803", Kind: domain.ChangeUnit, Text: "ALTERAÇÃO DE UNIDADE"}, // used nowhere
+		{Month: "11/2025", Code: "34586", Kind: domain.ChangeDeactivated, Text: "DESATIVAÇÃO"},  // another month
+	}
+	if _, err := svc.ImportChangeLog(bg(), "sinapi", changes); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(refs []app.UseRef) []string {
+		out := []string{}
+		for _, r := range refs {
+			out = append(out, r.ID)
+		}
+		sort.Strings(out)
+		return out
+	}
+	type use struct {
+		code        string
+		comps, buds []string
+	}
+	uses := func(company string, q app.ChangeQuery) []use {
+		t.Helper()
+		got, err := svc.WhereUsed(bg(), domain.Principal{CompanyID: company}, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := []use{}
+		for _, u := range got {
+			out = append(out, use{u.Change.Code, ids(u.Compositions), ids(u.Budgets)})
+		}
+		return out
+	}
+	month := app.ChangeQuery{Bank: "SINAPI", Month: "12/2025"}
+	if got, want := uses(coA, month), []use{{"00001", []string{cpA1, cpA2}, []string{}}, {"89306", []string{}, []string{buA1, buA2}}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("company A, 12/2025:\n got %+v\nwant %+v", got, want)
+	}
+	if got, want := uses(coB, month), []use{{"00001", []string{cpB1}, []string{}}, {"89306", []string{}, []string{buB1}}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("company B, 12/2025:\n got %+v\nwant %+v", got, want)
+	}
+	one := month
+	one.Code = "89306"
+	if got, want := uses(coA, one), []use{{"89306", []string{}, []string{buA1, buA2}}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("company A, code 89306:\n got %+v\nwant %+v", got, want)
+	}
+	deact := month
+	deact.Kinds = []domain.ChangeKind{domain.ChangeDeactivated}
+	if got, want := uses(coA, deact), []use{{"00001", []string{cpA1, cpA2}, []string{}}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("company A, deactivated:\n got %+v\nwant %+v", got, want)
+	}
+	nov := app.ChangeQuery{Bank: "SINAPI", Month: "11/2025"}
+	if got, want := uses(coA, nov), []use{{"34586", []string{}, []string{buA1, buA2}}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("company A, 11/2025:\n got %+v\nwant %+v", got, want)
+	}
+	if got := uses("01HZXCO0000000000000000ZZZ", month); len(got) != 0 {
+		t.Errorf("a company without records: %+v", got)
+	}
+	// The feed: paged, filtered.
+	page, total, err := svc.Changes(bg(), app.ChangeQuery{Bank: "SINAPI", Month: "12/2025", Offset: 1, Limit: 2})
+	if err != nil || total != 4 || len(page) != 2 || page[0].Code != "00001" || !page[0].Composition || page[1].Code != "89306" {
+		t.Errorf("Changes page: %+v total %d err %v", page, total, err)
+	}
+	_, _, err = svc.Changes(bg(), app.ChangeQuery{Bank: "SINAPI", Month: "13/2025", Kinds: []domain.ChangeKind{"renamed"}, Offset: -1})
+	if fields := domain.ErrorFields(err); len(fields) != 3 {
+		t.Errorf("a bad query: %v (fields %v), want 3 field errors", err, fields)
 	}
 }

@@ -73,6 +73,7 @@ func Run(t *testing.T, open func(t *testing.T) app.Store) {
 		{"QueryRefusesOtherFields", testQueryRefusesOtherFields},
 		{"BudgetVersions", testBudgetVersions},
 		{"ChangeLog", testChangeLog},
+		{"ChangeLogWhereUsed", testChangeLogWhereUsed},
 		{"BudgetStream", testBudgetStream},
 		{"CompositionStamps", testCompositionStamps},
 	}
