@@ -23,11 +23,13 @@ const importUsage = `usage: costdb import sample --db PATH
        costdb import sinapi --db PATH --state UF --month MM/YYYY [--regime desonerado|nao-desonerado] [--dry-run] FILE|DIR...
        costdb import sinapi --db PATH --state UF,UF...|all --month MM/YYYY [--regime ...] [--dry-run] FILE|DIR...
        costdb import sicro --db PATH --state UF --month MM/YYYY [--dry-run] FILE|DIR...
+       costdb import sinapi-changes --db PATH [--dry-run] FILE
 WORKBOOK is the national SINAPI workbook (SINAPI_Referência_AAAA_MM.xlsx, or the
 SINAPI-AAAA-MM-formato-xlsx.zip Caixa publishes); FILE the per-state reports,
 DIR a directory of them. With several states (or all), each SINAPI file's
 state is told by its name (…_PE_202410_…) and every state's edition is
-imported in one transaction.`
+imported in one transaction. sinapi-changes reads Caixa's monthly change log
+(SINAPI_Manutenções_AAAA_MM.xlsx).`
 
 // runImportBank runs "costdb import sinapi|sicro": it reads every file
 // first, then imports them in one transaction, so that a bad file changes
