@@ -124,7 +124,14 @@ func (q ChangeQuery) match(c domain.BankChange) bool {
 	return false
 }
 
-func (s *Service) changes(tx Tx, q ChangeQuery) ([]domain.BankChange, error) {
+// PlacedChange is a line of a change log with its place in the log of its
+// month (from 1), which names it whatever the filters (the v2 id).
+type PlacedChange struct {
+	domain.BankChange
+	Place int
+}
+
+func (s *Service) changes(tx Tx, q ChangeQuery) ([]PlacedChange, error) {
 	ct, err := changeLogTx(tx)
 	if err != nil {
 		return nil, err
@@ -133,10 +140,10 @@ func (s *Service) changes(tx Tx, q ChangeQuery) ([]domain.BankChange, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := all[:0:0]
-	for _, c := range all {
+	var out []PlacedChange
+	for i, c := range all {
 		if q.match(c) {
-			out = append(out, c)
+			out = append(out, PlacedChange{BankChange: c, Place: i + 1})
 		}
 	}
 	return out, nil
@@ -144,11 +151,11 @@ func (s *Service) changes(tx Tx, q ChangeQuery) ([]domain.BankChange, error) {
 
 // Changes returns a page of a bank's change log for a month and the number
 // of lines that match q.
-func (s *Service) Changes(ctx context.Context, q ChangeQuery) ([]domain.BankChange, int, error) {
+func (s *Service) Changes(ctx context.Context, q ChangeQuery) ([]PlacedChange, int, error) {
 	if err := q.check(); err != nil {
 		return nil, 0, err
 	}
-	var page []domain.BankChange
+	var page []PlacedChange
 	var total int
 	err := s.store.View(ctx, func(tx Tx) error {
 		all, err := s.changes(tx, q)
@@ -178,7 +185,7 @@ type UseRef struct {
 // its own compositions and budgets that use the code. Contracts do not
 // exist in costdb yet, so none is listed.
 type ChangeUse struct {
-	Change       domain.BankChange
+	Change       PlacedChange
 	Compositions []UseRef
 	Budgets      []UseRef
 }

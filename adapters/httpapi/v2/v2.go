@@ -107,6 +107,8 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Get("/banks/{id}", h.getBank)
 		r.Get("/banks/{id}/items", h.listBankItems)
 		r.Get("/banks/{id}/items/{code}", h.getBankItem)
+		r.Get(bankChangesPath, h.listBankChanges)
+		r.Get(whereUsedPath, h.bankChangesWhereUsed)
 		r.Post("/banks/{id}/items/{code}/copy", h.copyBankComposition)
 		r.Get("/price_history/{code}", h.priceHistory)
 		r.Get("/price_history/{code}/chart.svg", h.priceChart)
