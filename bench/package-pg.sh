@@ -83,7 +83,7 @@ for i in $(seq "$runs"); do
   db="postgres://postgres@127.0.0.1:$pgport/round$i?sslmode=disable"
   "${as[@]}" "$bin/createdb" -h "$dir/sock" -p "$pgport" -U postgres "round$i"
   port=$(freeport)
-  "$dir/costdb" serve --addr "127.0.0.1:$port" --admin-addr off --db "$db" --demo >"$dir/serve.out" 2>"$dir/serve.err" &
+  "$dir/costdb" serve --addr "127.0.0.1:$port" --admin-addr off --db "$db" --signing-key-file "$dir/keys" --demo >"$dir/serve.out" 2>"$dir/serve.err" &
   srv=$!
   for _ in $(seq 120); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.5; done
   secret=$(grep -o -m1 'cdb_[A-Za-z0-9_-]*' "$dir/serve.out" "$dir/serve.err" | head -1 | cut -d: -f2)
