@@ -15,7 +15,7 @@ import (
 var manutencoes = testdata + "sinapi-manutencoes-202512/SINAPI_Manutenções_2025_12_cut.xlsx"
 
 // changes reads a month of the SINAPI change log of a database file.
-func changes(t *testing.T, db, month string) []domain.BankChange {
+func changes(t *testing.T, db, month string) []app.PlacedChange {
 	t.Helper()
 	st, err := boltstore.Open(db, boltstore.Options{})
 	if err != nil {
