@@ -79,6 +79,15 @@ func ReadSicroCharges(ctx context.Context, name string, r io.ReaderAt, size int6
 	default:
 		return nil, f.Errorf(0, "the title rows (%q) state no regime (Sem desoneração or Com desoneração)", titleCells(f))
 	}
+	n := readName(name) // a renamed file: its name must not contradict its titles
+	switch {
+	case n.State != "" && n.State != out.State:
+		return nil, f.Errorf(0, "the file says state %s, the file name says %s", out.State, n.State)
+	case n.Month != "" && n.Month != out.Month:
+		return nil, f.Errorf(0, "the file says month %s, the file name says %s", out.Month, n.Month)
+	case n.Regime != nil && *n.Regime != out.Regime:
+		return nil, f.Errorf(0, "the file says %s, the file name says %s", out.Regime, *n.Regime)
+	}
 	code, err := f.Column("CODIGO", false)
 	if err != nil {
 		return nil, err
@@ -158,4 +167,15 @@ func chargesPercent(f *File, row Row, col int, what string) (decimal.Decimal, er
 	}
 	d, err := f.Decimal(row, col, what)
 	return d.Shift(2), err
+}
+
+// ImportSicroCharges is the import that reads DNIT's encargos sociais
+// tables of a package (costdb import sicro-charges).
+const ImportSicroCharges = "sicro-charges"
+
+// SicroCharges is the "bank" of DNIT's encargos sociais tables for the
+// package walker: a file of unknown name is read when it has the table's
+// header.
+func SicroCharges() Bank {
+	return Bank{Name: "SICRO3", Publisher: "SICRO/DNIT", Formats: []Format{sicroChargesHeader{}}}
 }
