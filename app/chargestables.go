@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -54,7 +55,7 @@ func (s *Service) PutChargesTables(ctx context.Context, tables []*domain.Charges
 }
 
 // ChargesTables returns the bank's tables q picks, in state, month and
-// regime order (an empty list when none). EINVALID, naming every bad
+// regime order (não desonerado first) (an empty list when none). EINVALID, naming every bad
 // field, for a state that is not a UF, a month not MM/YYYY or an unknown
 // regime.
 func (s *Service) ChargesTables(ctx context.Context, q ChargesQuery) ([]*domain.ChargesTable, error) {
@@ -97,6 +98,16 @@ func (s *Service) ChargesTables(ctx context.Context, q ChargesQuery) ([]*domain.
 			}
 		}
 		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { // the keys order regimes by name: não desonerado first
+		a, b := out[i], out[j]
+		switch {
+		case a.State != b.State:
+			return a.State < b.State
+		case a.Month != b.Month: // MM/YYYY, chronologically
+			return a.Month[3:]+a.Month[:2] < b.Month[3:]+b.Month[:2]
+		}
+		return a.Regime < b.Regime
 	})
 	return out, err
 }
