@@ -33,6 +33,9 @@ type BudgetInput struct {
 	// on ("2006-01-02"); "" for none.
 	ART       string
 	IssueDate string
+	// LabourCharges is the budget's own labour charges percentage (null:
+	// the bank's prices; docs/labour-charges.md).
+	LabourCharges decimal.NullDecimal
 }
 
 // NodeInput is a node of a budget's tree as a client sends it: a stage
@@ -103,6 +106,7 @@ func (in BudgetInput) applyFields(b *domain.Budget) {
 	b.Client = strings.TrimSpace(in.Client)
 	b.ART = strings.TrimSpace(in.ART)
 	b.IssueDate = strings.TrimSpace(in.IssueDate)
+	b.LabourCharges = in.LabourCharges
 	b.State = strings.ToUpper(strings.TrimSpace(in.State))
 	b.Tags = Tags(in.Tags)
 	b.Desonerado = in.Desonerado
@@ -162,8 +166,11 @@ type BudgetPatch struct {
 	Rounding    *domain.BudgetRounding
 	ART         *string
 	IssueDate   *string
-	Banks       []BankInput
-	Items       []NodeInput
+	// LabourCharges, when not nil, sets the own charges (a null value
+	// clears them).
+	LabourCharges *decimal.NullDecimal
+	Banks         []BankInput
+	Items         []NodeInput
 }
 
 // UpdateBudget changes the fields the patch names. Returns ENOTFOUND for a
@@ -178,7 +185,8 @@ func (s *Service) UpdateBudget(ctx context.Context, p domain.Principal, id strin
 			return err
 		}
 		in := BudgetInput{Code: b.Code, Description: b.Description, Client: b.Client, State: b.State, Tags: b.Tags,
-			Desonerado: b.Desonerado, BDI: b.BDI, BDIMode: b.BDIMode, Rounding: b.Rounding, ART: b.ART, IssueDate: b.IssueDate}
+			Desonerado: b.Desonerado, BDI: b.BDI, BDIMode: b.BDIMode, Rounding: b.Rounding, ART: b.ART, IssueDate: b.IssueDate,
+			LabourCharges: b.LabourCharges}
 		set(&in.Code, patch.Code)
 		set(&in.Description, patch.Description)
 		set(&in.Client, patch.Client)
@@ -190,6 +198,7 @@ func (s *Service) UpdateBudget(ctx context.Context, p domain.Principal, id strin
 		set(&in.Rounding, patch.Rounding)
 		set(&in.ART, patch.ART)
 		set(&in.IssueDate, patch.IssueDate)
+		set(&in.LabourCharges, patch.LabourCharges)
 		oldState, oldDesonerado := b.State, b.Desonerado
 		in.applyFields(b)
 		if b.BDIParts != nil && !b.BDI.Equal(b.BDIParts.Rate()) {

@@ -75,7 +75,7 @@ func (a *analyticStream) line(n *BudgetNode, li *lineInfo) (*analyticLine, error
 	case li.own != nil:
 		al.items, err = a.bp.ownItems(li.own, reg)
 	case li.bank != nil:
-		al.items, err = a.bp.bankItems(li.ref, n.Code, reg)
+		al.items, err = a.bp.bankItems(li.ref, n.Code, reg, a.b.LabourCharges)
 	}
 	if err != nil {
 		return nil, err

@@ -135,8 +135,14 @@ type Budget struct {
 	// bytes, and the same hash, as before they existed.
 	ART       string `json:"ART,omitempty"`
 	IssueDate string `json:"IssueDate,omitempty"`
-	CreatedAt time.Time
-	UpdatedAt time.Time
+	// LabourCharges, when set, is the company's own social charges
+	// percentage the budget prices its bank labour resource lines with
+	// (LabourPrice over the bank's price without charges); null, the bank's
+	// prices. Left out of the JSON when null (omitzero), so that a budget
+	// without it freezes to the same bytes, and hash, as before it existed.
+	LabourCharges decimal.NullDecimal `json:"LabourCharges,omitzero"`
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
 }
 
 // Regime returns the regime the budget is priced in.
@@ -198,6 +204,7 @@ func (b *Budget) Validate() error {
 	checkText(&v, "/art", b.ART, false, MaxARTLen)
 	CheckIssueDate(&v, "/issue_date", b.IssueDate)
 	CheckTags(&v, "/tags", b.Tags)
+	ValidateLabourCharges(&v, "/labour_charges", b.LabourCharges)
 	if !ValidState(b.State) {
 		v.Add("/state", "is not a state code")
 	}

@@ -1,5 +1,7 @@
 package domain
 
+import "github.com/shopspring/decimal"
+
 // BudgetPricer computes the figures and reports of budgets from a
 // PriceSource. It remembers every record it looks up, every composition it
 // prices, explodes or opens, and every line it resolves, so that within one
@@ -16,6 +18,7 @@ type BudgetPricer struct {
 	opened    map[string][]AnalyticItem
 	summaries map[string]CostSummary
 	visiting  map[string]bool
+	charged   map[string]*chargedCost
 }
 
 // NewBudgetPricer returns a BudgetPricer reading from src.
@@ -30,6 +33,7 @@ func NewBudgetPricer(src PriceSource) *BudgetPricer {
 		opened:    map[string][]AnalyticItem{},
 		summaries: map[string]CostSummary{},
 		visiting:  map[string]bool{},
+		charged:   map[string]*chargedCost{},
 	}
 }
 
@@ -49,10 +53,19 @@ type lineInfo struct {
 	sub          []MissingPrice   // an own composition's missing items: its price is incomplete
 	own          *Composition     // an own composition line
 	bank         *BankComposition // a bank composition line
+	// labourBase and labourCharges, on a bank labour resource line priced
+	// with the budget's own charges: price = LabourPrice(base, charges).
+	labourBase, labourCharges decimal.NullDecimal
 }
 
-// lineKey identifies what a line names, whatever budget it is in.
+// lineKey identifies what a line names, whatever budget it is in: a bank
+// resource line of a budget with own labour charges is keyed with them (one
+// BudgetPricer may price several budgets, with different charges).
 func lineKey(b *Budget, n *BudgetNode) (string, BankRef, bool) {
+	if n.Bank != BankMyBase && b.LabourCharges.Valid {
+		key, ref, ok := lineKey(&Budget{State: b.State, Banks: b.Banks}, n)
+		return key + "\x00charges=" + b.LabourCharges.Decimal.String(), ref, ok
+	}
 	if n.Bank == BankMyBase {
 		return string(n.Kind) + "\x00" + BankMyBase + "/" + b.State + "\x00" + n.Code, BankRef{Name: BankMyBase}, true
 	}
@@ -72,14 +85,14 @@ func (bp *BudgetPricer) line(b *Budget, n *BudgetNode) (*lineInfo, error) {
 		return li, nil
 	}
 	li := &lineInfo{ref: ref, bankKnown: ok}
-	if err := bp.resolveLine(li, b.State, n); err != nil {
+	if err := bp.resolveLine(li, b.State, b.LabourCharges, n); err != nil {
 		return nil, err
 	}
 	bp.lines[key] = li
 	return li, nil
 }
 
-func (bp *BudgetPricer) resolveLine(li *lineInfo, state string, n *BudgetNode) error {
+func (bp *BudgetPricer) resolveLine(li *lineInfo, state string, charges decimal.NullDecimal, n *BudgetNode) error {
 	var reason string
 	missing := func(err error) error {
 		if ErrorCode(err) == ENOTFOUND {
@@ -136,6 +149,7 @@ func (bp *BudgetPricer) resolveLine(li *lineInfo, state string, n *BudgetNode) e
 		li.description, li.unit, li.resourceType = r.Description, r.Unit, r.Type
 		li.price = UnitPrice{PND: r.Prices.PND, PD: r.Prices.PD}
 		li.lacks, li.lackReason = lacking(r.Priced, "resource", n.Code, li.ref)
+		li.ownCharges(r, charges)
 	default:
 		c, err := bp.src.BankComposition(li.ref, n.Code)
 		if err != nil {
@@ -145,6 +159,14 @@ func (bp *BudgetPricer) resolveLine(li *lineInfo, state string, n *BudgetNode) e
 		li.description, li.unit, li.bank = c.Description, c.Unit, c
 		li.price = c.Cost
 		li.lacks, li.lackReason = lacking(c.Priced, "composition", n.Code, li.ref)
+		if charges.Valid && len(c.Items) > 0 {
+			cc, err := bp.chargedBankCost(li.ref, n.Code, charges)
+			if err != nil {
+				return err
+			}
+			li.price, li.lacks, li.lackReason = cc.price, cc.lacks, cc.lackReason
+			li.missing, li.reason = cc.missing, cc.reason
+		}
 	}
 	return nil
 }

@@ -338,7 +338,7 @@ func (bp *BudgetPricer) ownItems(c *Composition, reg Regime) ([]AnalyticItem, er
 					return nil, err
 				}
 			case known:
-				ai.Items, err = bp.bankItems(ref, it.Code, reg)
+				ai.Items, err = bp.bankItems(ref, it.Code, reg, decimal.NullDecimal{})
 				if err != nil {
 					return nil, err
 				}
@@ -352,8 +352,8 @@ func (bp *BudgetPricer) ownItems(c *Composition, reg Regime) ([]AnalyticItem, er
 
 // bankItems opens a bank composition through its published structure; nil
 // when the structure was not imported.
-func (bp *BudgetPricer) bankItems(ref BankRef, code string, reg Regime) ([]AnalyticItem, error) {
-	key := regimeKey(reg) + "bank\x00" + ref.EditionKey() + "\x00" + code
+func (bp *BudgetPricer) bankItems(ref BankRef, code string, reg Regime, charges decimal.NullDecimal) ([]AnalyticItem, error) {
+	key := regimeKey(reg) + "bank\x00" + ref.EditionKey() + "\x00" + code + chargesKey(charges)
 	if items, ok := bp.opened[key]; ok {
 		return items, nil
 	}
@@ -384,7 +384,15 @@ func (bp *BudgetPricer) bankItems(ref BankRef, code string, reg Regime) ([]Analy
 				if !sub.Priced(reg) {
 					ai.Missing, ai.Reason = true, "composition "+si.Code+" has no "+regimeLabel(reg)+" price in "+ref.Label()
 				}
-				if ai.Items, err = bp.bankItems(ref, si.Code, reg); err != nil {
+				if charges.Valid && len(sub.Items) > 0 {
+					cc, err := bp.chargedBankCost(ref, si.Code, charges)
+					if err != nil {
+						return nil, err
+					}
+					ai.UnitPrice = cc.price.In(reg)
+					ai.Missing, ai.Reason = cc.missingIn(reg)
+				}
+				if ai.Items, err = bp.bankItems(ref, si.Code, reg, charges); err != nil {
 					return nil, err
 				}
 			}
@@ -400,6 +408,9 @@ func (bp *BudgetPricer) bankItems(ref BankRef, code string, reg Regime) ([]Analy
 				ai.UnitPrice = r.Prices.Productive(reg)
 				if !r.Priced(reg) {
 					ai.Missing, ai.Reason = true, "resource "+si.Code+" has no "+regimeLabel(reg)+" price in "+ref.Label()
+				}
+				if charges.Valid && r.Type == TypeLabor {
+					ai.UnitPrice, ai.Missing, ai.Reason, ai.LabourBase, ai.LabourCharges = chargedLabour(r, ref, charges)
 				}
 			}
 		}

@@ -167,9 +167,9 @@ func (bp *BudgetPricer) compositionLeaf(ref BankRef, editionKey, code string, c 
 
 // bankUnit explodes one unit of a bank composition through its published
 // structure; without one, the composition is its own leaf.
-func (bp *BudgetPricer) bankUnit(ref BankRef, code string) (unitLeaves, error) {
+func (bp *BudgetPricer) bankUnit(ref BankRef, code string, charges decimal.NullDecimal) (unitLeaves, error) {
 	ek := ref.EditionKey()
-	key := "bank\x00" + ek + "\x00" + code
+	key := "bank\x00" + ek + "\x00" + code + chargesKey(charges)
 	if u, ok := bp.units[key]; ok {
 		return u, nil
 	}
@@ -189,7 +189,7 @@ func (bp *BudgetPricer) bankUnit(ref BankRef, code string) (unitLeaves, error) {
 	if c != nil {
 		for _, si := range c.Items {
 			if si.Kind == KindComposition {
-				sub, err := bp.bankUnit(ref, si.Code)
+				sub, err := bp.bankUnit(ref, si.Code, charges)
 				if err != nil {
 					return nil, err
 				}
@@ -199,6 +199,9 @@ func (bp *BudgetPricer) bankUnit(ref BankRef, code string) (unitLeaves, error) {
 			l, err := bp.bankResourceLeaf(ref, si.Code, false)
 			if err != nil {
 				return nil, err
+			}
+			if charges.Valid && l.resourceType == TypeLabor {
+				l = bp.chargedResourceLeaf(ref, si.Code, charges)
 			}
 			acc.add(l, si.Coefficient)
 		}
@@ -255,7 +258,7 @@ func (bp *BudgetPricer) explodeItem(acc *accumulator, c *Composition, it Item) e
 				sub, err = bp.ownUnit(oc)
 			}
 		case ok:
-			sub, err = bp.bankUnit(ref, it.Code)
+			sub, err = bp.bankUnit(ref, it.Code, decimal.NullDecimal{})
 		default:
 			sub = unitLeaves{{bp.compositionLeaf(BankRef{Name: it.Bank}, "?"+it.Bank, it.Code, nil), one}}
 		}
@@ -321,13 +324,15 @@ func (bp *BudgetPricer) lineUnit(b *Budget, n *BudgetNode) (unitLeaves, error) {
 	case n.Kind == NodeComposition && li.own != nil:
 		return bp.ownUnit(li.own)
 	case n.Kind == NodeComposition && !own && li.bankKnown:
-		return bp.bankUnit(li.ref, n.Code)
+		return bp.bankUnit(li.ref, n.Code, b.LabourCharges)
 	case n.Kind == NodeComposition && own:
 		l = bp.compositionLeaf(li.ref, BankMyBase+"/"+b.State, n.Code, nil)
 	case n.Kind == NodeComposition:
 		l = bp.compositionLeaf(li.ref, "?"+li.ref.Name, n.Code, nil)
 	case own:
 		l, err = bp.ownResourceLeaf(n.Code, b.State, false)
+	case li.bankKnown && b.LabourCharges.Valid && li.resourceType == TypeLabor:
+		l = bp.chargedResourceLeaf(li.ref, n.Code, b.LabourCharges)
 	case li.bankKnown:
 		l, err = bp.bankResourceLeaf(li.ref, n.Code, false)
 	default:

@@ -115,7 +115,7 @@ func (bp *BudgetPricer) WholeAnalytic(b *Budget) (*AnalyticReport, error) {
 		case li.own != nil:
 			row.Items, err = bp.ownItems(li.own, reg)
 		case li.bank != nil:
-			row.Items, err = bp.bankItems(li.ref, n.Code, reg)
+			row.Items, err = bp.bankItems(li.ref, n.Code, reg, b.LabourCharges)
 		}
 		if err != nil {
 			return nil, err

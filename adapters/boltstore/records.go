@@ -224,6 +224,8 @@ type budgetRecord struct {
 	// The ART/RRT number and the issue date (absent: none).
 	ART       string `json:"art,omitempty"`
 	IssueDate string `json:"issue_date,omitempty"`
+	// The budget's own labour charges percentage (absent: the bank's prices).
+	LabourCharges *string `json:"labour_charges,omitempty"`
 }
 
 // bdiPartsRecord is domain.BDIParts, each part a decimal string.
@@ -629,6 +631,7 @@ func toBudgetRecord(b *domain.Budget) budgetRecord {
 		CreatedAt: encTime(b.CreatedAt), UpdatedAt: encTime(b.UpdatedAt),
 		WorkType: b.WorkType, BDIParts: toBDIPartsRecord(b.BDIParts), SupplyBDIParts: toBDIPartsRecord(b.SupplyBDIParts),
 		SupplyNodes: b.SupplyNodes, Tags: b.Tags, ART: b.ART, IssueDate: b.IssueDate,
+		LabourCharges: encOptDec(b.LabourCharges),
 	}
 	if !b.SupplyBDI.IsZero() {
 		r.SupplyBDI = encDec(b.SupplyBDI)
@@ -651,7 +654,7 @@ func (r *budgetRecord) domain(d *decoder) *domain.Budget {
 		CreatedAt: d.time("created_at", r.CreatedAt), UpdatedAt: d.time("updated_at", r.UpdatedAt),
 		WorkType: r.WorkType, BDIParts: r.BDIParts.domain(d), SupplyBDI: d.dec("supply_bdi", r.SupplyBDI),
 		SupplyBDIParts: r.SupplyBDIParts.domain(d), SupplyNodes: r.SupplyNodes, Tags: r.Tags,
-		ART: r.ART, IssueDate: r.IssueDate,
+		ART: r.ART, IssueDate: r.IssueDate, LabourCharges: d.optDec("labour_charges", r.LabourCharges),
 	}
 	if r.Banks != nil {
 		b.Banks = make([]domain.BankRef, len(r.Banks))

@@ -340,16 +340,9 @@ func (t *tx) flush() error {
 			}
 		}
 		keys := b.compOrder
-		type itemRow struct {
-			k   bankKey
-			pos int
-			it  domain.StructureItem
-		}
-		var items []itemRow
+		nItems := 0
 		for _, k := range keys {
-			for i, it := range b.compositions[k].Items {
-				items = append(items, itemRow{k, i, it})
-			}
+			nItems += len(b.compositions[k].Items)
 		}
 		_, err := t.ptx.CopyFrom(t.ctx, pgx.Identifier{"bank_compositions"},
 			[]string{"edition_key", "code", "description", "unit", "class", "cost_pnd", "cost_pd", "has_items", "regimes"},
@@ -361,12 +354,24 @@ func (t *tx) flush() error {
 		if err != nil {
 			return t.fail(err)
 		}
-		if len(items) > 0 {
+		if nItems > 0 {
+			// The item rows are walked in place, composition by composition,
+			// rather than gathered into a slice first: that slice was the
+			// largest object of a national import on PostgreSQL.
+			ki, pos := 0, 0
 			_, err = t.ptx.CopyFrom(t.ctx, pgx.Identifier{"bank_composition_items"},
 				[]string{"edition_key", "composition_code", "pos", "kind", "code", "coefficient"},
-				pgx.CopyFromSlice(len(items), func(i int) ([]any, error) {
-					r := items[i]
-					return []any{r.k.edition, r.k.code, int32(r.pos), string(r.it.Kind), r.it.Code, num(r.it.Coefficient)}, nil
+				pgx.CopyFromFunc(func() ([]any, error) {
+					for ki < len(keys) && pos >= len(b.compositions[keys[ki]].Items) {
+						ki, pos = ki+1, 0
+					}
+					if ki == len(keys) {
+						return nil, nil
+					}
+					k := keys[ki]
+					it := b.compositions[k].Items[pos]
+					pos++
+					return []any{k.edition, k.code, int32(pos - 1), string(it.Kind), it.Code, num(it.Coefficient)}, nil
 				}))
 			if err != nil {
 				return t.fail(err)

@@ -11,7 +11,7 @@ import (
 )
 
 // Labour charges tables (app.ChargesTx): charges_tables and their
-// charges_rows (migration 0008), replaced whole by a put.
+// charges_rows (migration 0009), replaced whole by a put.
 
 var _ app.ChargesTx = (*tx)(nil)
 

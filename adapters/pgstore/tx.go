@@ -928,7 +928,7 @@ func (t *tx) PutEdition(e *domain.Edition) error {
 
 const budgetCols = `r.id, r.company_id, r.user_id, r.department_id, r.code, r.description, r.client, r.state, r.desonerado,
 	r.bdi::text, r.bdi_mode, r.rounding, r.node_seq, r.has_banks, r.has_items, r.created_at, r.created_at_ns, r.updated_at, r.updated_at_ns,
-	r.tcu_bdi, r.tags, r.art, r.issue_date`
+	r.tcu_bdi, r.tags, r.art, r.issue_date, r.labour_charges::text`
 
 // budgets loads the budgets that the clause (on r) selects, with their
 // banks and, when trees is set, their trees, in one round trip.
@@ -944,10 +944,13 @@ func (t *tx) budgets(trees bool, s sel) ([]*domain.Budget, error) {
 		var hasBanks, hasItems bool
 		var at, up time.Time
 		var ns, upNS int32
-		var tcu *string
+		var tcu, lc *string
 		if err := rows.Scan(&v.ID, &v.CompanyID, &v.UserID, &v.DepartmentID, &v.Code, &v.Description, &v.Client, &v.State, &v.Desonerado,
-			&bdi, &mode, &rounding, &v.NodeSeq, &hasBanks, &hasItems, &at, &ns, &up, &upNS, &tcu, &v.Tags, &v.ART, &v.IssueDate); err != nil {
+			&bdi, &mode, &rounding, &v.NodeSeq, &hasBanks, &hasItems, &at, &ns, &up, &upNS, &tcu, &v.Tags, &v.ART, &v.IssueDate, &lc); err != nil {
 			return err
+		}
+		if lc != nil {
+			v.LabourCharges = decimal.NewNullDecimal(d.dec(*lc))
 		}
 		v.Tags = app.Tags(v.Tags)
 		d.decodeTCU(&v, tcu)
@@ -1077,13 +1080,13 @@ func (t *tx) PutBudget(v *domain.Budget) error {
 		b.Queue(`INSERT INTO budgets (company_id, id, user_id, department_id, code, description, client, state, desonerado,
 			bdi, bdi_mode, rounding, node_seq, has_banks, has_items,
 			code_fold, code_key, description_fold, description_ci, client_fold, client_ci, state_fold, state_ci,
-			created_at, created_at_ns, updated_at, updated_at_ns, tcu_bdi, tags, art, issue_date)
+			created_at, created_at_ns, updated_at, updated_at_ns, tcu_bdi, tags, art, issue_date, labour_charges)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
-				$16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31)`,
+				$16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32)`,
 			v.CompanyID, v.ID, v.UserID, v.DepartmentID, v.Code, v.Description, v.Client, v.State, v.Desonerado,
 			num(v.BDI), string(v.BDIMode), string(v.Rounding), v.NodeSeq, v.Banks != nil, v.Items != nil,
 			app.Fold(v.Code), app.CodeKey(app.Fold(v.Code)), app.Fold(v.Description), ciFold(v.Description),
-			app.Fold(v.Client), ciFold(v.Client), app.Fold(v.State), ciFold(v.State), at, ns, up, upNS, tcu, tagsArg(v.Tags), v.ART, v.IssueDate)
+			app.Fold(v.Client), ciFold(v.Client), app.Fold(v.State), ciFold(v.State), at, ns, up, upNS, tcu, tagsArg(v.Tags), v.ART, v.IssueDate, optNum(v.LabourCharges))
 		for i, br := range v.Banks {
 			b.Queue(`INSERT INTO budget_banks (company_id, budget_id, pos, name, state, month, region, report)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,

@@ -60,4 +60,34 @@ func testLabourCharges(t *testing.T, s app.Store) {
 		{name: "Composition(cleared)", get: func(tx app.Tx) (any, error) { return tx.Composition(withCharges.ID) }, want: cleared},
 		{name: "BankResource(base dropped)", get: func(tx app.Tx) (any, error) { return tx.BankResource(ed, "88309") }, want: &noBase},
 	})
+
+	// A budget's own charges: absent and 0 differ, the scale is kept, a
+	// replace drops them.
+	var budgets []*domain.Budget
+	for i, c := range []string{"84.2700", "0", ""} {
+		b := newBudget("01HZXBU0000000000000000LC"+string(rune('1'+i)), coA, "ORC-LC-"+string(rune('1'+i)))
+		if c != "" {
+			b.LabourCharges = decimal.NewNullDecimal(dec(c))
+		}
+		budgets = append(budgets, b)
+	}
+	update(t, s, func(tx app.Tx) error {
+		for _, b := range budgets {
+			if err := tx.PutBudget(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	var looks []lookup
+	for _, b := range budgets {
+		looks = append(looks, lookup{name: "Budget(" + b.Code + ")", get: func(tx app.Tx) (any, error) { return tx.Budget(b.ID) }, want: b})
+	}
+	checkLookups(t, s, looks)
+	budgetCleared := *budgets[0]
+	budgetCleared.LabourCharges = decimal.NullDecimal{}
+	update(t, s, func(tx app.Tx) error { return tx.PutBudget(&budgetCleared) })
+	checkLookups(t, s, []lookup{
+		{name: "Budget(cleared)", get: func(tx app.Tx) (any, error) { return tx.Budget(budgetCleared.ID) }, want: &budgetCleared},
+	})
 }

@@ -74,6 +74,8 @@ func Run(t *testing.T, open func(t *testing.T) app.Store) {
 		{"QueryConcurrentWriters", testQueryConcurrentWriters},
 		{"QueryRefusesOtherFields", testQueryRefusesOtherFields},
 		{"BudgetVersions", testBudgetVersions},
+		{"ChangeLog", testChangeLog},
+		{"ChangeLogWhereUsed", testChangeLogWhereUsed},
 		{"BudgetStream", testBudgetStream},
 		{"CompositionStamps", testCompositionStamps},
 		{"CompanyProfiles", testCompanyProfiles},

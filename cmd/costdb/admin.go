@@ -111,6 +111,9 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 func runImportCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "sinapi-changes" {
+		return runImportChanges(ctx, args[1:], stdout, stderr)
+	}
 	if isMappingImport(args) {
 		return runImportMapped(ctx, args, stdout, stderr)
 	}

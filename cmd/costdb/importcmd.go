@@ -26,6 +26,7 @@ const importUsage = `usage: costdb import sample --db PATH
        costdb import sinapi|sicro --db PATH [--dry-run] PACKAGE...
        costdb import sicro-charges --db PATH [--state UF] [--month MM/YYYY] [--dry-run] FILE|PACKAGE...
        costdb import --mapping MAPPING.json --db PATH [--state UF] [--month MM/YYYY] [--dry-run] FILE
+       costdb import sinapi-changes --db PATH [--dry-run] FILE
 WORKBOOK is the national SINAPI workbook (SINAPI_Referência_AAAA_MM.xlsx, or the
 SINAPI-AAAA-MM-formato-xlsx.zip Caixa publishes); FILE the per-state reports,
 DIR a directory of them. With several states (or all), each SINAPI file's
@@ -33,7 +34,8 @@ state is told by its name (…_PE_202410_…) and every state's edition is
 imported in one transaction. PACKAGE is a folder or a zip as Caixa or DNIT
 publish it: the files the import reads are read, every other file is listed
 as skipped, with why; the file names give --state and --month when they are
-not given (the title rows of each file must agree).`
+not given (the title rows of each file must agree). sinapi-changes reads
+Caixa's monthly change log (SINAPI_Manutenções_AAAA_MM.xlsx).`
 
 // runImportBank runs "costdb import sinapi|sicro": it reads every file
 // first, then imports them in one transaction, so that a bad file changes

@@ -28,27 +28,30 @@ import (
 // budgetDoc is a budget as v2 writes it. Money is written with at least two
 // places (1234.50).
 type budgetDoc struct {
-	ID           string          `jsonapi:"primary,budgets"`
-	Code         string          `jsonapi:"attr,code"`
-	Description  string          `jsonapi:"attr,description"`
-	Client       string          `jsonapi:"attr,client"`
-	Location     string          `jsonapi:"attr,location"`
-	Tags         []string        `jsonapi:"attr,tags,omitempty"`
-	Desonerado   bool            `jsonapi:"attr,desonerado"`
-	BDI          json.Number     `jsonapi:"attr,bdi"`
-	BDIMode      string          `jsonapi:"attr,bdi_mode"`
-	Rounding     string          `jsonapi:"attr,rounding"`
-	ART          string          `jsonapi:"attr,art"`
-	IssueDate    string          `jsonapi:"attr,issue_date"`
-	Banks        []budgetBankDoc `jsonapi:"attr,banks"`
-	Items        []nodeDoc       `jsonapi:"attr,items"`
-	Lines        int             `jsonapi:"attr,lines"`
-	OmittedNodes int             `jsonapi:"attr,omitted_nodes"`
-	Total        json.Number     `jsonapi:"attr,total"`
-	BDIValue     json.Number     `jsonapi:"attr,bdi_value"`
-	TotalWithBDI json.Number     `jsonapi:"attr,total_with_bdi"`
-	CreatedAt    string          `jsonapi:"attr,created_at"`
-	UpdatedAt    string          `jsonapi:"attr,updated_at"`
+	ID          string      `jsonapi:"primary,budgets"`
+	Code        string      `jsonapi:"attr,code"`
+	Description string      `jsonapi:"attr,description"`
+	Client      string      `jsonapi:"attr,client"`
+	Location    string      `jsonapi:"attr,location"`
+	Tags        []string    `jsonapi:"attr,tags,omitempty"`
+	Desonerado  bool        `jsonapi:"attr,desonerado"`
+	BDI         json.Number `jsonapi:"attr,bdi"`
+	BDIMode     string      `jsonapi:"attr,bdi_mode"`
+	Rounding    string      `jsonapi:"attr,rounding"`
+	ART         string      `jsonapi:"attr,art"`
+	IssueDate   string      `jsonapi:"attr,issue_date"`
+	// LabourCharges is the budget's own labour charges percentage, left
+	// out when null (the bank's prices).
+	LabourCharges *json.Number    `jsonapi:"attr,labour_charges,omitempty"`
+	Banks         []budgetBankDoc `jsonapi:"attr,banks"`
+	Items         []nodeDoc       `jsonapi:"attr,items"`
+	Lines         int             `jsonapi:"attr,lines"`
+	OmittedNodes  int             `jsonapi:"attr,omitted_nodes"`
+	Total         json.Number     `jsonapi:"attr,total"`
+	BDIValue      json.Number     `jsonapi:"attr,bdi_value"`
+	TotalWithBDI  json.Number     `jsonapi:"attr,total_with_bdi"`
+	CreatedAt     string          `jsonapi:"attr,created_at"`
+	UpdatedAt     string          `jsonapi:"attr,updated_at"`
 	// Incomplete and Missing appear only when some line has no price.
 	Incomplete bool                  `jsonapi:"attr,incomplete,omitempty"`
 	Missing    []httpapi.MissingLine `jsonapi:"attr,missing,omitempty"`
@@ -83,30 +86,31 @@ type nodeDoc struct {
 func (h *handlers) budgetDoc(pb *domain.PricedBudget, withItems bool) *budgetDoc {
 	b := pb.Budget
 	d := &budgetDoc{
-		ID:           b.ID,
-		Code:         b.Code,
-		Description:  b.Description,
-		Client:       b.Client,
-		Location:     b.State,
-		Tags:         b.Tags,
-		Desonerado:   b.Desonerado,
-		BDI:          httpapi.Num(b.BDI),
-		BDIMode:      string(b.BDIMode),
-		Rounding:     string(b.Rounding),
-		ART:          b.ART,
-		IssueDate:    b.IssueDate,
-		Banks:        make([]budgetBankDoc, len(b.Banks)),
-		Items:        []nodeDoc{},
-		Lines:        b.Lines(),
-		Total:        httpapi.Money(pb.Totals.Total),
-		BDIValue:     httpapi.Money(pb.Totals.BDIValue),
-		TotalWithBDI: httpapi.Money(pb.Totals.TotalWithBDI),
-		CreatedAt:    h.env.FormatTime(b.CreatedAt),
-		UpdatedAt:    h.env.FormatTime(b.UpdatedAt),
-		Incomplete:   pb.Incomplete(),
-		Missing:      httpapi.MissingLines(pb.Missing),
-		User:         userOf(b.UserID),
-		Sector:       sectorOf(b.DepartmentID),
+		ID:            b.ID,
+		Code:          b.Code,
+		Description:   b.Description,
+		Client:        b.Client,
+		Location:      b.State,
+		Tags:          b.Tags,
+		Desonerado:    b.Desonerado,
+		BDI:           httpapi.Num(b.BDI),
+		BDIMode:       string(b.BDIMode),
+		Rounding:      string(b.Rounding),
+		ART:           b.ART,
+		IssueDate:     b.IssueDate,
+		LabourCharges: labourChargesAttr(b.LabourCharges),
+		Banks:         make([]budgetBankDoc, len(b.Banks)),
+		Items:         []nodeDoc{},
+		Lines:         b.Lines(),
+		Total:         httpapi.Money(pb.Totals.Total),
+		BDIValue:      httpapi.Money(pb.Totals.BDIValue),
+		TotalWithBDI:  httpapi.Money(pb.Totals.TotalWithBDI),
+		CreatedAt:     h.env.FormatTime(b.CreatedAt),
+		UpdatedAt:     h.env.FormatTime(b.UpdatedAt),
+		Incomplete:    pb.Incomplete(),
+		Missing:       httpapi.MissingLines(pb.Missing),
+		User:          userOf(b.UserID),
+		Sector:        sectorOf(b.DepartmentID),
 	}
 	for i, ref := range b.Banks {
 		d.Banks[i] = budgetBankDoc{Name: ref.Name, Location: ref.State, Version: ref.Month, Region: ref.Region}
@@ -213,6 +217,8 @@ func budgetPatch(b *attrBody) app.BudgetPatch {
 		BDI:         readNumber(b, aBDI),
 		ART:         read[string](b, aART),
 		IssueDate:   read[string](b, aIssueDate),
+		// Shared with compositions: a number from 0 to 1000, null clears.
+		LabourCharges: readNullNumber(b, aLabourCharges),
 	}
 	if m := read[string](b, aBDIMode); m != nil {
 		mode := domain.BDIMode(*m)
@@ -277,7 +283,7 @@ func (h *handlers) createBudget(w http.ResponseWriter, r *http.Request) {
 		Code: deref(pt.Code), Description: deref(pt.Description), Client: deref(pt.Client),
 		State: deref(pt.State), Tags: deref(pt.Tags), Desonerado: deref(pt.Desonerado), BDI: deref(pt.BDI),
 		BDIMode: deref(pt.BDIMode), Rounding: deref(pt.Rounding), Banks: pt.Banks, Items: pt.Items, TCU: &tcu,
-		ART: deref(pt.ART), IssueDate: deref(pt.IssueDate),
+		ART: deref(pt.ART), IssueDate: deref(pt.IssueDate), LabourCharges: deref(pt.LabourCharges),
 	}
 	pb, err := h.env.App.Rejecting(b.rejected).Rejecting(missing.Fields).CreateBudget(r.Context(), principal(r), in)
 	if err != nil {

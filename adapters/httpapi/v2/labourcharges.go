@@ -2,6 +2,7 @@ package v2
 
 import (
 	"bytes"
+	"encoding/json"
 
 	"github.com/shopspring/decimal"
 )
@@ -22,4 +23,14 @@ func readNullNumber(b *attrBody, a attr) *decimal.NullDecimal {
 	}
 	v := decimal.NewNullDecimal(*d)
 	return &v
+}
+
+// labourChargesAttr is a budget's own labour charges as written: nil (left
+// out) when null, else the percentage in its shortest exact form.
+func labourChargesAttr(c decimal.NullDecimal) *json.Number {
+	if !c.Valid {
+		return nil
+	}
+	n := json.Number(c.Decimal.String())
+	return &n
 }

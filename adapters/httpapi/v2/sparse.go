@@ -188,6 +188,7 @@ var typeFields = func() map[string][]string {
 	for _, model := range []any{
 		userDoc{}, sectorDoc{}, groupDoc{}, budgetDoc{}, budgetNodeDoc{}, bdiDoc{}, historyDoc{},
 		repriceLineDoc{}, versionDoc{}, syntheticRowDoc{}, exportDoc{}, importDoc{}, accessToken{}, profileDoc{},
+		bankChangeDoc{}, bankChangeUseDoc{},
 	} {
 		typ, fields := taggedFields(reflect.TypeOf(model))
 		m[typ] = fields
