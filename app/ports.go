@@ -210,3 +210,19 @@ type CompositionStamper interface {
 	// (false when there is none), without a copy.
 	CompositionStamped(id string, stamp []byte) (bool, error)
 }
+
+// ChargesTx is what a store's transaction offers to keep reference banks'
+// labour charges tables (domain.ChargesTable): shared reference data like
+// bank editions, one per bank, state, month and regime (its Key). Both
+// stores offer it; a store without it answers the charges use cases with an
+// internal error.
+type ChargesTx interface {
+	// PutChargesTable stores the table, replacing the one of the same key.
+	PutChargesTable(t *domain.ChargesTable) error
+	// ChargesTable returns the table with the key (domain.ChargesKey);
+	// ENOTFOUND when none.
+	ChargesTable(key string) (*domain.ChargesTable, error)
+	// ChargesTables lists the bank's tables in key order (state, month,
+	// regime), rows included.
+	ChargesTables(bank string) ([]*domain.ChargesTable, error)
+}

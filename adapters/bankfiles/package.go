@@ -57,6 +57,7 @@ var PackageKinds = []FileKind{
 	{Name: "SINAPI change log (manutenções)", Words: []string{"MANUTENC"}, Skip: "Caixa's change log (manutenções), not a price report"},
 	{Name: "SINAPI families and coefficients", Words: []string{"FAMILIA"}, Skip: "families of resources and coefficients of representativeness, not read"},
 	{Name: "SINAPI labour breakdown", Words: []string{"SINAPI", "MAO DE OBRA"}, Not: []string{"REFERENCIA"}, Skip: "the labour breakdown workbook (mão de obra), not read"},
+	{Name: "SICRO labour charges (encargos sociais)", Words: []string{"ENCARGOS SOCIAIS"}, Not: []string{"SINAPI"}, Import: ImportSicroCharges},
 	{Name: "labour charges (encargos sociais)", Words: []string{"ENCARGOS SOCIAIS"}, Skip: "a table of labour charges (encargos sociais), not read"},
 	{Name: "prices without labour charges", Words: []string{"SEM ENCARGOS"}, Skip: "prices without labour charges (sem encargos), which no edition holds"},
 	{Name: "prices without labour charges", Words: []string{"SEMENCARGOS"}, Skip: "prices without labour charges (sem encargos), which no edition holds"},

@@ -39,7 +39,7 @@ func TestClassify(t *testing.T) {
 		{"AL 01-2024 Relatório Sintético de Equipamentos com desoneração.xlsx", true, bankfiles.ImportSicro},
 		{"AL 01-2024 Relatório Sintético de Mão de Obra.xlsx", true, bankfiles.ImportSicro},
 		{"SICRO_AL_202401_Relatorio_Sintetico_Materiais.xlsx", true, bankfiles.ImportSicro},
-		{"AL 01-2024 Relat_rio Sint_tico de Encargos Sociais.xlsx", true, ""},
+		{"AL 01-2024 Relat_rio Sint_tico de Encargos Sociais.xlsx", true, bankfiles.ImportSicroCharges},
 		{"AL 01-2024 Relatório Analítico de Composições de Custos.xlsx", true, ""},
 		{"AL 01-2024 Relatório Sintético de Materiais.pdf", true, ""},
 		{"composicoes.csv", false, ""},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/costdb/costdb/domain"
@@ -24,26 +25,11 @@ import (
 // "20%"); a CSV of the cells may hold them as "20%".
 
 // ChargesTable is a labour charges (encargos sociais) table of a bank for
-// one state, month and regime.
-type ChargesTable struct {
-	Bank   string // SICRO3
-	State  string // UF
-	Month  string // MM/YYYY
-	Regime domain.Regime
-	Rows   []ChargesRow
-}
+// one state, month and regime (domain.ChargesTable).
+type ChargesTable = domain.ChargesTable
 
-// ChargesRow is the charges of one labour code.
-type ChargesRow struct {
-	Code        string
-	Description string
-	Unit        string // "h" (horista) or "mês" (mensalista)
-	// Monthly is true for a mensalista (unit "mês"), false for a horista.
-	Monthly bool
-	// Total is the total charges in percent, exactly as the table gives
-	// it (109.62 for a cell holding 1.0962, shown "109.62%").
-	Total decimal.Decimal
-}
+// ChargesRow is the charges of one labour code (domain.ChargesRow).
+type ChargesRow = domain.ChargesRow
 
 // sicroChargesHeader recognises the encargos table's header.
 type sicroChargesHeader struct{}
@@ -93,6 +79,15 @@ func ReadSicroCharges(ctx context.Context, name string, r io.ReaderAt, size int6
 	default:
 		return nil, f.Errorf(0, "the title rows (%q) state no regime (Sem desoneração or Com desoneração)", titleCells(f))
 	}
+	n := readName(name) // a renamed file: its name must not contradict its titles
+	switch {
+	case n.State != "" && n.State != out.State:
+		return nil, f.Errorf(0, "the file says state %s, the file name says %s", out.State, n.State)
+	case n.Month != "" && n.Month != out.Month:
+		return nil, f.Errorf(0, "the file says month %s, the file name says %s", out.Month, n.Month)
+	case n.Regime != nil && *n.Regime != out.Regime:
+		return nil, f.Errorf(0, "the file says %s, the file name says %s", out.Regime, *n.Regime)
+	}
 	code, err := f.Column("CODIGO", false)
 	if err != nil {
 		return nil, err
@@ -112,9 +107,19 @@ func ReadSicroCharges(ctx context.Context, name string, r io.ReaderAt, size int6
 		return nil, err
 	}
 	seen := map[string]bool{}
+	first := f.Header.Prefix("ENCARGOS SOCIAIS") // the first item's column
 	err = readRows(f, func(row Row) error {
 		c := strings.TrimSpace(row.Cell(code))
 		if c == "" { // the item codes under the header, the legend below the table
+			if out.Items == nil && len(out.Rows) == 0 && chargesItemCode.MatchString(strings.TrimSpace(row.Cell(first))) {
+				for i := first; i < total; i++ {
+					it := strings.TrimSpace(row.Cell(i))
+					if !chargesItemCode.MatchString(it) {
+						return f.Errorf(row.Line, "the item codes under the header stop at column %d (%q)", i+1, it)
+					}
+					out.Items = append(out.Items, it)
+				}
+			}
 			f.Skip()
 			return nil
 		}
@@ -122,13 +127,21 @@ func ReadSicroCharges(ctx context.Context, name string, r io.ReaderAt, size int6
 			return f.Errorf(row.Line, "the code %s is listed twice", c)
 		}
 		seen[c] = true
-		t, err := chargesPercent(f, row, total)
+		t, err := chargesPercent(f, row, total, "Total (%)")
 		if err != nil {
 			return err
 		}
+		var items []decimal.Decimal
+		for i := range out.Items {
+			p, err := chargesPercent(f, row, first+i, out.Items[i]+" (%)")
+			if err != nil {
+				return err
+			}
+			items = append(items, p)
+		}
 		u := strings.TrimSpace(row.Cell(unit))
 		out.Rows = append(out.Rows, ChargesRow{Code: c, Description: strings.TrimSpace(row.Cell(desc)), Unit: u,
-			Monthly: NormalizeName(u) == "MES", Total: t})
+			Monthly: NormalizeName(u) == "MES", Items: items, Total: t})
 		return nil
 	})
 	if err != nil {
@@ -140,15 +153,29 @@ func ReadSicroCharges(ctx context.Context, name string, r io.ReaderAt, size int6
 	return out, nil
 }
 
+// chargesItemCode is an item code of the row under the header (A1, B10).
+var chargesItemCode = regexp.MustCompile(`^[A-Z][0-9]{1,2}$`)
+
 // chargesPercent reads a percentage cell: a fraction (XLSX's stored 1.0962)
 // or a text with "%" ("109.62%", "109,62%"), as percent, exactly.
-func chargesPercent(f *File, row Row, col int) (decimal.Decimal, error) {
+func chargesPercent(f *File, row Row, col int, what string) (decimal.Decimal, error) {
 	s := strings.TrimSpace(row.Cell(col))
 	if p, ok := strings.CutSuffix(s, "%"); ok {
 		cells := append([]string(nil), row.Cells...)
 		cells[col] = strings.TrimSpace(p)
-		return f.Decimal(Row{Line: row.Line, Cells: cells}, col, "Total (%)")
+		return f.Decimal(Row{Line: row.Line, Cells: cells}, col, what)
 	}
-	d, err := f.Decimal(row, col, "Total (%)")
+	d, err := f.Decimal(row, col, what)
 	return d.Shift(2), err
+}
+
+// ImportSicroCharges is the import that reads DNIT's encargos sociais
+// tables of a package (costdb import sicro-charges).
+const ImportSicroCharges = "sicro-charges"
+
+// SicroCharges is the "bank" of DNIT's encargos sociais tables for the
+// package walker: a file of unknown name is read when it has the table's
+// header.
+func SicroCharges() Bank {
+	return Bank{Name: "SICRO3", Publisher: "SICRO/DNIT", Formats: []Format{sicroChargesHeader{}}}
 }

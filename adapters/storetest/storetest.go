@@ -49,6 +49,7 @@ func Run(t *testing.T, open func(t *testing.T) app.Store) {
 		{"BankResources", testBankResources},
 		{"BankCompositions", testBankCompositions},
 		{"LabourCharges", testLabourCharges},
+		{"ChargesTables", testChargesTables},
 		{"DeleteBankRecords", testDeleteBankRecords},
 		{"Budgets", testBudgets},
 		{"EmptyStore", testEmptyStore},

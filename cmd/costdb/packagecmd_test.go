@@ -78,8 +78,8 @@ func TestImportSicroPackageFolder(t *testing.T) {
 		"edition SICRO3 AL 01/2024 now: 2196 resources, 6368 compositions",
 		"Relatório Sintético de Materiais.pdf skipped: a PDF document, not data\n",
 		"Relatório Analítico de Composições de Custos.pdf skipped: a PDF document, not data\n",
-		"Relat_rio Sint_tico de Encargos Sociais.xlsx skipped: a table of labour charges (encargos sociais), not read\n",
-		"Relat_rio Sint_tico de Encargos Sociais - com desonera__o.xlsx skipped: a table of labour charges",
+		"Relat_rio Sint_tico de Encargos Sociais.xlsx skipped: a SICRO-CHARGES file (SICRO labour charges (encargos sociais)): import it with costdb import sicro-charges\n",
+		"Relat_rio Sint_tico de Encargos Sociais - com desonera__o.xlsx skipped: a SICRO-CHARGES file (SICRO labour charges",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the output does not say %q:\n%s", want, out)

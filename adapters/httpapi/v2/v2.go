@@ -52,6 +52,7 @@ type handlers struct {
 //	GET    /users/{id}, /sectors/{id}                    a user (name, e-mail), a sector (department) of the company
 //	GET    /banks, /banks/{id}                           imported bank editions (banks.go)
 //	GET    /banks/{id}/items, /banks/{id}/items/{code}   an edition's items, one item with its structure
+//	GET    /banks/{bank}/labour-charges                  a bank's labour charges tables (chargestables.go)
 //	GET    /my_database/compositions                     list (page[number], page[size], sort, filter[…])
 //	POST   /my_database/compositions                     create → 201 + Location
 //	GET    /my_database/compositions/find_by_code        ?code=&state=
@@ -106,6 +107,7 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Get("/banks", h.listBanks)
 		r.Get("/banks/{id}", h.getBank)
 		r.Get("/banks/{id}/items", h.listBankItems)
+		r.Get("/banks/{id}/labour-charges", h.listLabourCharges)
 		r.Get("/banks/{id}/items/{code}", h.getBankItem)
 		r.Get(bankChangesPath, h.listBankChanges)
 		r.Get(whereUsedPath, h.bankChangesWhereUsed)
