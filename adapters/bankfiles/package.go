@@ -54,7 +54,7 @@ var PackageKinds = []FileKind{
 	{Name: "PDF document", Exts: []string{".pdf"}, Skip: "a PDF document, not data"},
 	{Name: "document", Exts: []string{".doc", ".docx", ".odt", ".txt", ".htm", ".html", ".png", ".jpg", ".jpeg"}, Skip: "a document, not data"},
 	{Name: "zip inside a zip", Exts: []string{".zip"}, Skip: "a zip inside a zip: import it on its own"},
-	{Name: "SINAPI change log (manutenções)", Words: []string{"MANUTENC"}, Skip: "Caixa's change log (manutenções), not a price report"},
+	{Name: "SINAPI change log (manutenções)", Words: []string{"MANUTENC"}, Skip: "Caixa's change log (manutenções): import it with costdb import sinapi-changes"},
 	{Name: "SINAPI families and coefficients", Words: []string{"FAMILIA"}, Skip: "families of resources and coefficients of representativeness, not read"},
 	{Name: "SINAPI labour breakdown", Words: []string{"SINAPI", "MAO DE OBRA"}, Not: []string{"REFERENCIA"}, Skip: "the labour breakdown workbook (mão de obra), not read"},
 	{Name: "SICRO labour charges (encargos sociais)", Words: []string{"ENCARGOS SOCIAIS"}, Not: []string{"SINAPI"}, Import: ImportSicroCharges},

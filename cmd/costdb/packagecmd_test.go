@@ -301,7 +301,7 @@ func TestImportNationalZipCompanions(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, want := range []string{
-		"» SINAPI_Manutenções_2026_08.xlsx skipped: Caixa's change log (manutenções), not a price report\n",
+		"» SINAPI_Manutenções_2026_08.xlsx skipped: Caixa's change log (manutenções): import it with costdb import sinapi-changes\n",
 		"» SINAPI_familias_e_coeficientes_2026_08.xlsx skipped: families of resources",
 		"» SINAPI_mao_de_obra_2026_08.xlsx skipped: the labour breakdown workbook (mão de obra), not read\n",
 	} {
