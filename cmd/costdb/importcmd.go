@@ -166,20 +166,9 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 		return nil
 	}
 
-	// Through the running server's admin listener when a server holds
-	// the database: one write transaction there, which reads go on beside.
-	op, err := connect(ctx, connectOptions{DB: *db, Bolt: boltstore.Options{MmapSize: mmapForFiles(*db, files)}})
+	sums, err := writeEditions(ctx, *db, files, eds)
 	if err != nil {
 		return err
-	}
-	defer op.Close()
-	data := make([]app.EditionData, len(eds))
-	for i, e := range eds {
-		data[i] = app.EditionData{Edition: e.Edition, Resources: e.Resources, Compositions: e.Compositions}
-	}
-	sums, err := importAll(ctx, op, data)
-	if err != nil {
-		return describe(err)
 	}
 	printImportSummary(stdout, im, sums[len(sums)-1].Edition, read, time.Since(start))
 	return nil
@@ -309,4 +298,24 @@ func (p *progressBar) update(file string, done, total int64) {
 		fmt.Fprintln(p.w)
 		p.finished = file
 	}
+}
+
+// writeEditions writes the editions read from files into the database at
+// db, through the running server's admin listener when a server holds it:
+// one write transaction there, which reads go on beside.
+func writeEditions(ctx context.Context, db string, files []string, eds []bankfiles.Edition) ([]app.ImportSummary, error) {
+	op, err := connect(ctx, connectOptions{DB: db, Bolt: boltstore.Options{MmapSize: mmapForFiles(db, files)}})
+	if err != nil {
+		return nil, err
+	}
+	defer op.Close()
+	data := make([]app.EditionData, len(eds))
+	for i, e := range eds {
+		data[i] = app.EditionData{Edition: e.Edition, Resources: e.Resources, Compositions: e.Compositions}
+	}
+	sums, err := importAll(ctx, op, data)
+	if err != nil {
+		return nil, describe(err)
+	}
+	return sums, nil
 }

@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/costdb/costdb/adapters/bankfiles"
-	"github.com/costdb/costdb/adapters/boltstore"
-	"github.com/costdb/costdb/app"
 )
 
 // mappingUsage is the synopsis of costdb import --mapping.
@@ -72,18 +70,9 @@ func runImportMapped(ctx context.Context, args []string, stdout, stderr io.Write
 		fmt.Fprintln(stdout, "dry run: nothing written")
 		return nil
 	}
-	op, err := connect(ctx, connectOptions{DB: *db, Bolt: boltstore.Options{MmapSize: mmapForFiles(*db, files)}})
+	sums, err := writeEditions(ctx, *db, files, eds)
 	if err != nil {
 		return err
-	}
-	defer op.Close()
-	data := make([]app.EditionData, len(eds))
-	for i, e := range eds {
-		data[i] = app.EditionData{Edition: e.Edition, Resources: e.Resources, Compositions: e.Compositions}
-	}
-	sums, err := importAll(ctx, op, data)
-	if err != nil {
-		return describe(err)
 	}
 	now := sums[len(sums)-1].Edition
 	regimes := make([]string, len(now.Regimes))
