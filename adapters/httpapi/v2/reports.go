@@ -423,13 +423,13 @@ func (h *handlers) writeABC(w http.ResponseWriter, r *http.Request, rep *domain.
 		meta["ranked"] = string(rep.Ranked)
 		set := fieldsOf(r).of("abc-service-rows")
 		h.streamRows(w, r, meta, len(rep.Rows), func(j *httpapi.JSONWriter, i int) {
-			writeABCServiceRow(j, rep.Budget.ID, &rep.Rows[i], set)
+			writeABCRow(j, rep.Budget.ID, &rep.Rows[i], set, true)
 		})
 		return
 	}
 	set := fieldsOf(r).of("abc-rows")
 	h.streamRows(w, r, meta, len(rep.Rows), func(j *httpapi.JSONWriter, i int) {
-		writeABCRow(j, rep.Budget.ID, &rep.Rows[i], set)
+		writeABCRow(j, rep.Budget.ID, &rep.Rows[i], set, false)
 	})
 }
 

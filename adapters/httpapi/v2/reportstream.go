@@ -218,22 +218,31 @@ var analyticItemObject = httpapi.NewObject(
 	httpapi.ItemMissing,
 )
 
-// writeABCRow writes a row of the ABC curve: resource_type is null for a
-// bank composition that stays whole (kind composition); category is
-// labor, material, equipment or services; totals have no BDI; unit_price
-// is null when missing.
-func writeABCRow(j *httpapi.JSONWriter, budgetID string, row *domain.ABCRow, set fieldSet) {
-	j.Raw(`{"type":"abc-rows","id":`)
+// writeABCRow writes a row of an ABC curve, of resources or (services) of
+// services, one writer for both: the members they share once, and what is
+// each curve's own. A resource's row: resource_type is null for a bank
+// composition that stays whole (kind composition); category is labor,
+// material, equipment or services; totals have no BDI; unit_price is null
+// when missing. A service's row (the budget's lines that name it, grouped):
+// its unit price and total with BDI as the synthetic report's lines carry
+// them. Members in name order, as encoding/json writes a map.
+func writeABCRow(j *httpapi.JSONWriter, budgetID string, row *domain.ABCRow, set fieldSet, services bool) {
+	if services {
+		j.Raw(`{"type":"abc-service-rows","id":`)
+	} else {
+		j.Raw(`{"type":"abc-rows","id":`)
+	}
 	j.String(budgetID + ":" + strconv.Itoa(row.Position))
 	j.Raw(`,"attributes":{`)
 	a := attrWriter{j: j, set: set}
+	resources := !services
 	if a.key("bank") {
 		j.String(row.Ref.Name)
 	}
 	if a.key("base_version") {
 		j.StringOrNull(strOrNil(row.Ref.Month))
 	}
-	if a.key("category") {
+	if resources && a.key("category") {
 		j.String(string(row.Category))
 	}
 	if a.key("class") {
@@ -248,7 +257,7 @@ func writeABCRow(j *httpapi.JSONWriter, budgetID string, row *domain.ABCRow, set
 	if a.key("description") {
 		j.String(row.Description)
 	}
-	if a.key("idle") {
+	if resources && a.key("idle") {
 		j.Bool(row.Idle)
 	}
 	if a.key("kind") {
@@ -266,73 +275,26 @@ func writeABCRow(j *httpapi.JSONWriter, budgetID string, row *domain.ABCRow, set
 	if a.key("quantity") {
 		j.Number(httpapi.Num(row.Quantity))
 	}
-	if a.key("resource_type") {
+	if resources && a.key("resource_type") {
 		if row.Kind == domain.KindResource {
 			j.Int(row.ResourceType)
 		} else {
 			j.Null()
 		}
 	}
-	if a.key("total") {
+	if resources && a.key("total") {
+		j.Money(row.Total)
+	}
+	if services && a.key("total_with_bdi") {
 		j.Money(row.Total)
 	}
 	if a.key("unit") {
 		j.String(row.Unit)
 	}
-	if a.key("unit_price") {
+	if resources && a.key("unit_price") {
 		moneyOrNullTo(j, row.UnitPrice, row.Missing)
 	}
-	j.Raw("}}")
-}
-
-// writeABCServiceRow writes a row of the ABC curve of services: a service
-// (the budget's lines that name it, grouped), its quantity, its unit price
-// and total with BDI as the synthetic report's lines carry them.
-func writeABCServiceRow(j *httpapi.JSONWriter, budgetID string, row *domain.ABCRow, set fieldSet) {
-	j.Raw(`{"type":"abc-service-rows","id":`)
-	j.String(budgetID + ":" + strconv.Itoa(row.Position))
-	j.Raw(`,"attributes":{`)
-	a := attrWriter{j: j, set: set}
-	if a.key("bank") {
-		j.String(row.Ref.Name)
-	}
-	if a.key("base_version") {
-		j.StringOrNull(strOrNil(row.Ref.Month))
-	}
-	if a.key("class") {
-		j.String(string(row.Class))
-	}
-	if a.key("code") {
-		j.String(row.Code)
-	}
-	if a.key("cumulative_percent") {
-		j.Money(row.CumulativePercent)
-	}
-	if a.key("description") {
-		j.String(row.Description)
-	}
-	if a.key("kind") {
-		j.String(string(row.Kind))
-	}
-	if a.key("missing") {
-		j.Bool(row.Missing)
-	}
-	if a.key("percent") {
-		j.Money(row.Percent)
-	}
-	if a.key("position") {
-		j.Int(row.Position)
-	}
-	if a.key("quantity") {
-		j.Number(httpapi.Num(row.Quantity))
-	}
-	if a.key("total_with_bdi") {
-		j.Money(row.Total)
-	}
-	if a.key("unit") {
-		j.String(row.Unit)
-	}
-	if a.key("unit_price_with_bdi") {
+	if services && a.key("unit_price_with_bdi") {
 		moneyOrNullTo(j, row.UnitPrice, row.Missing)
 	}
 	j.Raw("}}")
