@@ -99,13 +99,15 @@ func readAdminError(resp *http.Response) error {
 
 func (c *adminClient) Import(ctx context.Context, n int, edition func(int) (*app.EditionData, error)) ([]app.ImportSummary, error) {
 	var out []app.ImportSummary
-	err := c.do(ctx, "POST", "/admin/import", importStream{n, edition}, &out)
+	err := c.do(ctx, "POST", "/admin/import", importStream{ctx, n, edition}, &out)
 	return out, err
 }
 
 // importStream is an import's body: its header, then each edition, built
-// when it is encoded.
+// when it is encoded, then the end mark, written only while ctx is live:
+// a command stopped before it wrote the end mark writes nothing.
 type importStream struct {
+	ctx     context.Context
 	n       int
 	edition func(int) (*app.EditionData, error)
 }
@@ -120,11 +122,17 @@ func (s importStream) encode(w io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if err := s.ctx.Err(); err != nil {
+			return err
+		}
 		if err := enc.Encode(d); err != nil {
 			return err
 		}
 	}
-	return nil
+	if err := s.ctx.Err(); err != nil {
+		return err
+	}
+	return enc.Encode(importEnd{End: true})
 }
 
 func (c *adminClient) AddUser(ctx context.Context, in app.NewUserInput) (*userSecret, error) {

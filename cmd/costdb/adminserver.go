@@ -144,13 +144,29 @@ func adminHandler(ops *adminOps, secret string, m *metrics.Metrics, env *httpapi
 		writeAdminJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	api.HandleFunc("POST /admin/import", func(w http.ResponseWriter, r *http.Request) {
-		// The body is {"editions": n} then n editions, each decoded when
-		// the import asks for it: one edition is held at a time.
+		// The body is {"editions": n}, then n editions, each decoded when
+		// the import asks for it (one edition is held at a time), then
+		// {"end": true}. The import commits only once the end arrived: a
+		// command stopped after its last edition but before the end
+		// writes nothing.
 		dec := json.NewDecoder(r.Body)
 		var head importHead
 		if err := dec.Decode(&head); err != nil || head.Editions < 0 {
 			writeAdminError(w, domain.Errorf(domain.EBADREQUEST, "bad import header: %v", err))
 			return
+		}
+		readEnd := func() error {
+			var end importEnd
+			if err := dec.Decode(&end); err != nil || !end.End {
+				return domain.Errorf(domain.EBADREQUEST, "the import's body ended before its end mark (the command stopped?): %v", err)
+			}
+			return nil
+		}
+		if head.Editions == 0 {
+			if err := readEnd(); err != nil {
+				writeAdminError(w, err)
+				return
+			}
 		}
 		next := 0
 		sums, err := ops.Import(r.Context(), head.Editions, func(i int) (*app.EditionData, error) {
@@ -161,6 +177,11 @@ func adminHandler(ops *adminOps, secret string, m *metrics.Metrics, env *httpapi
 			var d *app.EditionData // null: nothing to import at i
 			if err := dec.Decode(&d); err != nil {
 				return nil, domain.Errorf(domain.EBADREQUEST, "edition %d of the import: %v", i, err)
+			}
+			if i == head.Editions-1 {
+				if err := readEnd(); err != nil {
+					return nil, err
+				}
 			}
 			return d, nil
 		})
@@ -209,6 +230,11 @@ func adminHandler(ops *adminOps, secret string, m *metrics.Metrics, env *httpapi
 // importHead opens the body of an import.
 type importHead struct {
 	Editions int `json:"editions"`
+}
+
+// importEnd closes the body of an import.
+type importEnd struct {
+	End bool `json:"end"`
 }
 
 // adminCall turns an operation into a handler of a JSON request.

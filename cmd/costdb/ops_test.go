@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -477,7 +478,7 @@ func TestEditionsCrossTheAdminListenerIntact(t *testing.T) {
 		data = append(data, app.EditionData{Edition: e.Edition, Resources: e.Resources, Compositions: e.Compositions, Replace: true})
 	}
 	var buf bytes.Buffer
-	if err := (importStream{len(data), func(i int) (*app.EditionData, error) { return &data[i], nil }}).encode(&buf); err != nil {
+	if err := (importStream{context.Background(), len(data), func(i int) (*app.EditionData, error) { return &data[i], nil }}).encode(&buf); err != nil {
 		t.Fatal(err)
 	}
 	dec := json.NewDecoder(&buf)
@@ -493,6 +494,10 @@ func TestEditionsCrossTheAdminListenerIntact(t *testing.T) {
 		if diff := cmp.Diff(data[i], got); diff != "" {
 			t.Errorf("edition %d changed on the way (-sent +received):\n%s", i, diff)
 		}
+	}
+	var end importEnd
+	if err := dec.Decode(&end); err != nil || !end.End {
+		t.Fatalf("the stream's end mark: %+v %v", end, err)
 	}
 }
 
@@ -535,6 +540,49 @@ func TestImportThroughServerIsAllOrNothing(t *testing.T) {
 	}
 	if n, _ := count(); n != len(data) {
 		t.Errorf("editions after the import: %d, want %d", n, len(data))
+	}
+}
+
+// TestImportWithoutEndMarkWritesNothing: a body that carries every edition
+// but stops before the end mark (the command was stopped after sending its
+// last edition) writes nothing.
+func TestImportWithoutEndMarkWritesNothing(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "c.db")
+	m, _ := startServer(t, db, nil)
+	data, err := sampleData()
+	if err != nil || len(data) < 1 {
+		t.Fatalf("sample: %v", err)
+	}
+	c, err := dialAdmin(context.Background(), adminFilePath(db))
+	if err != nil || c == nil {
+		t.Fatalf("dialAdmin: %v %v", c, err)
+	}
+	var body bytes.Buffer
+	enc := json.NewEncoder(&body)
+	_ = enc.Encode(importHead{Editions: len(data)})
+	for i := range data {
+		_ = enc.Encode(&data[i])
+	}
+	req, _ := http.NewRequest("POST", c.base+"/admin/import", &body)
+	req.Header.Set("Authorization", "Bearer "+c.secret)
+	resp, err := c.http.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err = readAdminError(resp); resp.StatusCode == http.StatusOK || !strings.Contains(err.Error(), "end mark") {
+		t.Fatalf("an import body without its end mark: %v, want an error naming the end mark", err)
+	}
+	var n int
+	if err := m.store.View(context.Background(), func(tx app.Tx) error {
+		eds, err := tx.Editions()
+		n = len(eds)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Errorf("editions after an import without its end mark: %d, want 0", n)
 	}
 }
 
