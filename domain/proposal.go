@@ -194,6 +194,14 @@ func NewProposal(syn *SyntheticReport, discount decimal.Decimal) (*Proposal, err
 // MaxProposalPlaces is the finest step of a searched discount: 10^-6 %.
 const MaxProposalPlaces = 6
 
+// CheckProposalPlaces adds the field error of a searched discount's places
+// outside 0 … MaxProposalPlaces.
+func CheckProposalPlaces(v *Validation, field string, places int32) {
+	if places < 0 || places > MaxProposalPlaces {
+		v.Add(field, "must be from 0 to %d, not %d", MaxProposalPlaces, places)
+	}
+}
+
 // ProposalForTarget is the proposal whose total with BDI comes closest to
 // the target without exceeding it, the discount searched in steps of
 // 10^-places percent (0 ≤ places ≤ MaxProposalPlaces). A target at or
@@ -204,9 +212,7 @@ func ProposalForTarget(syn *SyntheticReport, target decimal.Decimal, places int3
 	if target.IsNegative() {
 		v.Add("/target", "must not be negative: %s", target)
 	}
-	if places < 0 || places > MaxProposalPlaces {
-		v.Add("/places", "must be from 0 to %d, not %d", MaxProposalPlaces, places)
-	}
+	CheckProposalPlaces(&v, "/places", places)
 	if err := v.Err(); err != nil {
 		return nil, err
 	}

@@ -177,6 +177,10 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Get(bud+"/{id}/versions/{version}/reports/abc", h.versionReport(h.abcReport))
 		r.Get(bud+"/{id}/versions/{version}/reports/abc-services", h.versionReport(h.abcServicesReport))
 		r.Get(bud+"/{id}/versions/{version}/compare/{other}", h.compareVersions)
+		r.Get(bud+"/{id}/proposal", h.proposal)
+		r.Get(bud+"/{id}/versions/{version}/proposal", h.versionReport(h.proposal))
+		r.Get(bud+"/{id}/proposal/target", h.proposalForTarget)
+		r.Get(bud+"/{id}/versions/{version}/proposal/target", h.versionReport(h.proposalForTarget))
 		for _, rep := range []string{"synthetic", "analytic", "abc", "abc-services"} {
 			for _, kind := range []string{"xlsx", "pdf"} {
 				r.Get(bud+"/{id}/reports/"+rep+"."+kind, h.reportDocument(rep, kind, false))
