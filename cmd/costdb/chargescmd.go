@@ -8,9 +8,6 @@ import (
 	"strings"
 
 	"github.com/costdb/costdb/adapters/bankfiles"
-	"github.com/costdb/costdb/adapters/boltstore"
-	"github.com/costdb/costdb/app"
-	"github.com/costdb/costdb/app/storecache"
 	"github.com/costdb/costdb/domain"
 )
 
@@ -68,13 +65,14 @@ func runImportCharges(ctx context.Context, args []string, stdout, stderr io.Writ
 		tables = append(tables, t)
 	}
 	if !*dryRun {
-		st, err := openStore(ctx, *db, boltstore.Options{})
+		// Through the running server's admin listener when a server
+		// holds the bbolt file, into the store itself otherwise.
+		op, err := connect(ctx, connectOptions{DB: *db})
 		if err != nil {
 			return err
 		}
-		defer st.Close()
-		svc := app.New(storecache.New(st), nil, app.Config{})
-		if err := svc.PutChargesTables(ctx, tables); err != nil {
+		defer op.Close()
+		if err := op.PutChargesTables(ctx, tables); err != nil {
 			return describe(err)
 		}
 	}
