@@ -36,8 +36,7 @@ func chargesTables(t *testing.T, db string) []*domain.ChargesTable {
 
 // A SICRO package folder: costdb import sicro-charges imports its two
 // encargos tables (not skipped) and lists the other files as skipped;
-// costdb import sicro of the same folder names the command that reads
-// them. The totals read back are those of the sheet (checked by hand:
+// costdb import sicro of the same folder imports them with its editions. The totals read back are those of the sheet (checked by hand:
 // P9801 Ajudante 109.62% sem desoneração; P9803 52.72% com).
 func TestImportSicroChargesPackage(t *testing.T) {
 	dir := sicroPackage(t)
@@ -80,8 +79,9 @@ func TestImportSicroChargesPackage(t *testing.T) {
 		t.Errorf("P9803 com desoneração total %s, want 52.72", got)
 	}
 
+	// costdb import sicro of the same package imports its tables too.
 	code, out, _ = cli(t, "import", "sicro", "--db", filepath.Join(t.TempDir(), "e.db"), dir)
-	if want := "Encargos Sociais.xlsx skipped: a SICRO-CHARGES file (SICRO labour charges (encargos sociais)): import it with costdb import sicro-charges\n"; code != 0 || !strings.Contains(out, want) {
+	if want := "Encargos Sociais.xlsx: SICRO3 AL 01/2024 nao-desonerado labour charges, 101 labour codes\n"; code != 0 || !strings.Contains(out, want) {
 		t.Errorf("costdb import sicro of the package: exit %d, output without %q:\n%s", code, want, out)
 	}
 }
