@@ -86,7 +86,9 @@ func (h *handlers) proposal(w http.ResponseWriter, r *http.Request) { h.writePro
 
 // proposalForTarget handles GET /budgets/{id}/proposal/target and a
 // version's.
-func (h *handlers) proposalForTarget(w http.ResponseWriter, r *http.Request) { h.writeProposal(w, r, true) }
+func (h *handlers) proposalForTarget(w http.ResponseWriter, r *http.Request) {
+	h.writeProposal(w, r, true)
+}
 
 func (h *handlers) writeProposal(w http.ResponseWriter, r *http.Request, target bool) {
 	in, format, err := proposalQuery(r, target)
