@@ -53,7 +53,7 @@ const ImportSinapiChanges = "sinapi-changes"
 // packages that it runs too: a SINAPI package's change log, a SICRO
 // package's labour charges tables.
 var companions = map[string][]string{
-	ImportSinapi: {ImportSinapiChanges},
+	ImportSinapi: {ImportSinapiChanges, ImportSinapiCharges},
 	ImportSicro:  {ImportSicroCharges},
 }
 
@@ -80,7 +80,7 @@ var PackageKinds = []FileKind{
 	{Name: "SINAPI families and coefficients", Words: []string{"FAMILIA"}, Skip: "families of resources and coefficients of representativeness, not read"},
 	{Name: "SINAPI labour breakdown", Words: []string{"SINAPI", "MAO DE OBRA"}, Not: []string{"REFERENCIA"}, Skip: "the labour breakdown workbook (mão de obra), not read"},
 	{Name: "SICRO labour charges (encargos sociais)", Words: []string{"ENCARGOS SOCIAIS"}, Not: []string{"SINAPI"}, Import: ImportSicroCharges},
-	{Name: "labour charges (encargos sociais)", Words: []string{"ENCARGOS SOCIAIS"}, Skip: "a table of labour charges (encargos sociais), not read"},
+	{Name: "SINAPI labour charges (encargos sociais)", Words: []string{"ENCARGOS SOCIAIS"}, Exts: []string{".xlsx", ".csv"}, Import: ImportSinapiCharges},
 	{Name: "prices without labour charges", Words: []string{"SEM ENCARGOS"}, Skip: "prices without labour charges (sem encargos), which no edition holds"},
 	{Name: "prices without labour charges", Words: []string{"SEMENCARGOS"}, Skip: "prices without labour charges (sem encargos), which no edition holds"},
 	{Name: "origin of prices", Words: []string{"ORIGEM DE PRECO"}, Skip: "a report of the origin of prices, not read"},

@@ -40,17 +40,24 @@ func readCompanions(ctx context.Context, files []companionFile, state, month str
 			}
 			c.changes = append(c.changes, changeLogImport{Bank: log.Bank, Changes: log.Changes})
 			c.lines = append(c.lines, fmt.Sprintf("%s: %s change log of %s, %d changes over %d months", f.Name, log.Bank, log.Month, len(log.Changes), len(log.Months())))
-		case bankfiles.ImportSicroCharges:
-			t, err := readChargesFile(ctx, f.Path, strings.ToUpper(strings.TrimSpace(state)), strings.TrimSpace(month))
+		case bankfiles.ImportSicroCharges, bankfiles.ImportSinapiCharges:
+			// A national package is of every state: its tables say theirs.
+			st := strings.ToUpper(strings.TrimSpace(state))
+			if strings.Contains(st, ",") || st == "ALL" {
+				st = ""
+			}
+			ts, err := chargesImports[f.Import].read(ctx, f.Path, st, strings.TrimSpace(month))
 			if err != nil {
 				return nil, err
 			}
-			if prev, ok := seen[t.Key()]; ok {
-				return nil, fmt.Errorf("%s and %s are both the %s %s %s table (%s): import one", prev, f.Name, t.Bank, t.State, t.Month, t.Regime)
+			for _, t := range ts {
+				if prev, ok := seen[t.Key()]; ok {
+					return nil, fmt.Errorf("%s and %s are both the %s %s %s table (%s): import one", prev, f.Name, t.Bank, t.State, t.Month, t.Regime)
+				}
+				seen[t.Key()] = f.Name
+				c.charges = append(c.charges, t)
+				c.lines = append(c.lines, fmt.Sprintf("%s: %s %s %s %s labour charges, %d labour codes", f.Name, t.Bank, t.State, t.Month, t.Regime, len(t.Rows)))
 			}
-			seen[t.Key()] = f.Name
-			c.charges = append(c.charges, t)
-			c.lines = append(c.lines, fmt.Sprintf("%s: %s %s %s %s labour charges, %d labour codes", f.Name, t.Bank, t.State, t.Month, t.Regime, len(t.Rows)))
 		default:
 			return nil, fmt.Errorf("%s: no import reads %s files", f.Name, f.Import)
 		}
