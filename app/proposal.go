@@ -39,7 +39,7 @@ func (s *Service) Proposal(ctx context.Context, p domain.Principal, id string, i
 		return nil, err
 	}
 	if in.Target.Valid {
-		return domain.ProposalForTarget(syn, in.Target.Decimal, in.Places)
+		return answerable(domain.ProposalForTarget(syn, in.Target.Decimal, in.Places))
 	}
-	return domain.NewProposal(syn, in.Discount.Decimal)
+	return answerable(domain.NewProposal(syn, in.Discount.Decimal))
 }

@@ -240,3 +240,17 @@ func ProposalForTarget(syn *SyntheticReport, target decimal.Decimal, places int3
 	p.Residual = decimal.NullDecimal{Decimal: target.Sub(p.Total), Valid: true}
 	return p, nil
 }
+
+// FiguresOut reports whether a figure of the proposal, or of its budget,
+// is beyond what an answer can show (FigureOut).
+func (p *Proposal) FiguresOut() bool {
+	if p.Budget.FiguresOut() || figuresOut(p.Discount, p.Total, p.ReferenceTotal, p.Target.Decimal, p.Residual.Decimal) {
+		return true
+	}
+	for _, r := range p.Rows {
+		if figuresOut(r.Quantity, r.ReferenceUnitPrice, r.UnitPrice, r.ReferenceTotal, r.Total) {
+			return true
+		}
+	}
+	return false
+}

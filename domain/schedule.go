@@ -304,3 +304,22 @@ func (t *ScheduleTable) SCurve() []decimal.Decimal {
 	}
 	return out
 }
+
+// FiguresOut reports whether a figure of the table, or of its budget, is
+// beyond what an answer can show (FigureOut).
+func (t *ScheduleTable) FiguresOut() bool {
+	if t.Budget.FiguresOut() || FigureOut(t.Total) {
+		return true
+	}
+	for _, r := range t.Rows {
+		if FigureOut(r.Value) || figuresOut(r.Cells...) {
+			return true
+		}
+	}
+	for _, p := range t.Periods {
+		if FigureOut(p.Total) || FigureOut(p.Accumulated) {
+			return true
+		}
+	}
+	return false
+}
