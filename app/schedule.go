@@ -157,4 +157,3 @@ func deleteSchedule(tx Tx, b *domain.Budget) error {
 	}
 	return tx.PutSetting(scheduleKey(b.CompanyID, b.ID), nil)
 }
-

@@ -54,7 +54,6 @@ type ScheduleRow struct {
 	Shares []decimal.Decimal
 }
 
-
 // Validate checks the schedule on its own (not against a budget): the
 // periods, the start, and each row's shares (as many as the periods, each
 // from 0 to 100 with at most 2 places, adding up to exactly 100). Every

@@ -106,8 +106,8 @@ func ScheduleSVG(w io.Writer, t *domain.ScheduleTable) error {
 	p(`<rect x="0" y="0" width="%s" height="%s" fill="#ffffff"/>`+"\n", f(width), f(height))
 	p(`<text x="16" y="26" font-size="16" font-weight="bold" fill="#222">%s</text>`+"\n", esc(shorten(title, int((width-32)/9.5))))
 	p(`<text x="16" y="46" fill="#444">%s</text>`+"\n", esc(shorten(fmt.Sprintf("Total com BDI: R$ %s · %d períodos, %s · UF %s", brl(t.Total), n, unit, b.State), int((width-32)/6.6))))
-	p(`<g class="legend" font-size="11" fill="#333"><rect x="16" y="62" width="14" height="10" fill="#5b8bd0"/><text x="36" y="71">Valor do período (R$)</text>`+
-		`<line x1="200" y1="67" x2="222" y2="67" stroke="#1f3b73" stroke-width="2"/><text x="228" y="71">Percentual acumulado (curva S)</text></g>`+"\n")
+	p(`<g class="legend" font-size="11" fill="#333"><rect x="16" y="62" width="14" height="10" fill="#5b8bd0"/><text x="36" y="71">Valor do período (R$)</text>` +
+		`<line x1="200" y1="67" x2="222" y2="67" stroke="#1f3b73" stroke-width="2"/><text x="228" y="71">Percentual acumulado (curva S)</text></g>` + "\n")
 	// Grid and bars.
 	p(`<g class="grid" stroke="#e3e3e3">`)
 	for v := step; v <= maxV+step/1e6; v += step {
