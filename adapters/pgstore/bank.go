@@ -42,6 +42,26 @@ type bankBuffer struct {
 	compsLoaded         map[string]map[string]*domain.BankComposition
 }
 
+// loadedOnly keeps the editions read whole to the one named: an import
+// goes edition by edition, and the maps of the editions it left would keep
+// every record put into them until commit (123 MB of compositions in a
+// national import). A dropped edition is read from the database again,
+// which holds what this transaction flushed.
+func (b *bankBuffer) loadedOnly(editionKey string) {
+	for k := range b.resLoaded {
+		if k != editionKey {
+			delete(b.resLoaded, k)
+			delete(b.resReads, k)
+		}
+	}
+	for k := range b.compsLoaded {
+		if k != editionKey {
+			delete(b.compsLoaded, k)
+			delete(b.compReads, k)
+		}
+	}
+}
+
 func newBankBuffer() *bankBuffer {
 	return &bankBuffer{
 		resources: map[bankKey]*domain.BankResource{}, compositions: map[bankKey]*domain.BankComposition{},
@@ -116,6 +136,7 @@ func (t *tx) BankResource(editionKey, code string) (*domain.BankResource, error)
 			for _, v := range all {
 				m[v.Code] = v
 			}
+			b.loadedOnly(editionKey)
 			b.resLoaded[editionKey] = m
 			return t.BankResource(editionKey, code)
 		}
@@ -219,6 +240,7 @@ func (t *tx) BankComposition(editionKey, code string) (*domain.BankComposition, 
 			for _, v := range all {
 				m[v.Code] = v
 			}
+			b.loadedOnly(editionKey)
 			b.compsLoaded[editionKey] = m
 			return t.BankComposition(editionKey, code)
 		}
@@ -394,6 +416,7 @@ func (t *tx) DeleteBankRecords(editionKey string) error {
 		}
 	}
 	b.resOrder, b.compOrder = keep(b.resOrder), keep(b.compOrder)
+	b.loadedOnly(editionKey)
 	b.resLoaded[editionKey] = map[string]*domain.BankResource{}
 	b.compsLoaded[editionKey] = map[string]*domain.BankComposition{}
 	if err := t.exec(`DELETE FROM bank_resources WHERE edition_key = $1`, editionKey); err != nil {
