@@ -55,10 +55,8 @@ func (s *Service) PutSchedule(ctx context.Context, p domain.Principal, budgetID 
 		if err := v.Merge("", in.Validate()); err != nil {
 			return err
 		}
-		if v.Len() == 0 {
-			for _, problem := range in.Fit(b) {
-				v.Add("/rows", "%s", problem)
-			}
+		for _, problem := range in.Fit(b) {
+			v.Add("/rows", "%s", problem)
 		}
 		if err := v.Err(); err != nil {
 			return err
