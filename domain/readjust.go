@@ -2,6 +2,7 @@ package domain
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,6 +39,8 @@ type IndexSeries struct {
 	// UpdatedAt is when the series was last written.
 	UpdatedAt time.Time
 }
+
+var indexNamePattern = regexp.MustCompile(`^[A-Z0-9][A-Z0-9 ._-]{0,39}$`)
 
 // IndexName normalises an index's name: trimmed, upper case, accents
 // removed, inner spaces as one ("incc-di " → "INCC-DI").
@@ -100,8 +103,8 @@ const MaxIndexPoints = 1200
 func NewIndexSeries(name string, points []IndexPoint) (*IndexSeries, error) {
 	var v Validation
 	s := &IndexSeries{Name: IndexName(name), Points: map[string]decimal.Decimal{}}
-	if s.Name == "" || len(s.Name) > 40 {
-		v.Add("/name", "must be an index's name of 1 to 40 characters, such as INCC-DI or IPCA")
+	if !indexNamePattern.MatchString(s.Name) {
+		v.Add("/name", "must be an index's name of 1 to 40 letters, digits, spaces, '-', '_' or '.', such as INCC-DI or IPCA: %q", name)
 	}
 	if len(points) == 0 || len(points) > MaxIndexPoints {
 		v.Add("/points", "must hold 1 to %d months, not %d", MaxIndexPoints, len(points))

@@ -70,6 +70,11 @@ func TestDocumentDrivenRequests(t *testing.T) {
 	}
 	rng := rand.New(rand.NewSource(seed))
 	fx := &fixtures{h: h, tok: u.Token, t: t, kept: map[string]string{}, user: u.UserID, sector: u.DepartmentID, company: u.CompanyID}
+	// The index series the readjustment examples name (ReadjustInput):
+	// INCC-DI from 03/2025 to 04/2026.
+	if r := h.Do("PUT", "/api/public/v2/indexes/INCC-DI", u.Token, `{"points":[{"month":"03/2025","value":1000},{"month":"03/2026","value":1057.321},{"month":"04/2026","value":1060}]}`); r.Status != 200 {
+		t.Fatalf("fixture index: %d %s", r.Status, r.Body)
+	}
 	override := func(component string) (any, bool) {
 		if component == "Authentication" || component == "AuthenticationAttributes" {
 			return map[string]any{"email": u.Email, "secret_token": u.Secret}, true
@@ -169,6 +174,12 @@ func TestDocumentDrivenRequests(t *testing.T) {
 				}
 				sort.Strings(mts)
 				for _, mt := range mts {
+					if mt == "text/csv" {
+						// A CSV upload (an index series as SGS exports it)
+						// is no JSON value to generate: adapters/httpapi/v2
+						// tests it (indexes_test.go).
+						continue
+					}
 					s := content[mt].(map[string]any)["schema"].(map[string]any)
 					fs, err := d.flatten(s)
 					if err != nil {
@@ -551,6 +562,17 @@ func (f *fixtures) budget() string {
 		`"items":[{"kind":"stage","description":"Etapa","items":[{"kind":"composition","bank":"SINAPI","code":"`+sampleComposition+`","quantity":2}]}]}`)
 }
 
+// index makes a price index series of one month (its name as costdb
+// writes it, its id).
+func (f *fixtures) index() string {
+	name := "IDX" + strings.ToUpper(f.uniq())
+	r := f.h.Do("PUT", "/api/public/v2/indexes/"+name, f.tok, `{"points":[{"month":"03/2025","value":1000}]}`)
+	if r.Status != 200 {
+		f.t.Fatalf("fixture index: %d\n%s", r.Status, r.Body)
+	}
+	return name
+}
+
 // schedule gives the budget at path (budget) a schedule: its stage n1 in
 // one month.
 func (f *fixtures) schedule(path string) {
@@ -577,12 +599,12 @@ func (f *fixtures) resolve(path string, body any, reuse bool) (target, id string
 	}
 	if strings.Contains(p, "{id}") {
 		kind := ""
-		for _, k := range []string{"groups", "resources", "compositions", "budgets"} {
+		for _, k := range []string{"groups", "resources", "compositions", "budgets", "indexes"} {
 			if strings.Contains(p, "/"+k+"/") {
 				kind = k
 			}
 		}
-		fresh := map[string]func() string{"groups": f.group, "resources": f.resource, "compositions": f.composition, "budgets": f.budget}[kind]
+		fresh := map[string]func() string{"groups": f.group, "resources": f.resource, "compositions": f.composition, "budgets": f.budget, "indexes": f.index}[kind]
 		switch {
 		case reuse && f.kept[kind] != "":
 			// A broken request changes nothing, so the record a broken

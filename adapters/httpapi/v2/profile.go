@@ -5,6 +5,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"regexp"
 	"strings"
 
 	"github.com/costdb/costdb/adapters/httpapi"
@@ -189,10 +190,19 @@ func logoAccepted(r *http.Request) bool {
 }
 
 // requireJSON is httpapi.RequireJSON for every route but the logo's.
+// isSGSUpload reports whether a request writes an index series from an SGS
+// CSV (PUT /indexes/{id}, text/csv: indexes.go).
+func isSGSUpload(r *http.Request) bool {
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return r.Method == http.MethodPut && mt == "text/csv" && sgsPath.MatchString(httpapi.RoutePath(r))
+}
+
+var sgsPath = regexp.MustCompile(`/indexes/[^/]+$`)
+
 func (h *handlers) requireJSON(next http.Handler) http.Handler {
 	json := httpapi.RequireJSON(h.writeError)(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if isLogoPath(r) {
+		if isLogoPath(r) || isSGSUpload(r) {
 			next.ServeHTTP(w, r)
 			return
 		}

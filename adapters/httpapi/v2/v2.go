@@ -186,6 +186,11 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Get(bud+"/{id}/schedule/table", h.scheduleTable)
 		r.Get(bud+"/{id}/versions/{version}/schedule/table", h.versionReport(h.scheduleTable))
 		r.Get(bud+"/{id}/schedule/s-curve.svg", h.scheduleChart)
+		r.Get("/indexes", h.listIndexes)
+		r.Get("/indexes/{id}", h.getIndex)
+		r.Put("/indexes/{id}", h.putIndex)
+		r.Delete("/indexes/{id}", h.deleteIndex)
+		r.Post("/readjustments", h.readjust)
 		r.Get(bud+"/{id}/versions/{version}/proposal/target", h.versionReport(h.proposalForTarget))
 		for _, rep := range []string{"synthetic", "analytic", "abc", "abc-services"} {
 			for _, kind := range []string{"xlsx", "pdf"} {
