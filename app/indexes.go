@@ -16,8 +16,10 @@ import (
 // (decimals as text), "company/<id>/indexes" the list of its names (the
 // settings port reads keys, it does not list them).
 
-func indexKey(companyID, name string) string { return companySettingPrefix + companyID + "/index/" + name }
-func indexListKey(companyID string) string   { return companySettingPrefix + companyID + "/indexes" }
+func indexKey(companyID, name string) string {
+	return companySettingPrefix + companyID + "/index/" + name
+}
+func indexListKey(companyID string) string { return companySettingPrefix + companyID + "/indexes" }
 
 // IndexInput is a series as a request gives it: index numbers, or monthly
 // variations in percent chained from Base (100 when zero) at the month

@@ -302,4 +302,3 @@ func (h *handlers) readjust(w http.ResponseWriter, r *http.Request) {
 	}}
 	h.writeNodes(w, r, &jsonapi.OnePayload{Data: node})
 }
-
