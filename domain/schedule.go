@@ -19,15 +19,16 @@ import (
 // The physical-financial table (ScheduleTable) prices it from the budget's
 // synthetic report:
 //
-//	cell = cut(row value × share / 100)   (the budget's rounding, 2 places)
+//	accumulated(k) = cut(row value × (share 1 + … + share k) / 100)   (the budget's rounding)
+//	cell k         = accumulated(k) − accumulated(k − 1)
 //
-// and the row's last period with a non-zero share takes the remainder
-// (row value − the sum of its other cells), so that every row's cells add
-// up exactly to the row's value and no centavo is lost or made. A row's
+// as the difference of the row's accumulated value cut at the period's end
+// and at its start (spread): every row's cells add up exactly to the row's
+// value, no cell is negative, and no centavo is lost or made. A row's
 // value is its total with BDI (the synthetic report's); on the final total
 // (the lines carry no BDI) the rows are without BDI and a last row, "BDI",
 // spreads the footer's BDI value over the periods in proportion to their
-// totals, with the same rule for its remainder.
+// totals, by the same rule.
 
 // MaxSchedulePeriods is the most periods a schedule has (ten years of
 // months).
@@ -270,26 +271,33 @@ func scaleShares(fr []decimal.Decimal) []decimal.Decimal {
 	return out
 }
 
-// spread cuts value × share / 100 per period, the last period with a
-// non-zero share taking the remainder.
+// spread gives each period the difference of the row's accumulated value
+// cut at its end and at its start: cell k = cut(value × (share 1 + … +
+// share k) / 100) − cut(value × (share 1 + … + share k−1) / 100). The
+// accumulated shares never fall, so no cell is negative (a cell cut on its
+// own share could round up, and the remainder of such cells go below
+// zero); the last accumulated share is 100, so the cells add up exactly
+// to the value.
 func spread(value decimal.Decimal, shares []decimal.Decimal, cut func(decimal.Decimal) decimal.Decimal) []decimal.Decimal {
 	cells := make([]decimal.Decimal, len(shares))
+	acc, prev := decimal.Zero, decimal.Zero
 	last := -1
 	for k, sh := range shares {
 		if !sh.IsZero() {
 			last = k
 		}
 	}
-	sum := decimal.Zero
 	for k, sh := range shares {
+		acc = acc.Add(sh)
+		end := cut(value.Mul(acc).Shift(-2))
 		if k == last {
-			continue
+			end = value // the accumulated shares reach 100 here (or, for the BDI row, as near as its fractions come)
 		}
-		cells[k] = cut(value.Mul(sh).Shift(-2))
-		sum = sum.Add(cells[k])
-	}
-	if last >= 0 {
-		cells[last] = value.Sub(sum)
+		if k > last {
+			end = prev
+		}
+		cells[k] = end.Sub(prev)
+		prev = end
 	}
 	return cells
 }

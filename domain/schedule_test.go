@@ -34,12 +34,14 @@ func worldSchedule() *domain.Schedule {
 	}}
 }
 
-// TestScheduleTable, worked by hand (docs/schedule.md), truncated:
+// TestScheduleTable, worked by hand (docs/schedule.md), truncated, each
+// cell the difference of the row's accumulated value cut at its ends:
 //
-//	Fundação   518.74: 518.74 × 33.33% = 172.89, 172.89, 518.74 − 345.78 = 172.96
-//	Acabamento 162.50: 0, 162.50 × 50% = 81.25, 162.50 − 81.25 = 81.25
-//	periods 172.89, 254.14, 254.21 (681.24); accumulated 172.89, 427.03, 681.24
-//	percent 25.38, 37.31, 37.32; accumulated 25.38, 62.68, 100.00
+//	Fundação   518.74: accumulated 33.33% → 172.89, 66.66% → 345.79, 100% → 518.74:
+//	                   cells 172.89, 172.90, 172.95
+//	Acabamento 162.50: 0, 50% → 81.25, 100% → 162.50: cells 0, 81.25, 81.25
+//	periods 172.89, 254.15, 254.20 (681.24); accumulated 172.89, 427.04, 681.24
+//	percent 25.38, 37.31, 37.31; accumulated 25.38, 62.69, 100.00
 func TestScheduleTable(t *testing.T) {
 	syn := worldSynthetic(t, domain.BDIOnUnitPrice)
 	if ids := []string{syn.Rows[0].NodeID, syn.Rows[4].NodeID}; ids[0] != "n1" || ids[1] != "n5" {
@@ -50,7 +52,7 @@ func TestScheduleTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := []string{fixed(tab.Rows[0].Cells), fixed(tab.Rows[1].Cells)}
-	if diff := cmp.Diff([]string{"172.89 172.89 172.96", "0.00 81.25 81.25"}, got); diff != "" {
+	if diff := cmp.Diff([]string{"172.89 172.90 172.95", "0.00 81.25 81.25"}, got); diff != "" {
 		t.Errorf("cells (-want +got):\n%s", diff)
 	}
 	var tot, acc, pct, accPct []decimal.Decimal
@@ -60,11 +62,11 @@ func TestScheduleTable(t *testing.T) {
 		labels = append(labels, p.Label)
 	}
 	for _, c := range []struct{ what, got, want string }{
-		{"totals", fixed(tot), "172.89 254.14 254.21"},
-		{"accumulated", fixed(acc), "172.89 427.03 681.24"},
-		{"percent", fixed(pct), "25.38 37.31 37.32"},
-		{"accumulated percent", fixed(accPct), "25.38 62.68 100.00"},
-		{"S curve", fixed(tab.SCurve()), "25.38 62.68 100.00"},
+		{"totals", fixed(tot), "172.89 254.15 254.20"},
+		{"accumulated", fixed(acc), "172.89 427.04 681.24"},
+		{"percent", fixed(pct), "25.38 37.31 37.31"},
+		{"accumulated percent", fixed(accPct), "25.38 62.69 100.00"},
+		{"S curve", fixed(tab.SCurve()), "25.38 62.69 100.00"},
 		{"labels", strings.Join(labels, " "), "09/2026 10/2026 11/2026"},
 		{"total", tab.Total.StringFixed(2), syn.TotalWithBDI.StringFixed(2)},
 	} {
@@ -84,10 +86,11 @@ func TestScheduleTable(t *testing.T) {
 	}
 }
 
-// On the final total the rows carry no BDI and a BDI row spreads the
-// footer's 136.25 in proportion to the periods (138.31, 203.31, 203.38 of
-// 545): 34.57, 50.82, then 136.25 − 85.39 = 50.86; the table adds up to
-// 681.25.
+// On the final total the rows carry no BDI (Fundação 415.00: 138.31,
+// 276.63 − 138.31 = 138.32, 415 − 276.63 = 138.37) and a BDI row spreads
+// the footer's 136.25 in proportion to the periods (138.31, 203.32, 203.37
+// of 545): accumulated 34.5775 → 34.57, 85.4075 → 85.40, 136.25; cells
+// 34.57, 50.83, 50.85; the table adds up to 681.25.
 func TestScheduleTableFinalTotal(t *testing.T) {
 	tab, err := domain.NewScheduleTable(worldSchedule(), worldSynthetic(t, domain.BDIOnFinalTotal))
 	if err != nil {
@@ -97,7 +100,7 @@ func TestScheduleTableFinalTotal(t *testing.T) {
 		t.Fatalf("rows %+v", tab.Rows)
 	}
 	got := []string{fixed(tab.Rows[0].Cells), fixed(tab.Rows[1].Cells), fixed(tab.Rows[2].Cells), tab.Total.StringFixed(2)}
-	want := []string{"138.31 138.31 138.38", "0.00 65.00 65.00", "34.57 50.82 50.86", "681.25"}
+	want := []string{"138.31 138.32 138.37", "0.00 65.00 65.00", "34.57 50.83 50.85", "681.25"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -151,5 +154,38 @@ func TestScheduleValidateAndFit(t *testing.T) {
 	}
 	if tab.Periods[1].Label != "2026-09-16" || !tab.Total.Equal(syn.TotalWithBDI) || fixed(tab.Rows[3].Cells) != "31.25 93.75" {
 		t.Errorf("lines by days: %s, total %s, R1 %s", tab.Periods[1].Label, tab.Total, fixed(tab.Rows[3].Cells))
+	}
+}
+
+// A budget that rounds: a row of 0.05 over ten periods of 10% would give
+// ten cells of round(0.005) = 0.01 cut one by one, and a remainder of
+// -0.04; cut on the accumulated value it gives 0.01 at 10% (0.005 → 0.01),
+// then 0.01, 0.02 (0.015 → 0.02), …: never below zero, 0.05 in all.
+func TestScheduleSpreadNeverNegative(t *testing.T) {
+	b := &domain.Budget{Code: "R", State: "MG", Banks: []domain.BankRef{mg08}, BDI: dec("0"), BDIMode: domain.BDIOnUnitPrice,
+		Rounding: domain.BudgetRound, Items: []domain.BudgetNode{{Kind: domain.NodeResource, Bank: "SINAPI", Code: "R1", Quantity: dec("0.005")}}}
+	b.AssignIDs()
+	syn, err := domain.NewBudgetPricer(worldSource()).Synthetic(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !syn.TotalWithBDI.Equal(dec("0.05")) {
+		t.Fatalf("the line totals %s, want 0.05 (10 × 0.005)", syn.TotalWithBDI)
+	}
+	s := &domain.Schedule{Start: "01/2027", Periods: 10, Rows: []domain.ScheduleRow{{NodeID: b.Items[0].ID,
+		Shares: shares("10", "10", "10", "10", "10", "10", "10", "10", "10", "10")}}}
+	tab, err := domain.NewScheduleTable(s, syn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := decimal.Zero
+	for _, c := range tab.Rows[0].Cells {
+		if c.IsNegative() {
+			t.Errorf("a negative cell: %s", fixed(tab.Rows[0].Cells))
+		}
+		sum = sum.Add(c)
+	}
+	if !sum.Equal(dec("0.05")) {
+		t.Errorf("cells %s add up to %s", fixed(tab.Rows[0].Cells), sum)
 	}
 }

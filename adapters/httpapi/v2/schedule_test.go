@@ -9,8 +9,8 @@ import (
 
 // The schedule of the sample budget (SINAPI MG 08/2026; stages n1
 // Alvenaria and n4 Materiais): written, read, its table computed again
-// here from the synthetic report's stage totals with BDI (cut each cell
-// by truncation, the last non-zero period takes the remainder), as
+// here from the synthetic report's stage totals with BDI (each cell the
+// accumulated value cut by truncation at its end less at its start), as
 // JSON:API, CSV and SVG; edits that break it make it stale and its table
 // 409; bad input 422 naming every field; another company's budget 404.
 func TestSchedule(t *testing.T) {
@@ -39,10 +39,13 @@ func TestSchedule(t *testing.T) {
 	total := d(num(t, syn["meta"].(obj)["total_with_bdi"]))
 	cut := func(x decimal.Decimal) decimal.Decimal { return x.Truncate(2) }
 	p := func(s string) decimal.Decimal { return decimal.RequireFromString(s).Shift(-2) }
-	a1, a2 := cut(stage["1"].Mul(p("33.33"))), cut(stage["1"].Mul(p("33.33")))
+	// Each cell: the row's accumulated value cut at the period's end, less
+	// the same at its start.
+	acc1, acc2 := cut(stage["1"].Mul(p("33.33"))), cut(stage["1"].Mul(p("66.66")))
+	half := cut(stage["2"].Mul(p("50")))
 	wantRows := [][]decimal.Decimal{
-		{a1, a2, stage["1"].Sub(a1).Sub(a2)},
-		{decimal.Zero, cut(stage["2"].Mul(p("50"))), stage["2"].Sub(cut(stage["2"].Mul(p("50"))))},
+		{acc1, acc2.Sub(acc1), stage["1"].Sub(acc2)},
+		{decimal.Zero, half, stage["2"].Sub(half)},
 	}
 	tab := expect(t, h.Do("GET", path+"/table", tok, ""), 200)
 	rows := rowsOf(t, tab, "schedule-rows")
