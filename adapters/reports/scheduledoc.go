@@ -17,9 +17,9 @@ import (
 // under them. Every figure the table computes is a formula with the
 // table's exact value cached:
 //
-//	value  = TRUNC or ROUND(row value × share / 100, 2) (the budget's cut);
-//	         the row's last period with a non-zero share is the row's value
-//	         minus its other periods (domain.NewScheduleTable's remainder)
+//	value  = TRUNC or ROUND(row value × accumulated share / 100, 2) at the
+//	         period's end, less the same at its start (the budget's cut;
+//	         domain.NewScheduleTable)
 //	total  = SUMIF of the R$ rows of the period's column
 //	%      = ROUND(total × 100 / grand total, 2); accumulated likewise
 //
@@ -98,30 +98,21 @@ func ScheduleXLSX(w io.Writer, t *domain.ScheduleTable, doc Document) error {
 			}
 		}
 		k.fit(vr, 'B', desc, r.Kind == domain.NodeStage)
-		last := -1
-		for i, sh := range r.Shares {
-			if !sh.IsZero() {
-				last = i
-			}
-		}
 		bdiRow := r.NodeID == ""
+		first := colName(scheduleFirstCol)
 		for i, c := range r.Cells {
 			col := colName(scheduleFirstCol + i)
 			var cell excelize.Cell
-			switch {
-			case bdiRow:
+			if bdiRow {
 				cell = number(c, money)
-			case i == last:
-				fm := fmt.Sprintf("$D%d", vr)
+			} else {
+				// The row's accumulated value cut at the period's end, less
+				// the same at its start (domain.NewScheduleTable).
+				fm := fmt.Sprintf("%s($D%d*SUM(%s%d:%s%d)/100,2)", cutFn, vr, first, pr, col, pr)
 				if i > 0 {
-					fm += fmt.Sprintf("-SUM(%s%d:%s%d)", colName(scheduleFirstCol), vr, colName(scheduleFirstCol+i-1), vr)
-				}
-				if i < n-1 {
-					fm += fmt.Sprintf("-SUM(%s%d:%s%d)", colName(scheduleFirstCol+i+1), vr, colName(scheduleFirstCol+n-1), vr)
+					fm += fmt.Sprintf("-%s($D%d*SUM(%s%d:%s%d)/100,2)", cutFn, vr, first, pr, colName(scheduleFirstCol+i-1), pr)
 				}
 				cell = formula(c, fm, money)
-			default:
-				cell = formula(c, fmt.Sprintf("%s($D%d*%s%d/100,2)", cutFn, vr, col, pr), money)
 			}
 			if err := k.put(byte('A'+scheduleFirstCol+i), vr, cell); err != nil {
 				return err

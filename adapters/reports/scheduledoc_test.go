@@ -17,8 +17,9 @@ import (
 // stage 1 (16691.66) at 33.33 / 33.33 / 33.34 and stage 2 (3020.00) at
 // 0 / 12.5 / 87.5, truncated:
 //
-//	1: trunc(5563.330278) = 5563.33, 5563.33, 16691.66 − 11126.66 = 5565.00
-//	2: 0, trunc(377.5) = 377.50, 3020.00 − 377.50 = 2642.50
+//	1: accumulated trunc(5563.330278) = 5563.33, trunc(11126.660556) =
+//	   11126.66, 16691.66: cells 5563.33, 5563.33, 5565.00
+//	2: 0, trunc(377.5) = 377.50, 3020.00: cells 0, 377.50, 2642.50
 func docScheduleTable(t *testing.T) *domain.ScheduleTable {
 	t.Helper()
 	syn := docSynthetic(0)
@@ -56,8 +57,9 @@ func TestScheduleXLSX(t *testing.T) {
 	}
 	// Rows 10/11 stage 1 (R$, %), 12/13 stage 2, then the footer.
 	want := [][]string{{"5563.33", "5563.33", "5565.00"}, {"0.00", "377.50", "2642.50"}}
-	prefix := [][]string{{"TRUNC($D10*E11/100,2)", "TRUNC($D10*F11/100,2)", "$D10-SUM(E10:F10)"},
-		{"TRUNC($D12*E13/100,2)", "TRUNC($D12*F13/100,2)", "$D12-SUM(E12:F12)"}}
+	prefix := [][]string{
+		{"TRUNC($D10*SUM(E11:E11)/100,2)", "TRUNC($D10*SUM(E11:F11)/100,2)-TRUNC($D10*SUM(E11:E11)/100,2)", "TRUNC($D10*SUM(E11:G11)/100,2)-TRUNC($D10*SUM(E11:F11)/100,2)"},
+		{"TRUNC($D12*SUM(E13:E13)/100,2)", "TRUNC($D12*SUM(E13:F13)/100,2)-TRUNC($D12*SUM(E13:E13)/100,2)", "TRUNC($D12*SUM(E13:G13)/100,2)-TRUNC($D12*SUM(E13:F13)/100,2)"}}
 	for r := range want {
 		for c := range want[r] {
 			cell := fmt.Sprintf("%c%d", 'E'+c, 10+2*r)
