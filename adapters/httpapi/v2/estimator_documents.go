@@ -24,7 +24,7 @@ import (
 // take abcLimits).
 
 // docReportPath are the paths whose answer is a spreadsheet or a PDF.
-var docReportPath = regexp.MustCompile(`/budgets/[^/]+/(versions/[^/]+/)?reports/(synthetic|analytic|abc|abc-services)\.(xlsx|pdf)$`)
+var docReportPath = regexp.MustCompile(`/budgets/[^/]+/(versions/[^/]+/)?(reports/(synthetic|analytic|abc|abc-services)|schedule/table)\.(xlsx|pdf)$`)
 
 // docFunc computes a report for a document (its figures checked by the
 // use case): what renders it to a writer, and the file's name.
@@ -74,6 +74,10 @@ var documentReports = map[string]docFunc{
 		rep, err := h.abcOf(r, ctx, true, limits)
 		return rep, budgetOf(rep, func() *domain.Budget { return rep.Budget }), err
 	}, reports.ABCXLSX, reports.ABCPDF),
+	"schedule": docReport("cronograma", func(h *handlers, r *http.Request, ctx context.Context) (*domain.ScheduleTable, *domain.Budget, error) {
+		t, err := h.env.App.ScheduleTable(ctx, principal(r), chi.URLParam(r, "id"))
+		return t, budgetOf(t, func() *domain.Budget { return t.Budget }), err
+	}, reports.ScheduleXLSX, reports.SchedulePDF),
 }
 
 // budgetOf is a report's budget, nil when there is no report.

@@ -1,10 +1,12 @@
 package v2_test
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
+	"github.com/xuri/excelize/v2"
 )
 
 // The schedule of the sample budget (SINAPI MG 08/2026; stages n1
@@ -83,6 +85,25 @@ func TestSchedule(t *testing.T) {
 	recs := csvOf(t, h.Do("GET", path+"/table?format=csv", tok, ""), "orcamento-ORC-001-cronograma.csv")
 	if recs[0][4] != "% 09/2026" || recs[len(recs)-1][2] != "Percentual acumulado (%)" || recs[len(recs)-1][8] != "100,00" {
 		t.Errorf("CSV header %v, last row %v", recs[0], recs[len(recs)-1])
+	}
+	// The workbook's cached figures are the table's; the PDF carries its totals.
+	xr := h.Do("GET", path+"/table.xlsx", tok, "", "Accept", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+	if xr.Status != 200 {
+		t.Fatalf("XLSX %d %s", xr.Status, xr.Body)
+	}
+	xf, err := excelize.OpenReader(bytes.NewReader(xr.Body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range 3 {
+		cell := string(rune('E'+k)) + "10"
+		if v, _ := xf.GetCellValue("Cronograma", cell, excelize.Options{RawCellValue: true}); !d(v).Equal(wantRows[0][k]) {
+			t.Errorf("XLSX %s caches %s, the API's cell %s", cell, v, wantRows[0][k])
+		}
+	}
+	pr := h.Do("GET", path+"/table.pdf", tok, "", "Accept", "application/pdf")
+	if text := strings.Join(pdfPages(t, pr.Body), "\n"); pr.Status != 200 || !strings.Contains(text, brlText(total.StringFixed(2))) {
+		t.Errorf("PDF %d without the total %s", pr.Status, brlText(total.StringFixed(2)))
 	}
 	svg := h.Do("GET", path+"/s-curve.svg", tok, "", "Accept", "image/svg+xml")
 	if svg.Status != 200 || strings.Count(string(svg.Body), `class="bar"`) != 3 || !strings.Contains(string(svg.Body), `class="s-curve"`) {

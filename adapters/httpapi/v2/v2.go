@@ -186,6 +186,10 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Get(bud+"/{id}/schedule/table", h.scheduleTable)
 		r.Get(bud+"/{id}/versions/{version}/schedule/table", h.versionReport(h.scheduleTable))
 		r.Get(bud+"/{id}/schedule/s-curve.svg", h.scheduleChart)
+		for _, kind := range []string{"xlsx", "pdf"} {
+			r.Get(bud+"/{id}/schedule/table."+kind, h.reportDocument("schedule", kind, false))
+			r.Get(bud+"/{id}/versions/{version}/schedule/table."+kind, h.reportDocument("schedule", kind, true))
+		}
 		r.Get("/indexes", h.listIndexes)
 		r.Get("/indexes/{id}", h.getIndex)
 		r.Put("/indexes/{id}", h.putIndex)
