@@ -107,14 +107,13 @@ func (s *Service) DeleteSchedule(ctx context.Context, p domain.Principal, budget
 		if err != nil {
 			return err
 		}
-		sch, err := readSchedule(tx, b.CompanyID, b.ID)
-		if err != nil {
+		if sch, err := readSchedule(tx, b.CompanyID, b.ID); err != nil || sch == nil {
+			if err == nil {
+				err = domain.Errorf(domain.ENOTFOUND, "budget %s has no schedule", budgetID)
+			}
 			return err
 		}
-		if sch == nil {
-			return domain.Errorf(domain.ENOTFOUND, "budget %s has no schedule", budgetID)
-		}
-		return tx.PutSetting(scheduleKey(b.CompanyID, b.ID), nil)
+		return deleteSchedule(tx, b)
 	})
 }
 

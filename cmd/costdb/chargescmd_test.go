@@ -18,6 +18,12 @@ const chargesData = "../../adapters/bankfiles/testdata/sicro-al-202401-package/"
 // chargesTables reads every SICRO3 charges table of the bbolt file db.
 func chargesTables(t *testing.T, db string) []*domain.ChargesTable {
 	t.Helper()
+	return bankChargesTables(t, db, "SICRO3")
+}
+
+// bankChargesTables reads every charges table of a bank of the bbolt file db.
+func bankChargesTables(t *testing.T, db, bank string) []*domain.ChargesTable {
+	t.Helper()
 	st, err := boltstore.Open(db, boltstore.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -26,7 +32,7 @@ func chargesTables(t *testing.T, db string) []*domain.ChargesTable {
 	var out []*domain.ChargesTable
 	err = st.View(context.Background(), func(tx app.Tx) error {
 		c, _ := app.Optional[app.ChargesTx](tx)
-		out, err = c.ChargesTables("SICRO3")
+		out, err = c.ChargesTables(bank)
 		return err
 	})
 	if err != nil {
@@ -119,21 +125,7 @@ func TestImportSicroChargesContradiction(t *testing.T) {
 // sinapiChargesTables reads the SINAPI charges tables of a bbolt file.
 func sinapiChargesTables(t *testing.T, db string) []*domain.ChargesTable {
 	t.Helper()
-	st, err := boltstore.Open(db, boltstore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	var out []*domain.ChargesTable
-	err = st.View(context.Background(), func(tx app.Tx) error {
-		c, _ := app.Optional[app.ChargesTx](tx)
-		out, err = c.ChargesTables("SINAPI")
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return bankChargesTables(t, db, "SINAPI")
 }
 
 // Caixa's encargos table (built in its documented layout: no real XLSX

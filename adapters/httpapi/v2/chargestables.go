@@ -7,7 +7,6 @@ import (
 
 	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/app"
-	"github.com/costdb/costdb/domain"
 	"github.com/google/jsonapi"
 )
 
@@ -43,15 +42,8 @@ func (h *handlers) listLabourCharges(w http.ResponseWriter, r *http.Request) {
 	}
 	tabs, err := h.env.App.ChargesTables(r.Context(), app.ChargesQuery{
 		Bank: pathParam(r, "id"), State: q.Get("state"), Month: q.Get("month"), Regime: q.Get("regime")})
-	if fields := domain.ErrorFields(err); domain.ErrorCode(err) == domain.EINVALID && len(fields) > 0 {
-		errs := make(paramErrors, len(fields))
-		for i, f := range fields {
-			errs[i] = &paramError{Param: strings.TrimPrefix(f.Field, "/"), Message: f.Message}
-		}
-		err = errs
-	}
 	if err != nil {
-		h.writeError(w, r, err)
+		h.writeError(w, r, invalidAsParams(err))
 		return
 	}
 	nodes := make([]*jsonapi.Node, len(tabs))

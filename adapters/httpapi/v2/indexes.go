@@ -6,6 +6,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -102,6 +103,25 @@ func indexKind(kind string) (bool, error) {
 	return false, errors.New(`must be "numbers" (index numbers) or "variations" (monthly variations in percent)`)
 }
 
+// indexQuery reads ?kind= and ?base=, the series' kind and the number its
+// variations are chained from.
+func indexQuery(q url.Values) (app.IndexInput, paramErrors) {
+	var in app.IndexInput
+	var bad paramErrors
+	var err error
+	if in.Variations, err = indexKind(q.Get("kind")); err != nil {
+		bad = append(bad, &paramError{Param: "kind", Message: err.Error()})
+	}
+	if v, ok := q["base"]; ok {
+		d, problem := httpapi.ParseNumber([]byte(strings.TrimSpace(v[0])), false)
+		if problem != "" || !d.IsPositive() {
+			bad = append(bad, &paramError{Param: "base", Message: "must be a positive number"})
+		}
+		in.Base = d
+	}
+	return in, bad
+}
+
 // putIndex handles PUT /indexes/{id}.
 func (h *handlers) putIndex(w http.ResponseWriter, r *http.Request) {
 	name := chi.URLParam(r, "id")
@@ -116,18 +136,7 @@ func (h *handlers) putIndex(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	var in app.IndexInput
-	var bad paramErrors
-	if in.Variations, err = indexKind(q.Get("kind")); err != nil {
-		bad = append(bad, &paramError{Param: "kind", Message: err.Error()})
-	}
-	if v, ok := q["base"]; ok {
-		d, problem := httpapi.ParseNumber([]byte(strings.TrimSpace(v[0])), false)
-		if problem != "" || !d.IsPositive() {
-			bad = append(bad, &paramError{Param: "base", Message: "must be a positive number"})
-		}
-		in.Base = d
-	}
+	in, bad := indexQuery(q)
 	if len(bad) > 0 {
 		h.writeError(w, r, bad)
 		return
@@ -172,18 +181,7 @@ func (h *handlers) putIndexSGS(w http.ResponseWriter, r *http.Request, name stri
 		h.writeError(w, r, err)
 		return
 	}
-	var in app.IndexInput
-	var bad paramErrors
-	if in.Variations, err = indexKind(q.Get("kind")); err != nil {
-		bad = append(bad, &paramError{Param: "kind", Message: err.Error()})
-	}
-	if s, ok := q["base"]; ok {
-		d, problem := httpapi.ParseNumber([]byte(strings.TrimSpace(s[0])), false)
-		if problem != "" || !d.IsPositive() {
-			bad = append(bad, &paramError{Param: "base", Message: "must be a positive number"})
-		}
-		in.Base = d
-	}
+	in, bad := indexQuery(q)
 	if len(bad) > 0 {
 		h.writeError(w, r, bad)
 		return

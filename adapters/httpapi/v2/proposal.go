@@ -97,15 +97,8 @@ func (h *handlers) writeProposal(w http.ResponseWriter, r *http.Request, target 
 		return
 	}
 	p, err := h.env.App.Proposal(r.Context(), principal(r), chi.URLParam(r, "id"), in)
-	if fields := domain.ErrorFields(err); domain.ErrorCode(err) == domain.EINVALID && len(fields) > 0 {
-		errs := make(paramErrors, len(fields))
-		for i, f := range fields {
-			errs[i] = &paramError{Param: strings.TrimPrefix(f.Field, "/"), Message: f.Message}
-		}
-		err = errs
-	}
 	if err != nil {
-		h.writeError(w, r, err)
+		h.writeError(w, r, invalidAsParams(err))
 		return
 	}
 	if isCSV(format) {

@@ -163,6 +163,21 @@ func asParamErrors(err error) error {
 	return out
 }
 
+// invalidAsParams is asParamErrors for the EINVALID field errors of a use
+// case whose input was query parameters: each field ("/discount") becomes
+// the parameter it names (400).
+func invalidAsParams(err error) error {
+	fields := domain.ErrorFields(err)
+	if domain.ErrorCode(err) != domain.EINVALID || len(fields) == 0 {
+		return err
+	}
+	out := make(paramErrors, len(fields))
+	for i, f := range fields {
+		out[i] = &paramError{Param: strings.TrimPrefix(f.Field, "/"), Message: f.Message}
+	}
+	return out
+}
+
 // pageOf reads page[number] and page[size] from q.
 func pageOf(q url.Values) (pageQuery, paramErrors) {
 	p := pageQuery{Number: 1, Size: defaultPageSize}
