@@ -500,6 +500,9 @@ func (s *Service) DeleteBudget(ctx context.Context, p domain.Principal, id strin
 		if err != nil {
 			return err
 		}
+		if err := deleteSchedule(tx, b); err != nil {
+			return err
+		}
 		return tx.DeleteBudget(b.ID)
 	})
 }

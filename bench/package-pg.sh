@@ -9,8 +9,9 @@
 #  1. builds costdb, generates the national workbook with bench/sinapiworkbook
 #     (27 states, both regimes, 99,000 Analítico rows by default) and zips it
 #     as Caixa publishes it (SINAPI-2026-08-formato-xlsx.zip) with companions
-#     named as Caixa's (manutenções, famílias, mão de obra, encargos sociais)
-#     and a PDF, which the import lists as skipped;
+#     named as Caixa's: the change log (manutenções, the real cut) and an
+#     encargos sociais table per state, imported with the editions; famílias
+#     and mão de obra, and a PDF, which the import lists as skipped;
 #  2. starts a throwaway durable PostgreSQL cluster (initdb refuses root: as
 #     root it runs as the user nobody), on 127.0.0.1 and a free port;
 #  3. each round (RUNS, default 3): a fresh database, `costdb serve --demo` on
@@ -53,8 +54,13 @@ freeport() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0
 go build -o "$dir/costdb" ./cmd/costdb
 mkdir "$dir/pkg"
 go run ./bench/sinapiworkbook -out "$dir/pkg/SINAPI_Referência_2026_08.xlsx" "$@"
-for f in SINAPI_Manutenções_2026_08.xlsx SINAPI_familias_e_coeficientes_2026_08.xlsx \
-  SINAPI_mao_de_obra_2026_08.xlsx SINAPI_Encargos_Sociais_2026_08.xlsx; do
+# The change log and the encargos tables are imported with the editions:
+# the real cut of Caixa's 12/2025 change log (adapters/bankfiles/testdata)
+# and one table per state in the layout of Caixa's PDFs (bench/sinapicharges).
+cp adapters/bankfiles/testdata/sinapi-manutencoes-202512/SINAPI_Manutenções_2025_12_cut.xlsx \
+  "$dir/pkg/SINAPI_Manutenções_2025_12.xlsx"
+go run ./bench/sinapicharges -dir "$dir/pkg" -month 08/2026
+for f in SINAPI_familias_e_coeficientes_2026_08.xlsx SINAPI_mao_de_obra_2026_08.xlsx; do
   head -c 200000 /dev/urandom >"$dir/pkg/$f" # skipped by name: only the zip's directory is read
 done
 printf '%%PDF-1.4\n%%%%EOF\n' >"$dir/pkg/SINAPI_Metodologias_e_Conceitos.pdf"
@@ -78,7 +84,7 @@ abstats() {
     END {printf "%d answered, non-2xx %d, failed %d, p50 %s ms, p99 %s ms", n, x, f, p50, p99}' "$1"
 }
 median() { printf '%s\n' $1 | sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-walls="" cpus="" rsss="" srss="" p50b="" p99b="" p50d="" p99d="" bad=0
+walls="" cpus="" rsss="" srss="" bwalls="" brsss="" p50b="" p99b="" p50d="" p99d="" bad=0
 for i in $(seq "$runs"); do
   db="postgres://postgres@127.0.0.1:$pgport/round$i?sslmode=disable"
   "${as[@]}" "$bin/createdb" -h "$dir/sock" -p "$pgport" -U postgres "round$i"
@@ -107,6 +113,12 @@ for i in $(seq "$runs"); do
   load1=$(cut -d' ' -f1 /proc/loadavg)
   kill -INT "$abpid"
   wait "$abpid" || true
+  # The same package into a fresh bbolt file, in the same round.
+  /usr/bin/time -v "$dir/costdb" import sinapi --db "$dir/round$i.db" "$zip" >"$dir/out.bolt" 2>"$dir/time.bolt" ||
+    { cat "$dir/out.bolt" "$dir/time.bolt" >&2; exit 1; }
+  bwall=$(secs "$dir/time.bolt")
+  brss=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2/1024}' "$dir/time.bolt")
+  rm -f "$dir/round$i.db"
   wall=$(secs "$dir/time")
   cpu=$(awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {print u+s}' "$dir/time")
   rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2/1024}' "$dir/time")
@@ -115,6 +127,7 @@ for i in $(seq "$runs"); do
   wait "$srv" || true
   srv=""
   echo "round $i: import wall ${wall}s, cpu ${cpu}s, peak RSS ${rss} MB; server peak RSS ${srvrss} MB; load ${load0}→${load1}"
+  echo "  bbolt (no server): import wall ${bwall}s, peak RSS ${brss} MB"
   echo "  reads before: $(abstats "$dir/ab.before")"
   echo "  reads during: $(abstats "$dir/ab.during")"
   echo "  $(grep -c -i 'skip' "$dir/out") files skipped; $(grep -v -i skip "$dir/out" | tail -1)"
@@ -125,11 +138,12 @@ for i in $(seq "$runs"); do
       sed -n '/^Complete/,/^Non-2xx/p' "$f" >&2
     fi
   done
-  walls+="$wall " cpus+="$cpu " rsss+="$rss " srss+="$srvrss "
+  walls+="$wall " cpus+="$cpu " rsss+="$rss " srss+="$srvrss " bwalls+="$bwall " brsss+="$brss "
   p50b+="$(awk '/^  50%/ {print $2}' "$dir/ab.before") " p99b+="$(awk '/^  99%/ {print $2}' "$dir/ab.before") "
   p50d+="$(awk '/^  50%/ {print $2}' "$dir/ab.during") " p99d+="$(awk '/^  99%/ {print $2}' "$dir/ab.during") "
 done
 echo "median of $runs: import wall $(median "$walls")s, cpu $(median "$cpus")s, peak RSS $(median "$rsss") MB; server peak RSS $(median "$srss") MB"
+echo "bbolt, same rounds: import wall $(median "$bwalls")s, peak RSS $(median "$brsss") MB"
 echo "reads p50/p99: before $(median "$p50b")/$(median "$p99b") ms, during the import $(median "$p50d")/$(median "$p99d") ms"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 exit "$bad"

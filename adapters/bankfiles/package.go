@@ -46,6 +46,28 @@ const (
 	ImportSicro  = "sicro"
 )
 
+// ImportSinapiChanges is the import of Caixa's change log (manutenções).
+const ImportSinapiChanges = "sinapi-changes"
+
+// companions are, per import, the imports of the other files of its
+// packages that it runs too: a SINAPI package's change log, a SICRO
+// package's labour charges tables.
+var companions = map[string][]string{
+	ImportSinapi: {ImportSinapiChanges, ImportSinapiCharges},
+	ImportSicro:  {ImportSicroCharges},
+}
+
+// IsCompanion reports whether a package imported with importing also
+// imports its files of the import kind (a SINAPI package's change log).
+func IsCompanion(importing, kind string) bool {
+	for _, k := range companions[importing] {
+		if k == kind {
+			return true
+		}
+	}
+	return false
+}
+
 // PackageKinds are the kinds of file of the official packages, tried in
 // order: the first whose Words, Not and Exts fit a file's name is its kind.
 // A file no kind fits is told by its content (Bank.Recognises) when it is
@@ -54,11 +76,11 @@ var PackageKinds = []FileKind{
 	{Name: "PDF document", Exts: []string{".pdf"}, Skip: "a PDF document, not data"},
 	{Name: "document", Exts: []string{".doc", ".docx", ".odt", ".txt", ".htm", ".html", ".png", ".jpg", ".jpeg"}, Skip: "a document, not data"},
 	{Name: "zip inside a zip", Exts: []string{".zip"}, Skip: "a zip inside a zip: import it on its own"},
-	{Name: "SINAPI change log (manutenções)", Words: []string{"MANUTENC"}, Skip: "Caixa's change log (manutenções): import it with costdb import sinapi-changes"},
+	{Name: "SINAPI change log (manutenções)", Words: []string{"MANUTENC"}, Import: ImportSinapiChanges},
 	{Name: "SINAPI families and coefficients", Words: []string{"FAMILIA"}, Skip: "families of resources and coefficients of representativeness, not read"},
 	{Name: "SINAPI labour breakdown", Words: []string{"SINAPI", "MAO DE OBRA"}, Not: []string{"REFERENCIA"}, Skip: "the labour breakdown workbook (mão de obra), not read"},
 	{Name: "SICRO labour charges (encargos sociais)", Words: []string{"ENCARGOS SOCIAIS"}, Not: []string{"SINAPI"}, Import: ImportSicroCharges},
-	{Name: "labour charges (encargos sociais)", Words: []string{"ENCARGOS SOCIAIS"}, Skip: "a table of labour charges (encargos sociais), not read"},
+	{Name: "SINAPI labour charges (encargos sociais)", Words: []string{"ENCARGOS SOCIAIS"}, Exts: []string{".xlsx", ".csv"}, Import: ImportSinapiCharges},
 	{Name: "prices without labour charges", Words: []string{"SEM ENCARGOS"}, Skip: "prices without labour charges (sem encargos), which no edition holds"},
 	{Name: "prices without labour charges", Words: []string{"SEMENCARGOS"}, Skip: "prices without labour charges (sem encargos), which no edition holds"},
 	{Name: "origin of prices", Words: []string{"ORIGEM DE PRECO"}, Skip: "a report of the origin of prices, not read"},
@@ -248,7 +270,7 @@ func openZip(ctx context.Context, path, importing string, l Limits) (*Package, e
 			// Caixa's national zip: a workbook no kind names is a
 			// companion, not a report of a state.
 			pf.Known, pf.Kind = true, FileKind{Name: "companion workbook", Skip: "a companion of the national workbook that costdb does not read"}
-		case ok && k.Import == importing || unknown:
+		case ok && (k.Import == importing || IsCompanion(importing, k.Import)) || unknown:
 			if seen[base] {
 				p.Close()
 				return nil, badFile(path, 0, "two entries are named %s", base)

@@ -26,7 +26,9 @@ func TestClassify(t *testing.T) {
 		imp   string
 	}{
 		{"SINAPI_Referência_2025_12.xlsx", true, bankfiles.ImportSinapi},
-		{"SINAPI_Manutenções_2025_12.xlsx", true, ""},
+		{"SINAPI_Manutenções_2025_12.xlsx", true, bankfiles.ImportSinapiChanges},
+		{"SINAPI_Encargos_Sociais_AC_201304.xlsx", true, bankfiles.ImportSinapiCharges},
+		{"SINAPI_Encargos_Sociais_AC_201304.pdf", true, ""},
 		{"SINAPI_familias_e_coeficientes_2025_12.xlsx", true, ""},
 		{"SINAPI_mao_de_obra_2025_12.xlsx", true, ""},
 		{"SINAPI_Preco_Ref_Insumos_PE_202410_Desonerado.xlsx", true, bankfiles.ImportSinapi},

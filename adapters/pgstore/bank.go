@@ -1,9 +1,11 @@
 package pgstore
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
 
 	"github.com/costdb/costdb/domain"
@@ -38,6 +40,26 @@ type bankBuffer struct {
 	resReads, compReads map[string]int
 	resLoaded           map[string]map[string]*domain.BankResource
 	compsLoaded         map[string]map[string]*domain.BankComposition
+}
+
+// loadedOnly keeps the editions read whole to the one named: an import
+// goes edition by edition, and the maps of the editions it left would keep
+// every record put into them until commit (123 MB of compositions in a
+// national import). A dropped edition is read from the database again,
+// which holds what this transaction flushed.
+func (b *bankBuffer) loadedOnly(editionKey string) {
+	for k := range b.resLoaded {
+		if k != editionKey {
+			delete(b.resLoaded, k)
+			delete(b.resReads, k)
+		}
+	}
+	for k := range b.compsLoaded {
+		if k != editionKey {
+			delete(b.compsLoaded, k)
+			delete(b.compReads, k)
+		}
+	}
 }
 
 func newBankBuffer() *bankBuffer {
@@ -114,6 +136,7 @@ func (t *tx) BankResource(editionKey, code string) (*domain.BankResource, error)
 			for _, v := range all {
 				m[v.Code] = v
 			}
+			b.loadedOnly(editionKey)
 			b.resLoaded[editionKey] = m
 			return t.BankResource(editionKey, code)
 		}
@@ -217,6 +240,7 @@ func (t *tx) BankComposition(editionKey, code string) (*domain.BankComposition, 
 			for _, v := range all {
 				m[v.Code] = v
 			}
+			b.loadedOnly(editionKey)
 			b.compsLoaded[editionKey] = m
 			return t.BankComposition(editionKey, code)
 		}
@@ -232,45 +256,36 @@ func (t *tx) BankComposition(editionKey, code string) (*domain.BankComposition, 
 }
 
 // bankCompositions loads the bank compositions the condition (on r) selects,
-// in code order, with their structures, in one round trip.
+// in code order, with their structures (the arrays of their row).
 func (t *tx) bankCompositions(where string, args ...any) ([]*domain.BankComposition, error) {
 	out := []*domain.BankComposition{}
-	byCode := map[string]*domain.BankComposition{}
 	var d decoder
-	b := &pgx.Batch{}
-	batchRows(b, `SELECT r.code, r.description, r.unit, r.class, r.cost_pnd::text, r.cost_pd::text, r.has_items, r.regimes
+	err := t.query(`SELECT r.code, r.description, r.unit, r.class, r.cost_pnd::text, r.cost_pd::text, r.has_items, r.regimes,
+		r.item_kinds, r.item_codes, r.item_coefs::text[]
 		FROM bank_compositions r WHERE `+where+` ORDER BY r.code`, args, func(rows pgx.Rows) error {
 		var c domain.BankComposition
 		var pnd, pd string
 		var hasItems bool
 		var regimes []int32
-		if err := rows.Scan(&c.Code, &c.Description, &c.Unit, &c.Class, &pnd, &pd, &hasItems, &regimes); err != nil {
+		var kinds, codes, coefs []string
+		if err := rows.Scan(&c.Code, &c.Description, &c.Unit, &c.Class, &pnd, &pd, &hasItems, &regimes, &kinds, &codes, &coefs); err != nil {
 			return err
 		}
 		c.Regimes = fromRegimes(regimes)
 		c.Cost = domain.UnitPrice{PND: d.dec(pnd), PD: d.dec(pd)}
 		if hasItems {
-			c.Items = []domain.StructureItem{}
+			if len(kinds) != len(codes) || len(kinds) != len(coefs) {
+				return fmt.Errorf("pgstore: bank composition %s: %d kinds, %d codes, %d coefficients", c.Code, len(kinds), len(codes), len(coefs))
+			}
+			c.Items = make([]domain.StructureItem, len(kinds))
+			for i := range kinds {
+				c.Items[i] = domain.StructureItem{Kind: domain.ItemKind(kinds[i]), Code: codes[i], Coefficient: d.dec(coefs[i])}
+			}
 		}
 		out = append(out, &c)
-		byCode[c.Code] = &c
 		return nil
 	})
-	batchRows(b, `SELECT x.composition_code, x.kind, x.code, x.coefficient::text FROM bank_composition_items x
-		WHERE (x.edition_key, x.composition_code) IN (SELECT r.edition_key, r.code FROM bank_compositions r WHERE `+where+`)
-		ORDER BY x.composition_code, x.pos`, args, func(rows pgx.Rows) error {
-		var code, kind, coef string
-		var it domain.StructureItem
-		if err := rows.Scan(&code, &kind, &it.Code, &coef); err != nil {
-			return err
-		}
-		it.Kind, it.Coefficient = domain.ItemKind(kind), d.dec(coef)
-		if c := byCode[code]; c != nil {
-			c.Items = append(c.Items, it)
-		}
-		return nil
-	})
-	if err := t.send(b); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	return out, d.err
@@ -340,42 +355,26 @@ func (t *tx) flush() error {
 			}
 		}
 		keys := b.compOrder
-		nItems := 0
-		for _, k := range keys {
-			nItems += len(b.compositions[k].Items)
-		}
 		_, err := t.ptx.CopyFrom(t.ctx, pgx.Identifier{"bank_compositions"},
-			[]string{"edition_key", "code", "description", "unit", "class", "cost_pnd", "cost_pd", "has_items", "regimes"},
+			[]string{"edition_key", "code", "description", "unit", "class", "cost_pnd", "cost_pd", "has_items", "regimes",
+				"item_kinds", "item_codes", "item_coefs"},
 			pgx.CopyFromSlice(len(keys), func(i int) ([]any, error) {
 				c := b.compositions[keys[i]]
+				// The structure's arrays are made row by row, as COPY
+				// asks for them: never all at once.
+				var kinds, codes []string
+				var coefs []pgtype.Numeric
+				if len(c.Items) > 0 {
+					kinds, codes, coefs = make([]string, len(c.Items)), make([]string, len(c.Items)), make([]pgtype.Numeric, len(c.Items))
+					for j, it := range c.Items {
+						kinds[j], codes[j], coefs[j] = string(it.Kind), it.Code, num(it.Coefficient)
+					}
+				}
 				return []any{keys[i].edition, c.Code, c.Description, c.Unit, c.Class, num(c.Cost.PND), num(c.Cost.PD), c.Items != nil,
-					toRegimes(c.Regimes)}, nil
+					toRegimes(c.Regimes), kinds, codes, coefs}, nil
 			}))
 		if err != nil {
 			return t.fail(err)
-		}
-		if nItems > 0 {
-			// The item rows are walked in place, composition by composition,
-			// rather than gathered into a slice first: that slice was the
-			// largest object of a national import on PostgreSQL.
-			ki, pos := 0, 0
-			_, err = t.ptx.CopyFrom(t.ctx, pgx.Identifier{"bank_composition_items"},
-				[]string{"edition_key", "composition_code", "pos", "kind", "code", "coefficient"},
-				pgx.CopyFromFunc(func() ([]any, error) {
-					for ki < len(keys) && pos >= len(b.compositions[keys[ki]].Items) {
-						ki, pos = ki+1, 0
-					}
-					if ki == len(keys) {
-						return nil, nil
-					}
-					k := keys[ki]
-					it := b.compositions[k].Items[pos]
-					pos++
-					return []any{k.edition, k.code, int32(pos - 1), string(it.Kind), it.Code, num(it.Coefficient)}, nil
-				}))
-			if err != nil {
-				return t.fail(err)
-			}
 		}
 		for _, k := range keys {
 			if m, ok := b.compsLoaded[k.edition]; ok {
@@ -417,6 +416,7 @@ func (t *tx) DeleteBankRecords(editionKey string) error {
 		}
 	}
 	b.resOrder, b.compOrder = keep(b.resOrder), keep(b.compOrder)
+	b.loadedOnly(editionKey)
 	b.resLoaded[editionKey] = map[string]*domain.BankResource{}
 	b.compsLoaded[editionKey] = map[string]*domain.BankComposition{}
 	if err := t.exec(`DELETE FROM bank_resources WHERE edition_key = $1`, editionKey); err != nil {

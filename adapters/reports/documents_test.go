@@ -468,3 +468,42 @@ func TestPriceHistorySVG(t *testing.T) {
 		t.Errorf("chart %+v\npoints %s\nwant   %s", svg, got, want)
 	}
 }
+
+// A budget priced with the company's own labour charges says so in the
+// header of its workbook and PDF, the percentage with every place it has;
+// one without says nothing of them.
+func TestLabourChargesInHeader(t *testing.T) {
+	for _, tc := range []struct {
+		charges decimal.NullDecimal
+		want    string
+	}{
+		{decimal.NewNullDecimal(dec("71.25")), "Encargos sociais próprios: 71,25% (mão de obra repreçada)"},
+		{decimal.NewNullDecimal(dec("68.125")), "Encargos sociais próprios: 68,125% (mão de obra repreçada)"},
+		{decimal.NullDecimal{}, ""},
+	} {
+		r := docSynthetic(0)
+		r.Budget.LabourCharges = tc.charges
+		var xb, pb bytes.Buffer
+		if err := reports.SyntheticXLSX(&xb, r, reports.Document{Company: "Construtora Alfa"}); err != nil {
+			t.Fatal(err)
+		}
+		x, _ := openXLSX(t, xb.Bytes(), "Sintético")
+		a4, _ := x.GetCellValue("Sintético", "A4")
+		if err := reports.SyntheticPDF(&pb, r, reports.Document{Company: "Construtora Alfa"}); err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Join(pdfPages(t, pb.Bytes()), "\n")
+		if tc.want == "" {
+			if strings.Contains(a4, "Encargos") || strings.Contains(text, "Encargos sociais próprios") {
+				t.Errorf("a budget without own charges mentions them: %q", a4)
+			}
+			continue
+		}
+		if !strings.HasSuffix(a4, " · "+tc.want) || !strings.HasPrefix(a4, "Bancos: ") {
+			t.Errorf("XLSX A4 = %q, want it to end with %q", a4, tc.want)
+		}
+		if !strings.Contains(text, tc.want) {
+			t.Errorf("the PDF does not say %q:\n%s", tc.want, text)
+		}
+	}
+}

@@ -111,3 +111,23 @@ func ChangeName(c domain.Change) string {
 	}
 	return string(c)
 }
+
+// LabourChargesLabel says that a budget prices its bank labour with the
+// company's own social charges (domain.Budget.LabourCharges): "Encargos
+// sociais próprios: 71,25% (mão de obra repreçada)", every place the
+// percentage has; "" when the budget takes the bank's prices.
+func LabourChargesLabel(b *domain.Budget) string {
+	if !b.LabourCharges.Valid {
+		return ""
+	}
+	return "Encargos sociais próprios: " + pdfRate(b.LabourCharges.Decimal) + "% (mão de obra repreçada)"
+}
+
+// withLabourCharges appends LabourChargesLabel to a header line, when the
+// budget has one.
+func withLabourCharges(line string, b *domain.Budget) string {
+	if l := LabourChargesLabel(b); l != "" {
+		return line + " · " + l
+	}
+	return line
+}

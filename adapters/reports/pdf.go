@@ -463,7 +463,7 @@ func (l *pdfLayout) makeHeader() {
 		{size: 8, x: x, y: idY, text: strings.Join(id, " · ")},
 		{size: 8, x: x, y: respY, text: strings.Join(resp, " · ")},
 		{bold: true, size: 10, y: 36, text: l.t.title + " " + b.Code + " — " + b.Description},
-		{size: 8, y: 48, text: "Cliente: " + b.Client + " · UF: " + b.State + " · Regime: " + RegimeName(b.Regime())},
+		{size: 8, y: 48, text: withLabourCharges("Cliente: "+b.Client+" · UF: "+b.State+" · Regime: "+RegimeName(b.Regime()), b)},
 		{size: 8, y: 58, text: "Bancos: " + EditionsLabel(b)},
 		{size: 8, y: 68, text: bdi},
 		{size: 8, y: 78, text: l.t.rule},

@@ -383,7 +383,7 @@ func (k *book) header(b *domain.Budget, doc Document, title string, lay sheetLay
 		{'A', 1, excelize.Cell{StyleID: k.title, Value: title + " — " + b.Code + " — " + b.Description}},
 		{'A', 2, "Empresa: " + doc.Company},
 		{'A', 3, "Cliente: " + b.Client + " · UF: " + b.State},
-		{'A', 4, "Bancos: " + EditionsLabel(b) + " · Regime: " + RegimeName(b.Regime())},
+		{'A', 4, withLabourCharges("Bancos: "+EditionsLabel(b)+" · Regime: "+RegimeName(b.Regime()), b)},
 		{'A', 5, "BDI (%)"}, {'C', 5, bdi(b.BDI)},
 		{'A', 6, "BDI diferenciado (%)"}, {'C', 6, bdi(b.SupplyBDI)},
 	}

@@ -117,8 +117,8 @@ func runImportCommand(ctx context.Context, args []string, stdout, stderr io.Writ
 	if isMappingImport(args) {
 		return runImportMapped(ctx, args, stdout, stderr)
 	}
-	if len(args) > 0 && args[0] == "sicro-charges" {
-		return runImportCharges(ctx, args[1:], stdout, stderr)
+	if len(args) > 0 && (args[0] == "sicro-charges" || args[0] == "sinapi-charges") {
+		return runImportCharges(ctx, args[0], args[1:], stdout, stderr)
 	}
 	if len(args) > 0 && (args[0] == "sinapi" || args[0] == "sicro") {
 		return runImportBank(ctx, args[0], args[1:], stdout, stderr)

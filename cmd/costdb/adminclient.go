@@ -103,6 +103,17 @@ func (c *adminClient) Import(ctx context.Context, n int, edition func(int) (*app
 	return out, err
 }
 
+func (c *adminClient) ImportChangeLog(ctx context.Context, log changeLogImport) ([]app.ChangeMonthSummary, error) {
+	var out []app.ChangeMonthSummary
+	err := c.do(ctx, "POST", "/admin/import/changes", log, &out)
+	return out, err
+}
+
+func (c *adminClient) PutChargesTables(ctx context.Context, tables []*domain.ChargesTable) error {
+	var ok bool
+	return c.do(ctx, "POST", "/admin/import/charges", tables, &ok)
+}
+
 // importStream is an import's body: its header, then each edition, built
 // when it is encoded, then the end mark, written only while ctx is live:
 // a command stopped before it wrote the end mark writes nothing.

@@ -191,6 +191,10 @@ func adminHandler(ops *adminOps, secret string, m *metrics.Metrics, env *httpapi
 		}
 		writeAdminJSON(w, http.StatusOK, sums)
 	})
+	api.HandleFunc("POST /admin/import/changes", adminCall(ops.ImportChangeLog))
+	api.HandleFunc("POST /admin/import/charges", adminCall(func(ctx context.Context, tables []*domain.ChargesTable) (bool, error) {
+		return true, ops.PutChargesTables(ctx, tables)
+	}))
 	api.HandleFunc("POST /admin/users/add", adminCall(ops.AddUser))
 	api.HandleFunc("POST /admin/users/list", adminCall(ops.ListUsers))
 	api.HandleFunc("POST /admin/users/reset-secret", adminCall(func(ctx context.Context, in struct{ Email string }) (*userSecret, error) {

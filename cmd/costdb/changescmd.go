@@ -6,9 +6,6 @@ import (
 	"io"
 
 	"github.com/costdb/costdb/adapters/bankfiles"
-	"github.com/costdb/costdb/adapters/boltstore"
-	"github.com/costdb/costdb/app"
-	"github.com/costdb/costdb/app/storecache"
 )
 
 // changesUsage is the synopsis of "costdb import sinapi-changes".
@@ -19,9 +16,9 @@ stored for that month.`
 
 // runImportChanges runs "costdb import sinapi-changes": it reads the whole
 // workbook first (every bad row named, nothing written), then writes the
-// change log of each month it holds in one transaction. It opens the store
-// itself: with a server running on the same bbolt file, stop it first or
-// import into PostgreSQL (the admin listener does not carry this import).
+// change log of each month it holds in one transaction: through the
+// running server's admin listener when a server holds the bbolt file, into
+// the store itself otherwise (connect).
 func runImportChanges(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("costdb import sinapi-changes", stderr)
 	db := fs.String("db", "./costdb.db", "bbolt database file or database URL")
@@ -46,21 +43,12 @@ func runImportChanges(ctx context.Context, args []string, stdout, stderr io.Writ
 		fmt.Fprintln(stdout, "dry run: nothing written")
 		return nil
 	}
-	if !isDatabaseURL(*db) {
-		if c, err := dialAdmin(ctx, adminFilePath(*db)); err != nil {
-			return err
-		} else if c != nil {
-			c.Close()
-			return fmt.Errorf("a server is running on %s: stop it to import a change log into it", *db)
-		}
-	}
-	st, err := openStore(ctx, *db, boltstore.Options{})
+	op, err := connect(ctx, connectOptions{DB: *db})
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	svc := app.New(storecache.New(st), nil, app.Config{})
-	sums, err := svc.ImportChangeLog(ctx, log.Bank, log.Changes)
+	defer op.Close()
+	sums, err := op.ImportChangeLog(ctx, changeLogImport{Bank: log.Bank, Changes: log.Changes})
 	if err != nil {
 		return describe(err)
 	}

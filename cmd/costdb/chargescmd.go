@@ -8,26 +8,45 @@ import (
 	"strings"
 
 	"github.com/costdb/costdb/adapters/bankfiles"
-	"github.com/costdb/costdb/adapters/boltstore"
-	"github.com/costdb/costdb/app"
-	"github.com/costdb/costdb/app/storecache"
 	"github.com/costdb/costdb/domain"
 )
 
-// chargesUsage is the synopsis of costdb import sicro-charges.
-const chargesUsage = `usage: costdb import sicro-charges --db PATH [--state UF] [--month MM/YYYY] [--dry-run] FILE|PACKAGE...
-FILE is DNIT's "Relatório Sintético de Encargos Sociais" (XLSX, or a CSV of
-its cells), one per state, month and regime; PACKAGE a folder or zip of
-SICRO's package, whose encargos tables are read (every other file is listed
-as skipped). The state, month and regime come from each table's title rows;
---state and --month, when given, must agree with them. Every table is read
-first, then all are stored in one transaction, each replacing the table of
-the same bank, state, month and regime. The command opens the database
-itself: with bbolt, stop a server that holds the file first.`
+// chargesUsage is the synopsis of costdb import sicro-charges and
+// sinapi-charges.
+const chargesUsage = `usage: costdb import sicro-charges|sinapi-charges --db PATH [--state UF] [--month MM/YYYY] [--dry-run] FILE|PACKAGE...
+sicro-charges: FILE is DNIT's "Relatório Sintético de Encargos Sociais"
+(XLSX, or a CSV of its cells), one per state, month and regime; PACKAGE a
+folder or zip of SICRO's package, whose encargos tables are read (every
+other file is listed as skipped). sinapi-charges: FILE is Caixa's "SINAPI -
+Composição de Encargos Sociais" of a state (XLSX, or a CSV of its cells):
+horista and mensalista, com and sem desoneração, two tables. The state,
+month and regime come from each table's title rows; --state and --month,
+when given, must agree with them. Every table is read first, then all are
+stored in one transaction, each replacing the table of the same bank,
+state, month and regime; through a running server's admin listener when a
+server holds the bbolt file.`
 
-// runImportCharges runs "costdb import sicro-charges".
-func runImportCharges(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
-	fs := newFlagSet("costdb import sicro-charges", stderr)
+// chargesImports are the labour charges imports: per import, the bank
+// whose header tells its files and the reader of a file's tables.
+var chargesImports = map[string]struct {
+	bank bankfiles.Bank
+	read func(ctx context.Context, path, state, month string) ([]*domain.ChargesTable, error)
+}{
+	bankfiles.ImportSicroCharges: {bankfiles.SicroCharges(), func(ctx context.Context, path, state, month string) ([]*domain.ChargesTable, error) {
+		t, err := readChargesFile(ctx, path, state, month)
+		if err != nil {
+			return nil, err
+		}
+		return []*domain.ChargesTable{t}, nil
+	}},
+	bankfiles.ImportSinapiCharges: {bankfiles.SinapiCharges(), readSinapiChargesFile},
+}
+
+// runImportCharges runs "costdb import sicro-charges" (kind) or
+// "sinapi-charges".
+func runImportCharges(ctx context.Context, kind string, args []string, stdout, stderr io.Writer) (err error) {
+	imp := chargesImports[kind]
+	fs := newFlagSet("costdb import "+kind, stderr)
 	db := fs.String("db", "./costdb.db", "bbolt database file or database URL (env COSTDB_DB)")
 	state := fs.String("state", "", "state (UF) the tables must be of (default: what their titles say)")
 	month := fs.String("month", "", "month MM/YYYY the tables must be of (default: what their titles say)")
@@ -45,11 +64,11 @@ func runImportCharges(ctx context.Context, args []string, stdout, stderr io.Writ
 		return errUsage
 	}
 	if len(paths) == 0 {
-		fmt.Fprintln(stderr, "costdb import sicro-charges: at least one FILE or PACKAGE is required")
+		fmt.Fprintf(stderr, "costdb import %s: at least one FILE or PACKAGE is required\n", kind)
 		fs.Usage()
 		return errUsage
 	}
-	files, skipped, done, err := expandPackages(ctx, bankfiles.ImportSicroCharges, bankfiles.SicroCharges(), paths)
+	files, skipped, done, err := expandPackages(ctx, kind, imp.bank, paths)
 	if err != nil {
 		return err
 	}
@@ -57,24 +76,27 @@ func runImportCharges(ctx context.Context, args []string, stdout, stderr io.Writ
 	var tables []*domain.ChargesTable
 	from := map[string]string{}
 	for _, path := range files {
-		t, err := readChargesFile(ctx, path, strings.ToUpper(strings.TrimSpace(*state)), strings.TrimSpace(*month))
+		ts, err := imp.read(ctx, path, strings.ToUpper(strings.TrimSpace(*state)), strings.TrimSpace(*month))
 		if err != nil {
 			return err
 		}
-		if prev, ok := from[t.Key()]; ok {
-			return fmt.Errorf("%s and %s are both the %s %s %s table (%s): import one", prev, path, t.Bank, t.State, t.Month, t.Regime)
+		for _, t := range ts {
+			if prev, ok := from[t.Key()]; ok {
+				return fmt.Errorf("%s and %s are both the %s %s %s table (%s): import one", prev, path, t.Bank, t.State, t.Month, t.Regime)
+			}
+			from[t.Key()] = path
+			tables = append(tables, t)
 		}
-		from[t.Key()] = path
-		tables = append(tables, t)
 	}
 	if !*dryRun {
-		st, err := openStore(ctx, *db, boltstore.Options{})
+		// Through the running server's admin listener when a server
+		// holds the bbolt file, into the store itself otherwise.
+		op, err := connect(ctx, connectOptions{DB: *db})
 		if err != nil {
 			return err
 		}
-		defer st.Close()
-		svc := app.New(storecache.New(st), nil, app.Config{})
-		if err := svc.PutChargesTables(ctx, tables); err != nil {
+		defer op.Close()
+		if err := op.PutChargesTables(ctx, tables); err != nil {
 			return describe(err)
 		}
 	}
@@ -108,4 +130,17 @@ func readChargesFile(ctx context.Context, path, state, month string) (*domain.Ch
 		return nil, err
 	}
 	return bankfiles.ReadSicroCharges(ctx, path, fh, st.Size(), state, month)
+}
+
+func readSinapiChargesFile(ctx context.Context, path, state, month string) ([]*domain.ChargesTable, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return bankfiles.ReadSinapiCharges(ctx, path, fh, st.Size(), state, month)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/costdb/costdb/adapters/bankfiles/workbooktest"
 	"github.com/costdb/costdb/adapters/boltstore"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
@@ -36,8 +37,7 @@ func chargesTables(t *testing.T, db string) []*domain.ChargesTable {
 
 // A SICRO package folder: costdb import sicro-charges imports its two
 // encargos tables (not skipped) and lists the other files as skipped;
-// costdb import sicro of the same folder names the command that reads
-// them. The totals read back are those of the sheet (checked by hand:
+// costdb import sicro of the same folder imports them with its editions. The totals read back are those of the sheet (checked by hand:
 // P9801 Ajudante 109.62% sem desoneração; P9803 52.72% com).
 func TestImportSicroChargesPackage(t *testing.T) {
 	dir := sicroPackage(t)
@@ -80,8 +80,9 @@ func TestImportSicroChargesPackage(t *testing.T) {
 		t.Errorf("P9803 com desoneração total %s, want 52.72", got)
 	}
 
+	// costdb import sicro of the same package imports its tables too.
 	code, out, _ = cli(t, "import", "sicro", "--db", filepath.Join(t.TempDir(), "e.db"), dir)
-	if want := "Encargos Sociais.xlsx skipped: a SICRO-CHARGES file (SICRO labour charges (encargos sociais)): import it with costdb import sicro-charges\n"; code != 0 || !strings.Contains(out, want) {
+	if want := "Encargos Sociais.xlsx: SICRO3 AL 01/2024 nao-desonerado labour charges, 101 labour codes\n"; code != 0 || !strings.Contains(out, want) {
 		t.Errorf("costdb import sicro of the package: exit %d, output without %q:\n%s", code, want, out)
 	}
 }
@@ -112,5 +113,85 @@ func TestImportSicroChargesContradiction(t *testing.T) {
 		if _, err := os.Stat(db); !os.IsNotExist(err) {
 			t.Errorf("%v: the database was made (%v)", tc.args, err)
 		}
+	}
+}
+
+// sinapiChargesTables reads the SINAPI charges tables of a bbolt file.
+func sinapiChargesTables(t *testing.T, db string) []*domain.ChargesTable {
+	t.Helper()
+	st, err := boltstore.Open(db, boltstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var out []*domain.ChargesTable
+	err = st.View(context.Background(), func(tx app.Tx) error {
+		c, _ := app.Optional[app.ChargesTx](tx)
+		out, err = c.ChargesTables("SINAPI")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Caixa's encargos table (built in its documented layout: no real XLSX
+// was found) imports as two tables, sem and com desoneração, each with the
+// horista and the mensalista; a contradicting --state is refused and
+// nothing written; a national package with the table imports it with its
+// editions.
+func TestImportSinapiChargesCommand(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "SINAPI_Encargos_Sociais_AC_201304.xlsx")
+	if err := workbooktest.SinapiCharges(file, "ACRE VIGÊNCIA A PARTIR DE 04/2013"); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "c.db")
+	code, out, stderr := cli(t, "import", "sinapi-charges", "--db", db, "--state", "RS", file)
+	if code == 0 || !strings.Contains(stderr, "the title rows say AC; the import is for RS") {
+		t.Errorf("a contradicting --state: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Error("a refused table made the database file")
+	}
+	code, out, stderr = cli(t, "import", "sinapi-charges", "--db", db, file)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"SINAPI AC 04/2013 nao-desonerado: 2 labour codes (1 horistas, 1 mensalistas), 26 charge items, from ",
+		"SINAPI AC 04/2013 desonerado: 2 labour codes (1 horistas, 1 mensalistas), 26 charge items, from ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output does not say %q:\n%s", want, out)
+		}
+	}
+	tabs := sinapiChargesTables(t, db)
+	if len(tabs) != 2 {
+		t.Fatalf("%d tables stored, want 2", len(tabs))
+	}
+	for _, tab := range tabs {
+		want := map[domain.Regime]string{domain.NaoDesonerado: "111.51", domain.Desonerado: "82.48"}[tab.Regime]
+		if got := tab.Rows[0].Total.StringFixed(2); tab.Rows[0].Code != "HORISTA" || got != want {
+			t.Errorf("%s: %s total %s, want %s", tab.Key(), tab.Rows[0].Code, got, want)
+		}
+	}
+
+	// In a national zip: imported with the editions.
+	dir := t.TempDir()
+	book := realWorkbook(t, dir, nil)
+	zipped := writeZip(t, filepath.Join(dir, "SINAPI-2026-08-formato-xlsx.zip"), map[string][]byte{
+		"SINAPI_Referência_2026_08.xlsx":         mustRead(t, book),
+		"SINAPI_Encargos_Sociais_AC_201304.xlsx": mustRead(t, file),
+		"SINAPI_Encargos_Sociais_AC_201304.pdf":  []byte("%PDF-1.4"),
+	})
+	pkgDB := filepath.Join(t.TempDir(), "p.db")
+	code, out, stderr = cli(t, "import", "sinapi", "--db", pkgDB, zipped)
+	if code != 0 || !strings.Contains(out, "SINAPI_Encargos_Sociais_AC_201304.xlsx: SINAPI AC 04/2013 desonerado labour charges, 2 labour codes\n") ||
+		!strings.Contains(out, "SINAPI_Encargos_Sociais_AC_201304.pdf skipped: a PDF document, not data") {
+		t.Fatalf("the national zip with the table: exit %d: %s %s", code, out, stderr)
+	}
+	if got := sinapiChargesTables(t, pkgDB); len(got) != 2 {
+		t.Errorf("the package's import stored %d SINAPI tables, want 2", len(got))
 	}
 }

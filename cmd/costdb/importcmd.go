@@ -25,6 +25,7 @@ const importUsage = `usage: costdb import sample --db PATH
        costdb import sicro --db PATH --state UF --month MM/YYYY [--dry-run] FILE|DIR...
        costdb import sinapi|sicro --db PATH [--dry-run] PACKAGE...
        costdb import sicro-charges --db PATH [--state UF] [--month MM/YYYY] [--dry-run] FILE|PACKAGE...
+       costdb import sinapi-charges --db PATH [--state UF] [--month MM/YYYY] [--dry-run] FILE...
        costdb import --mapping MAPPING.json --db PATH [--state UF] [--month MM/YYYY] [--dry-run] FILE
        costdb import sinapi-changes --db PATH [--dry-run] FILE
 WORKBOOK is the national SINAPI workbook (SINAPI_Referência_AAAA_MM.xlsx, or the
@@ -69,12 +70,22 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 	if err != nil {
 		return errUsage
 	}
-	files, skipped, done, err := expandPackages(ctx, kind, bank, files)
+	files, skipped, compFiles, done, err := expandPackagesWith(ctx, kind, bank, files)
 	if err != nil {
 		return err
 	}
 	defer done()
+	// The package's companion files (its change log, its charges tables)
+	// are read and checked before anything is written, and written once
+	// the editions are.
+	comp, err := readCompanions(ctx, compFiles, *state, *month)
+	if err != nil {
+		return err
+	}
 	defer func() { // after the summary, once the import went through
+		if err == nil {
+			err = comp.write(ctx, *db, *dryRun, stdout)
+		}
 		for _, s := range skipped {
 			if err == nil {
 				fmt.Fprintln(stdout, s)

@@ -12,6 +12,7 @@ import (
 	"github.com/costdb/costdb/adapters/metrics"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/app/storecache"
+	"github.com/costdb/costdb/domain"
 )
 
 // operator is what the operator commands (import, users, backup, keys) do,
@@ -21,6 +22,10 @@ type operator interface {
 	// Import writes n editions in one transaction, asking edition for each
 	// in turn (app.ImportEditionsFunc), so that only one is held at a time.
 	Import(ctx context.Context, n int, edition func(i int) (*app.EditionData, error)) ([]app.ImportSummary, error)
+	// ImportChangeLog stores a bank's change log (app.ImportChangeLog);
+	// PutChargesTables its labour charges tables (app.PutChargesTables).
+	ImportChangeLog(ctx context.Context, log changeLogImport) ([]app.ChangeMonthSummary, error)
+	PutChargesTables(ctx context.Context, tables []*domain.ChargesTable) error
 	AddUser(ctx context.Context, in app.NewUserInput) (*userSecret, error)
 	ListUsers(ctx context.Context, sel app.UserSelector) ([]app.UserInfo, error)
 	ResetSecret(ctx context.Context, email string) (*userSecret, error)
@@ -83,6 +88,20 @@ func (o *adminOps) Import(ctx context.Context, n int, edition func(int) (*app.Ed
 	}
 	done(records, err)
 	return sums, err
+}
+
+// changeLogImport is a bank's change log, as the admin listener carries it.
+type changeLogImport struct {
+	Bank    string              `json:"bank"`
+	Changes []domain.BankChange `json:"changes"`
+}
+
+func (o *adminOps) ImportChangeLog(ctx context.Context, log changeLogImport) ([]app.ChangeMonthSummary, error) {
+	return o.svc.ImportChangeLog(ctx, log.Bank, log.Changes)
+}
+
+func (o *adminOps) PutChargesTables(ctx context.Context, tables []*domain.ChargesTable) error {
+	return o.svc.PutChargesTables(ctx, tables)
 }
 
 // importAll imports editions held in memory.

@@ -19,6 +19,14 @@ import (
 // of a kind the import reads that it cannot (an .xls workbook) is an
 // error. done removes what was extracted from zips.
 func expandPackages(ctx context.Context, kind string, bank bankfiles.Bank, paths []string) (files, skipped []string, done func(), err error) {
+	files, skipped, _, done, err = expandPackagesWith(ctx, kind, bank, paths)
+	return files, skipped, done, err
+}
+
+// expandPackagesWith is expandPackages that also returns the files of the
+// packages that the import's companion imports read (bankfiles.IsCompanion:
+// a SINAPI package's change log), each with its import.
+func expandPackagesWith(ctx context.Context, kind string, bank bankfiles.Bank, paths []string) (files, skipped []string, comp []companionFile, done func(), err error) {
 	w := &walker{ctx: ctx, kind: kind, bank: bank}
 	done = func() {
 		for _, p := range w.pkgs {
@@ -32,10 +40,10 @@ func expandPackages(ctx context.Context, kind string, bank bankfiles.Bank, paths
 		}
 		if err := w.walk(path, true); err != nil {
 			done()
-			return nil, nil, func() {}, err
+			return nil, nil, nil, func() {}, err
 		}
 	}
-	return w.files, w.skipped, done, nil
+	return w.files, w.skipped, w.companions, done, nil
 }
 
 // walker gathers the files of packages.
@@ -45,6 +53,7 @@ type walker struct {
 	bank           bankfiles.Bank
 	pkgs           []*bankfiles.Package
 	files, skipped []string
+	companions     []companionFile
 }
 
 // walk adds the files of the package at path; top is false for a zip in a
@@ -71,6 +80,9 @@ func (w *walker) walk(path string, top bool) error {
 			if ext == ".xls" {
 				return fmt.Errorf("%s: an Excel 97-2003 workbook (.xls), which costdb does not read: save it as XLSX and import that", f.Name)
 			}
+		case f.Known && f.Path != "" && bankfiles.IsCompanion(w.kind, f.Kind.Import):
+			w.companions = append(w.companions, companionFile{Name: f.Name, Path: f.Path, Import: f.Kind.Import})
+			continue
 		case f.Known && f.Kind.Import != "":
 			skip = fmt.Sprintf("a %s file (%s): import it with costdb import %s", strings.ToUpper(f.Kind.Import), f.Kind.Name, f.Kind.Import)
 		case f.Known:

@@ -78,15 +78,19 @@ func TestImportSicroPackageFolder(t *testing.T) {
 		"edition SICRO3 AL 01/2024 now: 2196 resources, 6368 compositions",
 		"Relatório Sintético de Materiais.pdf skipped: a PDF document, not data\n",
 		"Relatório Analítico de Composições de Custos.pdf skipped: a PDF document, not data\n",
-		"Relat_rio Sint_tico de Encargos Sociais.xlsx skipped: a SICRO-CHARGES file (SICRO labour charges (encargos sociais)): import it with costdb import sicro-charges\n",
-		"Relat_rio Sint_tico de Encargos Sociais - com desonera__o.xlsx skipped: a SICRO-CHARGES file (SICRO labour charges",
+		// The package's encargos tables are imported with it.
+		"Relat_rio Sint_tico de Encargos Sociais.xlsx: SICRO3 AL 01/2024 nao-desonerado labour charges, 101 labour codes\n",
+		"Relat_rio Sint_tico de Encargos Sociais - com desonera__o.xlsx: SICRO3 AL 01/2024 desonerado labour charges, 101 labour codes\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the output does not say %q:\n%s", want, out)
 		}
 	}
-	if n := strings.Count(out, " skipped: "); n != 9 {
-		t.Errorf("%d files skipped, want 9 (7 PDFs, 2 encargos reports):\n%s", n, out)
+	if n := strings.Count(out, " skipped: "); n != 7 {
+		t.Errorf("%d files skipped, want 7 (the PDFs):\n%s", n, out)
+	}
+	if tabs := chargesTables(t, db); len(tabs) != 2 {
+		t.Errorf("the package's import stored %d labour charges tables, want 2", len(tabs))
 	}
 
 	// The same edition as the reports given one by one.
@@ -285,28 +289,56 @@ func TestImportPackageZipCaps(t *testing.T) {
 	}
 }
 
-// Caixa's national zip as published: the workbook is imported, its
-// companion workbooks are listed as skipped.
+// Caixa's national zip as published: the workbook and the change log
+// (manutenções, the real cut) are imported, the other companion workbooks
+// listed as skipped. A change log that cannot be read stops the import
+// before anything is written.
 func TestImportNationalZipCompanions(t *testing.T) {
 	dir := t.TempDir()
 	book := realWorkbook(t, dir, nil)
-	zipped := writeZip(t, filepath.Join(dir, "SINAPI-2026-08-formato-xlsx.zip"), map[string][]byte{
+	files := map[string][]byte{
 		"SINAPI_Referência_2026_08.xlsx":              mustRead(t, book),
-		"SINAPI_Manutenções_2026_08.xlsx":             []byte("not read"),
+		"SINAPI_Manutenções_2026_08.xlsx":             mustRead(t, manutencoes),
 		"SINAPI_familias_e_coeficientes_2026_08.xlsx": []byte("not read"),
 		"SINAPI_mao_de_obra_2026_08.xlsx":             []byte("not read"),
-	})
-	code, out, stderr := cli(t, "import", "sinapi", "--db", filepath.Join(t.TempDir(), "c.db"), "--dry-run", zipped)
+	}
+	zipped := writeZip(t, filepath.Join(dir, "SINAPI-2026-08-formato-xlsx.zip"), files)
+	db := filepath.Join(t.TempDir(), "c.db")
+	code, out, stderr := cli(t, "import", "sinapi", "--db", db, "--dry-run", zipped)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, want := range []string{
-		"» SINAPI_Manutenções_2026_08.xlsx skipped: Caixa's change log (manutenções): import it with costdb import sinapi-changes\n",
+		"» SINAPI_Manutenções_2026_08.xlsx: SINAPI change log of 12/2025, 31 changes over 3 months (dry run: not written)\n",
 		"» SINAPI_familias_e_coeficientes_2026_08.xlsx skipped: families of resources",
 		"» SINAPI_mao_de_obra_2026_08.xlsx skipped: the labour breakdown workbook (mão de obra), not read\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the output does not say %q:\n%s", want, out)
+		}
+	}
+	code, out, stderr = cli(t, "import", "sinapi", "--db", db, zipped)
+	if code != 0 || !strings.Contains(out, "SINAPI change log of 12/2025, 31 changes over 3 months\n") {
+		t.Fatalf("exit %d: %s %s", code, out, stderr)
+	}
+	if got := changes(t, db, "12/2025"); len(got) != 20 {
+		t.Errorf("the package's change log of 12/2025: %d changes, want 20", len(got))
+	}
+	if eds := editions(t, db); len(eds) == 0 {
+		t.Error("the package's editions were not written")
+	}
+
+	// A change log that is not one: nothing written, not even the editions.
+	files["SINAPI_Manutenções_2026_08.xlsx"] = mustRead(t, book)
+	bad := writeZip(t, filepath.Join(t.TempDir(), "SINAPI-2026-08-formato-xlsx.zip"), files)
+	fresh := filepath.Join(t.TempDir(), "f.db")
+	code, _, stderr = cli(t, "import", "sinapi", "--db", fresh, bad)
+	if code == 0 || !strings.Contains(stderr, "not a SINAPI manutenções workbook") {
+		t.Errorf("a bad change log in the package: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(fresh); err == nil {
+		if eds := editions(t, fresh); len(eds) != 0 {
+			t.Errorf("a package with a bad change log wrote %d editions", len(eds))
 		}
 	}
 }

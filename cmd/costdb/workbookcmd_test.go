@@ -61,7 +61,7 @@ func TestImportSinapiWorkbookCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	zipped := writeZip(t, filepath.Join(dir, "SINAPI-2026-08-formato-xlsx.zip"), map[string][]byte{
-		"SINAPI_Referência_2026_08.xlsx": bookBytes, "SINAPI_Manutenções_2026_08.xlsx": bookBytes})
+		"SINAPI_Referência_2026_08.xlsx": bookBytes, "SINAPI_Manutenções_2026_08.xlsx": mustRead(t, manutencoes)})
 	db := filepath.Join(dir, "c.db")
 
 	// A dry run reads and counts, and writes nothing (no database file).

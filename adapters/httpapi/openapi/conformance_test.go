@@ -554,6 +554,15 @@ func (f *fixtures) budget() string {
 		`"items":[{"kind":"stage","description":"Etapa","items":[{"kind":"composition","bank":"SINAPI","code":"`+sampleComposition+`","quantity":2}]}]}`)
 }
 
+// schedule gives the budget at path (budget) a schedule: its stage n1 in
+// one month.
+func (f *fixtures) schedule(path string) {
+	r := f.h.Do("PUT", path+"/schedule", f.tok, `{"start":"09/2026","periods":1,"rows":[{"node_id":"n1","shares":[100]}]}`)
+	if r.Status != 200 {
+		f.t.Fatalf("fixture schedule: %d\n%s", r.Status, r.Body)
+	}
+}
+
 // resolve puts real values in a path's parameters: a fresh record of the
 // kind the path is about for {id}, the sample edition for a bank's {id},
 // the sample composition for {code}, and the stage or the line of the
@@ -598,6 +607,13 @@ func (f *fixtures) resolve(path string, body any, reuse bool) (target, id string
 			f.t.Fatalf("no fixture for %s", p)
 		}
 		p = strings.Replace(p, "{id}", id, 1)
+		if kind == "budgets" && strings.Contains(p, "/schedule") {
+			budget := p[:strings.Index(p, "/schedule")]
+			if i := strings.Index(budget, "/versions/"); i >= 0 {
+				budget = budget[:i]
+			}
+			f.schedule(budget) // a budget's schedule: the stage n1 in one month
+		}
 	}
 	if strings.Contains(p, "{version}") {
 		// A frozen version 1 of the budget (freezing again adds 2, 3…).

@@ -1,11 +1,13 @@
 package v2_test
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"testing"
 
 	"github.com/costdb/costdb/adapters/bankfiles"
+	"github.com/costdb/costdb/adapters/bankfiles/workbooktest"
 	"github.com/costdb/costdb/adapters/httpapi/apitest"
 	"github.com/costdb/costdb/domain"
 	"github.com/google/go-cmp/cmp"
@@ -103,5 +105,42 @@ func TestLabourChargesTables(t *testing.T) {
 	}
 	if !params["state"] || !params["month"] || !params["regime"] {
 		t.Errorf("errors %+v, want one per parameter", errs)
+	}
+}
+
+// Caixa's table (built in its documented layout) is served the same way:
+// per regime the horista and the mensalista, "Não incide" as 0.
+func TestSinapiLabourChargesTables(t *testing.T) {
+	h := apitest.New(t)
+	u := h.AddUser("Construtora Alfa", "ana@alfa.com.br")
+	path := t.TempDir() + "/SINAPI_Encargos_Sociais_AC_201304.xlsx"
+	if err := workbooktest.SinapiCharges(path, "ACRE VIGÊNCIA A PARTIR DE 04/2013"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tabs, err := bankfiles.ReadSinapiCharges(context.Background(), path, bytes.NewReader(b), int64(len(b)), "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.App.PutChargesTables(context.Background(), tabs); err != nil {
+		t.Fatal(err)
+	}
+	doc := expect(t, h.Do("GET", banks+"/sinapi/labour-charges?state=AC&regime=desonerado", u.Token, ""), 200)
+	if got := ids(t, doc); !cmp.Equal(got, []string{"SINAPI-AC-2013-04-desonerado"}) {
+		t.Fatalf("ids %v", got)
+	}
+	rows := doc["data"].([]any)[0].(obj)["attributes"].(obj)["rows"].([]any)
+	type row struct{ Code, Kind, Total, B1 string }
+	var got []row
+	for _, r := range rows {
+		o := r.(obj)
+		got = append(got, row{str(o["code"]), str(o["kind"]), num(t, o["total"]), num(t, o["items"].([]any)[9])})
+	}
+	want := []row{{"HORISTA", "horista", "82.48", "17.87"}, {"MENSALISTA", "mensalista", "46.33", "0"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
 	}
 }

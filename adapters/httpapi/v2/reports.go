@@ -33,8 +33,8 @@ import (
 // Paths (below /api/public/v2) whose answer may be in a media type other
 // than JSON:API: negotiate leaves their Accept header to the handler.
 var (
-	csvReportPath = regexp.MustCompile(`(/budgets/[^/]+/(versions/[^/]+/)?reports/(synthetic|analytic|abc|abc-services)|/price_history/[^/]+)$`)
-	svgReportPath = regexp.MustCompile(`(/budgets/[^/]+/reports/(abc|abc-services)|/price_history/[^/]+/chart)\.svg$`)
+	csvReportPath = regexp.MustCompile(`(/budgets/[^/]+/(versions/[^/]+/)?(reports/(synthetic|analytic|abc|abc-services)|proposal(/target)?|schedule/table)|/price_history/[^/]+)$`)
+	svgReportPath = regexp.MustCompile(`(/budgets/[^/]+/(reports/(abc|abc-services)|schedule/s-curve)|/price_history/[^/]+/chart)\.svg$`)
 )
 
 // exportAccepted reports whether a request negotiate would refuse (406)

@@ -177,6 +177,16 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Get(bud+"/{id}/versions/{version}/reports/abc", h.versionReport(h.abcReport))
 		r.Get(bud+"/{id}/versions/{version}/reports/abc-services", h.versionReport(h.abcServicesReport))
 		r.Get(bud+"/{id}/versions/{version}/compare/{other}", h.compareVersions)
+		r.Get(bud+"/{id}/proposal", h.proposal)
+		r.Get(bud+"/{id}/versions/{version}/proposal", h.versionReport(h.proposal))
+		r.Get(bud+"/{id}/proposal/target", h.proposalForTarget)
+		r.Put(bud+"/{id}/schedule", h.putSchedule)
+		r.Get(bud+"/{id}/schedule", h.getSchedule)
+		r.Delete(bud+"/{id}/schedule", h.deleteSchedule)
+		r.Get(bud+"/{id}/schedule/table", h.scheduleTable)
+		r.Get(bud+"/{id}/versions/{version}/schedule/table", h.versionReport(h.scheduleTable))
+		r.Get(bud+"/{id}/schedule/s-curve.svg", h.scheduleChart)
+		r.Get(bud+"/{id}/versions/{version}/proposal/target", h.versionReport(h.proposalForTarget))
 		for _, rep := range []string{"synthetic", "analytic", "abc", "abc-services"} {
 			for _, kind := range []string{"xlsx", "pdf"} {
 				r.Get(bud+"/{id}/reports/"+rep+"."+kind, h.reportDocument(rep, kind, false))
