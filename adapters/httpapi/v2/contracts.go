@@ -66,26 +66,26 @@ type contractLineDoc struct {
 }
 
 type contractDoc struct {
-	ID            string            `jsonapi:"primary,contracts"`
-	BudgetID      string            `jsonapi:"attr,budget_id"`
-	Version       int               `jsonapi:"attr,version"`
-	VersionHash   string            `jsonapi:"attr,version_hash"`
-	Number        string            `jsonapi:"attr,number"`
-	Contractor    string            `jsonapi:"attr,contractor"`
-	StartDate     string            `jsonapi:"attr,start_date"`
-	BaseMonth     string            `jsonapi:"attr,base_month"`
-	Retention     json.Number       `jsonapi:"attr,retention"`
-	Index         string            `jsonapi:"attr,index"`
-	Renovation    bool              `jsonapi:"attr,renovation"`
-	BDI           json.Number       `jsonapi:"attr,bdi"`
-	Rounding      string            `jsonapi:"attr,rounding"`
-	InitialValue  json.Number       `jsonapi:"attr,initial_value"`
-	CurrentValue  json.Number       `jsonapi:"attr,current_value"`
-	Additions     json.Number       `jsonapi:"attr,additions"`
-	Reductions    json.Number       `jsonapi:"attr,reductions"`
-	Measurements  int               `jsonapi:"attr,measurements"`
-	Lines         []contractLineDoc `jsonapi:"attr,lines"`
-	CreatedAt     string            `jsonapi:"attr,created_at"`
+	ID           string            `jsonapi:"primary,contracts"`
+	BudgetID     string            `jsonapi:"attr,budget_id"`
+	Version      int               `jsonapi:"attr,version"`
+	VersionHash  string            `jsonapi:"attr,version_hash"`
+	Number       string            `jsonapi:"attr,number"`
+	Contractor   string            `jsonapi:"attr,contractor"`
+	StartDate    string            `jsonapi:"attr,start_date"`
+	BaseMonth    string            `jsonapi:"attr,base_month"`
+	Retention    json.Number       `jsonapi:"attr,retention"`
+	Index        string            `jsonapi:"attr,index"`
+	Renovation   bool              `jsonapi:"attr,renovation"`
+	BDI          json.Number       `jsonapi:"attr,bdi"`
+	Rounding     string            `jsonapi:"attr,rounding"`
+	InitialValue json.Number       `jsonapi:"attr,initial_value"`
+	CurrentValue json.Number       `jsonapi:"attr,current_value"`
+	Additions    json.Number       `jsonapi:"attr,additions"`
+	Reductions   json.Number       `jsonapi:"attr,reductions"`
+	Measurements int               `jsonapi:"attr,measurements"`
+	Lines        []contractLineDoc `jsonapi:"attr,lines"`
+	CreatedAt    string            `jsonapi:"attr,created_at"`
 }
 
 func (h *handlers) contractDoc(v *app.ContractView) *contractDoc {
