@@ -358,3 +358,35 @@ func TestMeasurementWorkflow(t *testing.T) {
 		t.Errorf("rejected draft not editable: %v", err)
 	}
 }
+
+// TestContractStatement: example 1's accumulated statement adds the three
+// boletins: 2,394.85 + 3,863.20 + 5,459.40 = 11,717.45, the contracted
+// value after the amendment, balance 0.
+func TestContractStatement(t *testing.T) {
+	c := example1(t)
+	a := &domain.Amendment{Number: 1, Status: domain.StatusApproved,
+		Changes:  []domain.AmendmentChange{{LineID: lineByNumber(t, c, "2.2"), Quantity: dec("100")}, {LineID: lineByNumber(t, c, "2.1"), Quantity: dec("-5")}},
+		NewLines: []domain.ContractLine{{Bank: "SINAPI", Code: "R4", Unit: "M", UnitPrice: dec("45.67"), Quantity: dec("20")}}}
+	a.PriceNewLines(c)
+	s := domain.NewContractState(c, []*domain.Amendment{a})
+	ms := []*domain.Measurement{
+		measure(c, 2, map[string]string{"1.1": "40", "2.1": "12.25", "2.2": "150"}),
+		measure(c, 1, map[string]string{"1.1": "60", "2.1": "10.5"}),
+		measure(c, 3, map[string]string{"2.1": "12.25", "2.2": "250", "A1.1": "20"}),
+		measure(c, 4, map[string]string{"1.1": "1"}), // a draft: not in the statement
+	}
+	for _, m := range ms[:3] {
+		m.Status = domain.StatusApproved
+	}
+	st := s.Statement(ms)
+	if len(st.Totals) != 3 {
+		t.Fatalf("totals %v", st.Totals)
+	}
+	for i, want := range []string{"2394.85", "3863.20", "5459.40"} {
+		wantDec(t, "total of measurement "+want, st.Totals[i], want)
+	}
+	wantDec(t, "accumulated", st.Accumulated, "11717.45")
+	wantDec(t, "contracted", st.Contracted, "11717.45")
+	wantDec(t, "balance", st.Balance, "0")
+	wantDec(t, "2.1 in measurement 2", st.Rows[1].Values[1], "1890.30")
+}

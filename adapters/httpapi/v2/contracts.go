@@ -24,6 +24,7 @@ import (
 //	PATCH /contracts/{id}/measurements/{n}             a draft's period or quantities
 //	POST /contracts/{id}/measurements/{n}/submit|approve|reject
 //	GET  /contracts/{id}/measurements/{n}/boletim      JSON:API, or ?format=csv
+//	GET  /contracts/{id}/statement                     accumulated statement (approved measurements)
 //	POST /contracts/{id}/amendments                    a draft amendment: 201
 //	GET  /contracts/{id}/amendments
 //	POST /contracts/{id}/amendments/{n}/submit|approve|reject
@@ -41,6 +42,7 @@ func (h *handlers) contractRoutes(r chi.Router) {
 	r.Get(c+"/{id}/measurements/{n}", h.getMeasurement)
 	r.Patch(c+"/{id}/measurements/{n}", h.updateMeasurement)
 	r.Get(c+"/{id}/measurements/{n}/boletim", h.getBoletim)
+	r.Get(c+"/{id}/statement", h.getStatement)
 	r.Post(c+"/{id}/amendments", h.createAmendment)
 	r.Get(c+"/{id}/amendments", h.listAmendments)
 	for _, step := range []app.MeasurementAction{app.ActionSubmit, app.ActionApprove, app.ActionReject} {
@@ -624,4 +626,98 @@ func (h *handlers) listAmendments(w http.ResponseWriter, r *http.Request) {
 		docs = append(docs, h.amendmentDoc(a))
 	}
 	h.writeDocWith(w, r, http.StatusOK, docs, selfLink(r), &jsonapi.Meta{"total": len(docs)})
+}
+
+type statementRowDoc struct {
+	Line             string        `json:"line"`
+	Number           string        `json:"number"`
+	Code             string        `json:"code"`
+	Description      string        `json:"description"`
+	Unit             string        `json:"unit"`
+	Contracted       json.Number   `json:"contracted"`
+	Accumulated      json.Number   `json:"accumulated"`
+	Values           []json.Number `json:"values"`
+	ContractedValue  json.Number   `json:"contracted_value"`
+	AccumulatedValue json.Number   `json:"accumulated_value"`
+	BalanceValue     json.Number   `json:"balance_value"`
+}
+
+type statementDoc struct {
+	ID           string            `jsonapi:"primary,contract-statements"`
+	Measurements []int             `jsonapi:"attr,measurements"`
+	Rows         []statementRowDoc `jsonapi:"attr,rows"`
+	Totals       []json.Number     `jsonapi:"attr,totals"`
+	Retentions   []json.Number     `jsonapi:"attr,retentions"`
+	Contracted   json.Number       `jsonapi:"attr,contracted"`
+	Accumulated  json.Number       `jsonapi:"attr,accumulated"`
+	Balance      json.Number       `jsonapi:"attr,balance"`
+}
+
+func moneys(ds []decimal.Decimal) []json.Number {
+	out := make([]json.Number, len(ds))
+	for i, d := range ds {
+		out[i] = httpapi.Money(d)
+	}
+	return out
+}
+
+// getStatement handles GET /contracts/{id}/statement (?format=csv): the
+// accumulated statement over the approved measurements.
+func (h *handlers) getStatement(w http.ResponseWriter, r *http.Request) {
+	q, err := query(r, "format")
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	format := "json"
+	if f, ok := q["format"]; ok {
+		if format, err = formatParam(f[0]); err != nil {
+			h.writeError(w, r, err)
+			return
+		}
+	}
+	v, err := h.env.App.Contract(r.Context(), principal(r), chi.URLParam(r, "id"))
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	st := v.State.Statement(v.Measurements)
+	d := &statementDoc{ID: v.State.Contract.ID, Measurements: []int{}, Totals: moneys(st.Totals), Retentions: moneys(st.Retentions),
+		Contracted: httpapi.Money(st.Contracted), Accumulated: httpapi.Money(st.Accumulated), Balance: httpapi.Money(st.Balance)}
+	for _, m := range st.Measurements {
+		d.Measurements = append(d.Measurements, m.Number)
+	}
+	for _, row := range st.Rows {
+		l := row.Line
+		d.Rows = append(d.Rows, statementRowDoc{Line: l.ID, Number: l.Number, Code: l.Code, Description: l.Description, Unit: l.Unit,
+			Contracted: httpapi.Num(row.Contracted), Accumulated: httpapi.Num(row.Accumulated), Values: moneys(row.Values),
+			ContractedValue: httpapi.Money(row.ContractedValue), AccumulatedValue: httpapi.Money(row.AccumValue),
+			BalanceValue: httpapi.Money(row.BalanceValue)})
+	}
+	if isCSV(format) {
+		h.writeCSV(w, r, nil, "medicoes-acumuladas.csv", func(buf *bytes.Buffer) error {
+			cw := csv.NewWriter(buf)
+			head := []string{"item", "codigo", "descricao", "unidade", "qtd_contratada", "qtd_acumulada", "valor_contratado"}
+			for _, n := range d.Measurements {
+				head = append(head, "medicao_"+strconv.Itoa(n))
+			}
+			_ = cw.Write(append(head, "valor_acumulado", "valor_saldo"))
+			for _, row := range d.Rows {
+				rec := []string{row.Number, row.Code, row.Description, row.Unit, string(row.Contracted), string(row.Accumulated), string(row.ContractedValue)}
+				for _, v := range row.Values {
+					rec = append(rec, string(v))
+				}
+				_ = cw.Write(append(rec, string(row.AccumulatedValue), string(row.BalanceValue)))
+			}
+			tot := []string{"total", "", "", "", "", "", string(d.Contracted)}
+			for _, v := range d.Totals {
+				tot = append(tot, string(v))
+			}
+			_ = cw.Write(append(tot, string(d.Accumulated), string(d.Balance)))
+			cw.Flush()
+			return cw.Error()
+		})
+		return
+	}
+	h.writeDoc(w, r, http.StatusOK, d)
 }

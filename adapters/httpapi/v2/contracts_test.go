@@ -170,6 +170,23 @@ func TestContractMeasurementsAndAmendment(t *testing.T) {
 	if csv.Status != 200 || !strings.Contains(string(csv.Body), "liquido") {
 		t.Errorf("boletim CSV: %d %s", csv.Status, csv.Body)
 	}
+	st := attrs(t, expect(t, h.Do("GET", cpath+"/statement", tok, ""), 200))
+	wantAcc, wantContracted := decimal.Zero, decimal.Zero
+	for n, q := range acc {
+		wantAcc = wantAcc.Add(value(n, q))
+		wantContracted = wantContracted.Add(value(n, contracted[n]))
+	}
+	for k, want := range map[string]decimal.Decimal{"accumulated": wantAcc, "contracted": wantContracted, "balance": wantContracted.Sub(wantAcc)} {
+		if got := cd(num(t, st[k])); !got.Equal(want) {
+			t.Errorf("statement %s = %s; want %s", k, got, want)
+		}
+	}
+	if len(st["totals"].([]any)) != 3 {
+		t.Errorf("statement totals %v", st["totals"])
+	}
+	if r := h.Do("GET", cpath+"/statement?format=csv", tok, ""); r.Status != 200 || !strings.Contains(string(r.Body), "medicao_3") {
+		t.Errorf("statement CSV: %d %s", r.Status, r.Body)
+	}
 	list := expect(t, h.Do("GET", cpath+"/measurements", tok, ""), 200)
 	if len(list["data"].([]any)) != 3 {
 		t.Errorf("measurements: %v", list["data"])
