@@ -215,6 +215,31 @@ func TestContractAmendmentLimit(t *testing.T) {
 	if got := expect(t, h.Do("GET", cpath+"/amendments", tok, ""), 200)["data"].([]any); len(got) != 0 {
 		t.Errorf("amendments after a refusal: %v", got)
 	}
+
+	// At the boundary: a new line of the own base whose value is the
+	// largest amount in centavos within 25% of the initial value passes;
+	// one centavo more is refused. The price p gives trunc(p × 1.25) = T
+	// for p = T × 0.8 exactly.
+	initial := cd(num(t, attrs(t, expect(t, h.Do("GET", cpath, tok, ""), 200))["initial_value"]))
+	limit := initial.Mul(cd("0.25")).Truncate(2)
+	for i, amount := range []decimal.Decimal{limit.Add(cd("0.01")), limit} {
+		code := fmt.Sprintf("R-LIM-%d", i)
+		price := amount.Mul(cd("0.8"))
+		create(t, h, resources, tok, fmt.Sprintf(`{"code":%q,"description":"Serviço extra","type":4,"unit":"UN","status":true,"locals":{"MG":{"pnd":%s,"pd":%s,"pndi":%s,"pdi":%s}}}`,
+			code, price, price, price, price))
+		r := h.Do("POST", cpath+"/amendments", tok, fmt.Sprintf(`{"new_lines":[{"bank":"MYBASE","code":%q,"quantity":1}]}`, code))
+		if i == 0 {
+			errs := expect(t, r, 422)["errors"].([]any)
+			if !strings.Contains(str(errs[0].(obj)["detail"]), "R$ "+amount.StringFixed(2)) {
+				t.Errorf("25%% + R$ 0,01 (%s of %s): %s", amount, initial, r.Body)
+			}
+			continue
+		}
+		doc := expect(t, r, 201)
+		if got := cd(num(t, doc["meta"].(obj)["additions"])); !got.Equal(amount) {
+			t.Errorf("additions at the limit %s; want %s", got, amount)
+		}
+	}
 }
 
 // TestContractConcurrentMeasurements: clients opening measurements of one
