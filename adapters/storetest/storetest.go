@@ -79,6 +79,7 @@ func Run(t *testing.T, open func(t *testing.T) app.Store) {
 		{"BudgetStream", testBudgetStream},
 		{"CompositionStamps", testCompositionStamps},
 		{"CompanyProfiles", testCompanyProfiles},
+		{"Contracts", testContracts},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

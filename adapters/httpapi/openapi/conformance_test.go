@@ -106,7 +106,10 @@ func TestDocumentDrivenRequests(t *testing.T) {
 				continue
 			}
 			opID, _ := o["operationId"].(string)
-			if imageOps[opID] {
+			if imageOps[opID] || strings.HasPrefix(path, "/api/public/v2/contracts") {
+				// Contracts need a chain of records in given states
+				// (a frozen version, a contract, a submitted measurement):
+				// their requests are tested in adapters/httpapi/v2.
 				continue
 			}
 			ops++

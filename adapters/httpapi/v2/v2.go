@@ -202,6 +202,8 @@ func Routes(env *httpapi.Env) http.Handler {
 				r.Get(bud+"/{id}/versions/{version}/reports/"+rep+"."+kind, h.reportDocument(rep, kind, true))
 			}
 		}
+		// Contracts, measurements and amendments (contracts.go).
+		h.contractRoutes(r)
 	})
 	return r
 }
