@@ -56,6 +56,9 @@ type ContractView struct {
 	State        *domain.ContractState
 	Measurements []*domain.Measurement
 	Amendments   []*domain.Amendment
+	// Index is the company's series of the contract's index (nil when it
+	// has none): the boletins' readjustment.
+	Index *domain.IndexSeries
 }
 
 // Contract returns a contract of the caller's company with its
@@ -64,7 +67,14 @@ func (s *Service) Contract(ctx context.Context, p domain.Principal, id string) (
 	var out *ContractView
 	err := s.store.View(ctx, func(tx Tx) error {
 		var err error
-		out, err = s.contractView(tx, p, id, false)
+		if out, err = s.contractView(tx, p, id, false); err != nil {
+			return err
+		}
+		// The series of the contract's index, for the readjustment of
+		// its boletins; none is not an error.
+		if out.Index, err = readIndex(tx, p.CompanyID, domain.IndexName(out.State.Contract.IndexName)); domain.ErrorCode(err) == domain.ENOTFOUND {
+			out.Index, err = nil, nil
+		}
 		return err
 	})
 	return out, err
@@ -124,7 +134,14 @@ func (v *ContractView) Boletim(n int) (*domain.Boletim, error) {
 	if err != nil {
 		return nil, err
 	}
-	return v.State.Boletim(m, v.Measurements), nil
+	b := v.State.Boletim(m, v.Measurements)
+	if v.Index != nil {
+		b.ApplyReadjustment(v.Index)
+	} else {
+		name := domain.IndexName(v.State.Contract.IndexName)
+		b.ReadjustmentNote = "the company has no index " + name + " (PUT /indexes/" + name + ")"
+	}
+	return b, nil
 }
 
 // MeasurementInput is a measurement's period and quantities; nil fields

@@ -390,3 +390,35 @@ func TestContractStatement(t *testing.T) {
 	wantDec(t, "balance", st.Balance, "0")
 	wantDec(t, "2.1 in measurement 2", st.Rows[1].Values[1], "1890.30")
 }
+
+// The boletim's readjustment (docs/readjustment.md's rule): example 1's
+// first measurement, its period ending 09/2027, 13 months after the base
+// month 08/2026: I0 1000 (08/2026), I 1057.321 (08/2027), factor 0.0573;
+// 2394.85 × 0.0573 = 137.224905 → 137.22; net 2394.85 − 119.74 + 137.22 =
+// 2412.33. A series without 08/2027 leaves it null, saying so.
+func TestBoletimReadjustment(t *testing.T) {
+	c := example1(t)
+	s := domain.NewContractState(c, nil)
+	m1 := measure(c, 1, map[string]string{"1.1": "60", "2.1": "10.5", "2.2": "0"})
+	m1.PeriodStart, m1.PeriodEnd = "2027-09-01", "2027-09-30"
+	b := s.Boletim(m1, []*domain.Measurement{m1})
+	incc, err := domain.NewIndexSeries("INCC", []domain.IndexPoint{{Month: "08/2026", Value: dec("1000")}, {Month: "08/2027", Value: dec("1057.321")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.ApplyReadjustment(incc)
+	if !b.Readjustment.Valid || b.ReadjustmentNote != "" {
+		t.Fatalf("readjustment %v, note %q", b.Readjustment, b.ReadjustmentNote)
+	}
+	wantDec(t, "factor", b.ReadjustmentFactor.Decimal, "0.0573")
+	wantDec(t, "readjustment", b.Readjustment.Decimal, "137.22")
+	wantDec(t, "net", b.Net, "2412.33")
+
+	short, _ := domain.NewIndexSeries("INCC", []domain.IndexPoint{{Month: "08/2026", Value: dec("1000")}})
+	b = s.Boletim(m1, []*domain.Measurement{m1})
+	b.ApplyReadjustment(short)
+	if b.Readjustment.Valid || !strings.Contains(b.ReadjustmentNote, "no number for 08/2027") {
+		t.Errorf("a series without the anniversary: %v, note %q", b.Readjustment, b.ReadjustmentNote)
+	}
+	wantDec(t, "net without readjustment", b.Net, "2275.11")
+}

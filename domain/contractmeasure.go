@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -230,10 +231,14 @@ type Boletim struct {
 	Totals      BoletimStage   // over every line (Number and Name empty)
 	PeriodTotal decimal.Decimal
 	Retention   decimal.Decimal // cut(PeriodTotal × retention / 100), the contract's rounding
-	// Readjustment is left null here: it is computed from the contract's
-	// index and base month by the readjustment, which adds it.
-	Readjustment decimal.NullDecimal
-	Net          decimal.Decimal // PeriodTotal − Retention (+ Readjustment when set)
+	// Readjustment is null until ApplyReadjustment computes it from the
+	// contract's index and base month (ReadjustmentFactor the factor);
+	// ReadjustmentNote says why it is null when the series lacks a month
+	// or the company has no series of the contract's index.
+	Readjustment       decimal.NullDecimal
+	ReadjustmentFactor decimal.NullDecimal
+	ReadjustmentNote   string
+	Net                decimal.Decimal // PeriodTotal − Retention (+ Readjustment when set)
 }
 
 // Boletim computes the boletim of measurement m: previous are the approved
@@ -276,4 +281,39 @@ func (st *BoletimStage) add(r *BoletimRow) {
 	st.ThisValue = st.ThisValue.Add(r.ThisValue)
 	st.AccumulatedValue = st.AccumulatedValue.Add(r.AccumulatedValue)
 	st.BalanceValue = st.BalanceValue.Add(r.BalanceValue)
+}
+
+// ApplyReadjustment sets the boletim's readjustment (Readjust, the default
+// places): the period's total readjusted from the contract's base month by
+// the series, the measurement's month the month its period ends; the net
+// adds it. When the series lacks a month the rule needs, the readjustment
+// stays null and ReadjustmentNote says which, never a zero.
+func (b *Boletim) ApplyReadjustment(s *IndexSeries) {
+	c, m := b.Contract, b.Measurement
+	base, month := contractMonth(c.BaseMonth), contractMonth(m.PeriodEnd)
+	st, err := Readjust(s, base, DefaultReadjustPlaces, []ReadjustInput{{Number: m.Number, Month: month, Value: b.PeriodTotal}})
+	if err != nil {
+		var msgs []string
+		for _, f := range ErrorFields(err) {
+			msgs = append(msgs, f.Message)
+		}
+		if len(msgs) == 0 {
+			msgs = append(msgs, ErrorMessage(err))
+		}
+		b.ReadjustmentNote = strings.Join(msgs, "; ")
+		return
+	}
+	row := st.Rows[0]
+	b.Readjustment = decimal.NullDecimal{Decimal: row.Amount, Valid: true}
+	b.ReadjustmentFactor = decimal.NullDecimal{Decimal: row.Factor, Valid: true}
+	b.Net = b.PeriodTotal.Sub(b.Retention).Add(row.Amount)
+}
+
+// contractMonth turns "YYYY-MM" or "YYYY-MM-DD" into "MM/YYYY" (as it is
+// when it is neither).
+func contractMonth(s string) string {
+	if len(s) >= 7 && s[4] == '-' {
+		return s[5:7] + "/" + s[:4]
+	}
+	return s
 }

@@ -423,6 +423,8 @@ type boletimDoc struct {
 	PeriodTotal  json.Number       `jsonapi:"attr,period_total"`
 	Retention    json.Number       `jsonapi:"attr,retention"`
 	Readjustment *json.Number      `jsonapi:"attr,readjustment"`
+	Factor       *json.Number      `jsonapi:"attr,readjustment_factor"`
+	Note         *string           `jsonapi:"attr,readjustment_note"`
 	Net          json.Number       `jsonapi:"attr,net"`
 }
 
@@ -433,9 +435,10 @@ func boletimOf(b *domain.Boletim) *boletimDoc {
 		Totals: stageDoc(b.Totals), PeriodTotal: httpapi.Money(b.PeriodTotal), Retention: httpapi.Money(b.Retention),
 		Net: httpapi.Money(b.Net)}
 	if b.Readjustment.Valid {
-		n := httpapi.Money(b.Readjustment.Decimal)
-		d.Readjustment = &n
+		n, f := httpapi.Money(b.Readjustment.Decimal), httpapi.Num(b.ReadjustmentFactor.Decimal)
+		d.Readjustment, d.Factor = &n, &f
 	}
+	d.Note = strOrNil(b.ReadjustmentNote)
 	for _, r := range b.Rows {
 		l := r.Line
 		d.Rows = append(d.Rows, boletimRowDoc{Line: l.ID, Number: l.Number, Stage: l.Stage, Bank: l.Bank, Code: l.Code,
