@@ -182,18 +182,20 @@ type UseRef struct {
 }
 
 // ChangeUse is a change that touches the caller's company: the change and
-// its own compositions and budgets that use the code. Contracts do not
-// exist in costdb yet, so none is listed.
+// its own compositions, budgets and contracts that use the code.
 type ChangeUse struct {
 	Change       PlacedChange
 	Compositions []UseRef
 	Budgets      []UseRef
+	Contracts    []UseRef
 }
 
 // WhereUsed answers, for the lines of a bank's change log that q selects,
 // which own compositions (an item of the bank with the code, of the same
-// kind: composition or resource) and which budgets (a line of the bank with
-// the code, of the same kind) of the caller's company use the changed code.
+// kind: composition or resource), which budgets (a line of the bank with
+// the code, of the same kind) and which contracts (a line of the bank with
+// the code: a contract's lines do not keep their kind) of the caller's
+// company use the changed code.
 // Only changes used somewhere are returned, in the log's order; records of
 // other companies are never read.
 func (s *Service) WhereUsed(ctx context.Context, p domain.Principal, q ChangeQuery) ([]ChangeUse, error) {
@@ -260,12 +262,29 @@ func (s *Service) WhereUsed(ctx context.Context, p domain.Principal, q ChangeQue
 			}
 			walk(b.Items)
 		}
+		contracts := map[string][]UseRef{}
+		if ct, ok := Optional[ContractTx](tx); ok {
+			list, err := ct.Contracts(p.CompanyID)
+			if err != nil {
+				return err
+			}
+			for _, c := range list {
+				seen := map[string]bool{}
+				for _, l := range c.Lines {
+					if l.Bank == bank && !seen[l.Code] {
+						seen[l.Code] = true
+						contracts[l.Code] = append(contracts[l.Code], UseRef{ID: c.ID, Code: c.Number, Description: c.Contractor})
+					}
+				}
+			}
+		}
 		for _, c := range changes {
 			k := key{c.Code, c.Composition}
-			if len(comps[k]) == 0 && len(budgets[k]) == 0 {
+			if len(comps[k]) == 0 && len(budgets[k]) == 0 && len(contracts[c.Code]) == 0 {
 				continue
 			}
-			out = append(out, ChangeUse{Change: c, Compositions: append([]UseRef{}, comps[k]...), Budgets: append([]UseRef{}, budgets[k]...)})
+			out = append(out, ChangeUse{Change: c, Compositions: append([]UseRef{}, comps[k]...), Budgets: append([]UseRef{}, budgets[k]...),
+				Contracts: append([]UseRef{}, contracts[c.Code]...)})
 		}
 		return nil
 	})

@@ -153,3 +153,43 @@ func TestOptionalPartsThroughTheLayer(t *testing.T) {
 		t.Error("New over the layer wraps it again")
 	}
 }
+
+// TestContractsAndReferenceWritesBump: a contract, a measurement and an
+// amendment written through the layer bump their company's generation
+// (the cached answers of its contracts are dropped); a change log and a
+// charges table bump the global one (reference data everyone reads).
+func TestContractsAndReferenceWritesBump(t *testing.T) {
+	st := newStore(t)
+	s := storecache.New(st)
+	company := func() uint64 { return counter(t, st, "gen/company/co1") }
+	before := company()
+	write := func(what string, fn func(app.Tx) error) {
+		t.Helper()
+		if err := s.Update(ctx, fn); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	write("contract", func(tx app.Tx) error {
+		ct, _ := app.Optional[app.ContractTx](tx)
+		return ct.PutContract(&domain.Contract{ID: "c1", CompanyID: "co1", Number: "CT-1"})
+	})
+	write("measurement", func(tx app.Tx) error {
+		ct, _ := app.Optional[app.ContractTx](tx)
+		return ct.PutMeasurement(&domain.Measurement{ContractID: "c1", Number: 1, Status: domain.StatusDraft})
+	})
+	write("amendment", func(tx app.Tx) error {
+		ct, _ := app.Optional[app.ContractTx](tx)
+		return ct.PutAmendment(&domain.Amendment{ContractID: "c1", Number: 1})
+	})
+	if after := company(); after != before+3 {
+		t.Errorf("company generation %d after three contract writes, was %d", after, before)
+	}
+	global := counter(t, st, "gen/global")
+	write("change log", func(tx app.Tx) error {
+		cl, _ := app.Optional[app.ChangeLogTx](tx)
+		return cl.PutChanges("SINAPI", "12/2025", []domain.BankChange{{Bank: "SINAPI", Month: "12/2025", Code: "1", Kind: domain.ChangeUnit}})
+	})
+	if after := counter(t, st, "gen/global"); after != global+1 {
+		t.Errorf("global generation %d after a change log, was %d", after, global)
+	}
+}

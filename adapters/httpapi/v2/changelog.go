@@ -62,6 +62,7 @@ type bankChangeUseDoc struct {
 	Change       changeAttrs `jsonapi:"attr,change"`
 	Compositions []useRefDoc `jsonapi:"attr,compositions"`
 	Budgets      []useRefDoc `jsonapi:"attr,budgets"`
+	Contracts    []useRefDoc `jsonapi:"attr,contracts"`
 }
 
 // changeItem names what a change is about: a resource (insumo) or a
@@ -175,7 +176,8 @@ func (h *handlers) bankChangesWhereUsed(w http.ResponseWriter, r *http.Request) 
 	for i, u := range uses {
 		c := newBankChangeDoc(u.Change)
 		attrs := changeAttrs{Bank: c.Bank, Month: c.Month, State: c.State, Item: c.Item, Code: c.Code, Description: c.Description, Kind: c.Kind, Text: c.Text}
-		docs[i] = &bankChangeUseDoc{ID: c.ID, Change: attrs, Compositions: refs(u.Compositions), Budgets: refs(u.Budgets)}
+		docs[i] = &bankChangeUseDoc{ID: c.ID, Change: attrs, Compositions: refs(u.Compositions), Budgets: refs(u.Budgets),
+			Contracts: refs(u.Contracts)}
 	}
 	h.writeDocWith(w, r, http.StatusOK, docs, selfLink(r), &jsonapi.Meta{"total": len(docs)})
 }

@@ -72,6 +72,21 @@ func TestBankChanges(t *testing.T) {
 	if len(buds) != 1 || str(buds[0].(obj)["id"]) != f.id || ua["change"].(obj)["code"] != "89306" || len(ua["compositions"].([]any)) != 0 {
 		t.Errorf("89306 used by: %v", ua)
 	}
+	if c := ua["contracts"].([]any); len(c) != 0 {
+		t.Errorf("89306 in contracts before any: %v", c)
+	}
+	// A contract made from a frozen version of the budget lists it too.
+	expect(t, h.Do("POST", budgets+"/"+f.id+"/versions", tok, ""), 201)
+	contract := create(t, h, base+"/contracts", tok, `{"data":{"type":"contracts","attributes":{"budget_id":"`+f.id+`","version":1,
+	  "number":"CT-1","contractor":"Prefeitura","start_date":"2026-09-01","base_month":"2026-08","retention":5,"index":"INCC"}}}`)
+	uses = expect(t, h.Do("GET", base+"/bank_changes/where_used?filter[bank]=SINAPI&filter[month]=12/2025", tok, ""), 200)
+	for _, d := range uses["data"].([]any) {
+		at := d.(obj)["attributes"].(obj)
+		c := at["contracts"].([]any)
+		if len(c) != 1 || str(c[0].(obj)["id"]) != str(contract["data"].(obj)["id"]) || str(c[0].(obj)["code"]) != "CT-1" {
+			t.Errorf("%v used by contracts %v", at["change"].(obj)["code"], c)
+		}
+	}
 	if other := expect(t, h.Do("GET", base+"/bank_changes/where_used?filter[bank]=SINAPI&filter[month]=12/2025", f.other.Token, ""), 200); len(other["data"].([]any)) != 0 {
 		t.Errorf("company B sees %v", other["data"])
 	}
