@@ -26,7 +26,9 @@ func optional[T any](t *writeTx, what string) (T, error) {
 	return v, nil
 }
 
-func (t *writeTx) contracts() (app.ContractTx, error) { return optional[app.ContractTx](t, "contracts") }
+func (t *writeTx) contracts() (app.ContractTx, error) {
+	return optional[app.ContractTx](t, "contracts")
+}
 
 func (t *writeTx) PutContract(c *domain.Contract) error {
 	ct, err := t.contracts()
