@@ -3,6 +3,7 @@
 # reads (issue 25's benchmark; not part of go test).
 #
 #   bash bench/package-pg.sh [generator flags]     e.g. RUNS=5 bash bench/package-pg.sh -items 5
+#   CHANGELOG=SINAPI_Manutenções_2025_12.xlsx bash bench/package-pg.sh   (Caixa's whole change log)
 #
 # Needs PostgreSQL's server binaries (pg_config --bindir, or the Debian layout
 # /usr/lib/postgresql/*/bin), ab (Debian: apache2-utils), curl and jq. It:
@@ -57,7 +58,9 @@ go run ./bench/sinapiworkbook -out "$dir/pkg/SINAPI_Referência_2026_08.xlsx" "$
 # The change log and the encargos tables are imported with the editions:
 # the real cut of Caixa's 12/2025 change log (adapters/bankfiles/testdata)
 # and one table per state in the layout of Caixa's PDFs (bench/sinapicharges).
-cp adapters/bankfiles/testdata/sinapi-manutencoes-202512/SINAPI_Manutenções_2025_12_cut.xlsx \
+# CHANGELOG=path/to/SINAPI_Manutenções_2025_12.xlsx puts the whole published
+# log (28,884 rows) in the package instead of the cut kept in the project.
+cp "${CHANGELOG:-adapters/bankfiles/testdata/sinapi-manutencoes-202512/SINAPI_Manutenções_2025_12_cut.xlsx}" \
   "$dir/pkg/SINAPI_Manutenções_2025_12.xlsx"
 go run ./bench/sinapicharges -dir "$dir/pkg" -month 08/2026
 for f in SINAPI_familias_e_coeficientes_2026_08.xlsx SINAPI_mao_de_obra_2026_08.xlsx; do
