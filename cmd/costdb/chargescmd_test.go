@@ -140,8 +140,8 @@ func TestImportSinapiChargesCommand(t *testing.T) {
 	}
 	db := filepath.Join(t.TempDir(), "c.db")
 	code, out, stderr := cli(t, "import", "sinapi-charges", "--db", db, "--state", "RS", file)
-	if code == 0 || !strings.Contains(stderr, "the title rows say AC; the import is for RS") {
-		t.Errorf("a contradicting --state: exit %d: %s", code, stderr)
+	if code == 0 || out != "" || !strings.Contains(stderr, "the title rows say AC; the import is for RS") {
+		t.Errorf("a contradicting --state: exit %d: %s %s", code, out, stderr)
 	}
 	if _, err := os.Stat(db); err == nil {
 		t.Error("a refused table made the database file")
