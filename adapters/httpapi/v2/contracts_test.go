@@ -165,6 +165,17 @@ func TestContractMeasurementsAndAmendment(t *testing.T) {
 		if b["readjustment"] != nil {
 			t.Errorf("readjustment %v; want null", b["readjustment"])
 		}
+		if note := str(b["readjustment_note"]); !strings.Contains(note, "no index INCC") {
+			t.Errorf("readjustment note %q; want it to name the missing series", note)
+		}
+	}
+	// With the company's INCC series the boletim is readjusted: within the
+	// first year of the base month (08/2026) by 0, the net unchanged.
+	expect(t, h.Do("PUT", "/api/public/v2/indexes/INCC", tok, `{"points":[{"month":"08/2026","value":1000}]}`), 200)
+	b3 := attrs(t, expect(t, h.Do("GET", cpath+"/measurements/3/boletim", tok, ""), 200))
+	if b3["readjustment_note"] != nil || !cd(num(t, b3["readjustment"])).IsZero() || !cd(num(t, b3["readjustment_factor"])).IsZero() ||
+		!cd(num(t, b3["net"])).Equal(cd(num(t, b3["period_total"])).Sub(cd(num(t, b3["retention"])))) {
+		t.Errorf("boletim 3 with the series: readjustment %v factor %v note %v net %v", b3["readjustment"], b3["readjustment_factor"], b3["readjustment_note"], b3["net"])
 	}
 	csv := h.Do("GET", cpath+"/measurements/3/boletim?format=csv", tok, "")
 	if csv.Status != 200 || !strings.Contains(string(csv.Body), "liquido") {
