@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 
 	"github.com/costdb/costdb/domain"
@@ -462,6 +463,49 @@ func (s *Service) AmendmentStep(ctx context.Context, p domain.Principal, contrac
 		a.UpdatedAt = s.now()
 		out = a
 		return ct.PutAmendment(a)
+	})
+	return out, err
+}
+
+// ContractProgress returns a contract of the caller's company planned
+// against measured (domain.NewProgress): the own schedule of the frozen
+// version it was made from (ENOTFOUND, saying where to write one, when
+// the version has none) against its approved measurements.
+func (s *Service) ContractProgress(ctx context.Context, p domain.Principal, id string) (*domain.Progress, error) {
+	var out *domain.Progress
+	err := s.store.View(ctx, func(tx Tx) error {
+		v, err := s.contractView(tx, p, id, false)
+		if err != nil {
+			return err
+		}
+		c := v.State.Contract
+		ver, err := s.version(tx, p, c.BudgetID, c.VersionNumber)
+		if err != nil {
+			return err
+		}
+		t := &scheduleTarget{key: versionScheduleKey(c.CompanyID, c.BudgetID, c.VersionNumber),
+			what: fmt.Sprintf("version %d of budget %s (the contract's)", c.VersionNumber, c.BudgetID)}
+		sch, err := t.must(tx)
+		if domain.ErrorCode(err) == domain.ENOTFOUND {
+			return domain.Errorf(domain.ErrorCode(err), "%s: PUT /budgets/%s/versions/%d/schedule", domain.ErrorMessage(err), c.BudgetID, c.VersionNumber)
+		}
+		if err != nil {
+			return err
+		}
+		b, bp, err := ver.Open()
+		if err != nil {
+			return err
+		}
+		syn, err := bp.Synthetic(b)
+		if err != nil {
+			return err
+		}
+		table, err := domain.NewScheduleTable(sch, syn)
+		if err != nil {
+			return err
+		}
+		out = domain.NewProgress(table, v.State.Statement(v.Measurements))
+		return nil
 	})
 	return out, err
 }

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strconv"
 
 	"github.com/costdb/costdb/domain"
 )
@@ -18,6 +20,63 @@ func scheduleKey(companyID, budgetID string) string {
 	return companySettingPrefix + companyID + "/schedule/" + budgetID
 }
 
+// A frozen version keeps its own schedule, "…/schedule/<budget>/v<n>":
+// freezing copies the budget's schedule into it when that fits, and it can
+// be written, read and deleted on its own (WithVersion) against the
+// version's tree, which never changes, so it is never stale.
+func versionScheduleKey(companyID, budgetID string, n int) string {
+	return scheduleKey(companyID, budgetID) + "/v" + strconv.Itoa(n)
+}
+
+// scheduleTarget is the budget tree a schedule is written against and the
+// key it is kept under: the budget's, or with WithVersion its version n's.
+type scheduleTarget struct {
+	budget *domain.Budget
+	key    string
+	what   string // "budget b1", "version 2 of budget b1"
+}
+
+func (s *Service) scheduleTarget(ctx context.Context, tx Tx, p domain.Principal, budgetID string) (*scheduleTarget, error) {
+	if n, ok := versionOf(ctx); ok {
+		v, err := s.version(tx, p, budgetID, n)
+		if err != nil {
+			return nil, err
+		}
+		b, _, err := v.Open()
+		if err != nil {
+			return nil, err
+		}
+		return &scheduleTarget{budget: b, key: versionScheduleKey(v.CompanyID, v.BudgetID, n),
+			what: fmt.Sprintf("version %d of budget %s", n, budgetID)}, nil
+	}
+	b, err := s.budget(tx, p, budgetID)
+	if err != nil {
+		return nil, err
+	}
+	return &scheduleTarget{budget: b, key: scheduleKey(b.CompanyID, b.ID), what: "budget " + budgetID}, nil
+}
+
+func (t *scheduleTarget) read(tx Tx) (*domain.Schedule, error) {
+	raw, err := tx.Setting(t.key)
+	if err != nil || len(raw) == 0 {
+		return nil, err
+	}
+	var sch domain.Schedule
+	if err := json.Unmarshal(raw, &sch); err != nil {
+		return nil, domain.Errorf(domain.EINTERNAL, "schedule of %s: %v", t.what, err)
+	}
+	return &sch, nil
+}
+
+// must reads the schedule; ENOTFOUND when there is none.
+func (t *scheduleTarget) must(tx Tx) (*domain.Schedule, error) {
+	sch, err := t.read(tx)
+	if err == nil && sch == nil {
+		err = domain.Errorf(domain.ENOTFOUND, "%s has no schedule", t.what)
+	}
+	return sch, err
+}
+
 // ScheduleInfo is a budget's schedule and whether it still fits the
 // budget: Problems says why not (empty: it fits).
 type ScheduleInfo struct {
@@ -28,26 +87,15 @@ type ScheduleInfo struct {
 // Stale reports whether the schedule no longer fits its budget.
 func (i *ScheduleInfo) Stale() bool { return len(i.Problems) > 0 }
 
-func readSchedule(tx Tx, companyID, budgetID string) (*domain.Schedule, error) {
-	b, err := tx.Setting(scheduleKey(companyID, budgetID))
-	if err != nil || len(b) == 0 {
-		return nil, err
-	}
-	var s domain.Schedule
-	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, domain.Errorf(domain.EINTERNAL, "schedule of budget %s: %v", budgetID, err)
-	}
-	return &s, nil
-}
-
-// PutSchedule writes the schedule of a budget of the caller's company,
-// replacing the one it had: checked on its own and against the budget
-// (every row a node of it, no row inside another, every line in a row),
-// every error at once (422), nothing written on an error.
+// PutSchedule writes the schedule of a budget of the caller's company
+// (with WithVersion: of its frozen version), replacing the one it had:
+// checked on its own and against the budget's tree (every row a node of
+// it, no row inside another, every line in a row), every error at once
+// (422), nothing written on an error.
 func (s *Service) PutSchedule(ctx context.Context, p domain.Principal, budgetID string, in *domain.Schedule) (*ScheduleInfo, error) {
 	var out *ScheduleInfo
 	err := s.store.Update(ctx, func(tx Tx) error {
-		b, err := s.budget(tx, p, budgetID)
+		t, err := s.scheduleTarget(ctx, tx, p, budgetID)
 		if err != nil {
 			return err
 		}
@@ -55,19 +103,19 @@ func (s *Service) PutSchedule(ctx context.Context, p domain.Principal, budgetID 
 		if err := v.Merge("", in.Validate()); err != nil {
 			return err
 		}
-		for _, problem := range in.Fit(b) {
+		for _, problem := range in.Fit(t.budget) {
 			v.Add("/rows", "%s", problem)
 		}
 		if err := v.Err(); err != nil {
 			return err
 		}
 		sch := *in
-		sch.BudgetID, sch.UpdatedAt = b.ID, s.now().UTC()
+		sch.BudgetID, sch.UpdatedAt = t.budget.ID, s.now().UTC()
 		raw, err := json.Marshal(&sch)
 		if err != nil {
 			return err
 		}
-		if err := tx.PutSetting(scheduleKey(b.CompanyID, b.ID), raw); err != nil {
+		if err := tx.PutSetting(t.key, raw); err != nil {
 			return err
 		}
 		out = &ScheduleInfo{Schedule: &sch}
@@ -76,62 +124,54 @@ func (s *Service) PutSchedule(ctx context.Context, p domain.Principal, budgetID 
 	return out, err
 }
 
-// Schedule returns the schedule of a budget of the caller's company, with
-// what no longer fits the budget (ScheduleInfo.Problems); ENOTFOUND when
-// the budget has none.
+// Schedule returns the schedule of a budget of the caller's company (with
+// WithVersion: of its frozen version), with what no longer fits the budget
+// (ScheduleInfo.Problems); ENOTFOUND when it has none.
 func (s *Service) Schedule(ctx context.Context, p domain.Principal, budgetID string) (*ScheduleInfo, error) {
 	var out *ScheduleInfo
 	err := s.store.View(ctx, func(tx Tx) error {
-		b, err := s.budget(tx, p, budgetID)
+		t, err := s.scheduleTarget(ctx, tx, p, budgetID)
 		if err != nil {
 			return err
 		}
-		sch, err := readSchedule(tx, b.CompanyID, b.ID)
+		sch, err := t.must(tx)
 		if err != nil {
 			return err
 		}
-		if sch == nil {
-			return domain.Errorf(domain.ENOTFOUND, "budget %s has no schedule", budgetID)
-		}
-		out = &ScheduleInfo{Schedule: sch, Problems: sch.Fit(b)}
+		out = &ScheduleInfo{Schedule: sch, Problems: sch.Fit(t.budget)}
 		return nil
 	})
 	return out, err
 }
 
-// DeleteSchedule removes the schedule of a budget of the caller's company;
-// ENOTFOUND when it has none.
+// DeleteSchedule removes the schedule of a budget of the caller's company
+// (with WithVersion: of its frozen version); ENOTFOUND when it has none.
 func (s *Service) DeleteSchedule(ctx context.Context, p domain.Principal, budgetID string) error {
 	return s.store.Update(ctx, func(tx Tx) error {
-		b, err := s.budget(tx, p, budgetID)
+		t, err := s.scheduleTarget(ctx, tx, p, budgetID)
 		if err != nil {
 			return err
 		}
-		if sch, err := readSchedule(tx, b.CompanyID, b.ID); err != nil || sch == nil {
-			if err == nil {
-				err = domain.Errorf(domain.ENOTFOUND, "budget %s has no schedule", budgetID)
-			}
+		if _, err := t.must(tx); err != nil {
 			return err
 		}
-		return deleteSchedule(tx, b)
+		return tx.PutSetting(t.key, nil)
 	})
 }
 
 // ScheduleTable returns the physical-financial table of the schedule of a
-// budget of the caller's company (a frozen version with WithVersion: the
-// budget's schedule over the version's tree), priced from its synthetic
-// report (domain.NewScheduleTable). ENOTFOUND without a schedule;
-// ECONFLICT, saying why, when it no longer fits.
+// budget of the caller's company (with WithVersion: the frozen version's
+// own schedule over the version), priced from its synthetic report
+// (domain.NewScheduleTable). ENOTFOUND without a schedule; ECONFLICT,
+// saying why, when it no longer fits.
 func (s *Service) ScheduleTable(ctx context.Context, p domain.Principal, budgetID string) (*domain.ScheduleTable, error) {
 	var sch *domain.Schedule
 	err := s.store.View(ctx, func(tx Tx) error {
-		b, err := s.budget(tx, p, budgetID)
+		t, err := s.scheduleTarget(ctx, tx, p, budgetID)
 		if err != nil {
 			return err
 		}
-		if sch, err = readSchedule(tx, b.CompanyID, b.ID); err == nil && sch == nil {
-			err = domain.Errorf(domain.ENOTFOUND, "budget %s has no schedule", budgetID)
-		}
+		sch, err = t.must(tx)
 		return err
 	})
 	if err != nil {
@@ -146,11 +186,45 @@ func (s *Service) ScheduleTable(ctx context.Context, p domain.Principal, budgetI
 	}))
 }
 
-// deleteSchedule removes a budget's schedule with the budget.
-func deleteSchedule(tx Tx, b *domain.Budget) error {
-	sch, err := readSchedule(tx, b.CompanyID, b.ID)
-	if err != nil || sch == nil {
+// freezeSchedule gives version n of budget b a copy of the budget's
+// schedule when it has one that fits (a stale one is not copied: the
+// version has none until one is written for it).
+func freezeSchedule(tx Tx, b *domain.Budget, n int) error {
+	raw, err := tx.Setting(scheduleKey(b.CompanyID, b.ID))
+	if err != nil || len(raw) == 0 {
 		return err
 	}
-	return tx.PutSetting(scheduleKey(b.CompanyID, b.ID), nil)
+	var sch domain.Schedule
+	if err := json.Unmarshal(raw, &sch); err != nil {
+		return domain.Errorf(domain.EINTERNAL, "schedule of budget %s: %v", b.ID, err)
+	}
+	if len(sch.Fit(b)) > 0 {
+		return nil
+	}
+	return tx.PutSetting(versionScheduleKey(b.CompanyID, b.ID, n), raw)
+}
+
+// deleteSchedule removes a budget's schedule, and those of its frozen
+// versions, with the budget.
+func deleteSchedule(tx Tx, b *domain.Budget) error {
+	keys := []string{scheduleKey(b.CompanyID, b.ID)}
+	if vt, ok := Optional[VersionTx](tx); ok {
+		vs, err := vt.BudgetVersions(b.ID)
+		if err != nil {
+			return err
+		}
+		for _, v := range vs {
+			keys = append(keys, versionScheduleKey(b.CompanyID, b.ID, v.Number))
+		}
+	}
+	for _, k := range keys {
+		if raw, err := tx.Setting(k); err != nil {
+			return err
+		} else if len(raw) > 0 {
+			if err := tx.PutSetting(k, nil); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -40,7 +40,10 @@ func (s *Service) FreezeBudget(ctx context.Context, p domain.Principal, id strin
 		}
 		out = &domain.BudgetVersion{CompanyID: p.CompanyID, BudgetID: b.ID, Number: len(list) + 1,
 			FrozenAt: s.now(), Hash: hash, Content: content}
-		return vt.PutBudgetVersion(out)
+		if err := vt.PutBudgetVersion(out); err != nil {
+			return err
+		}
+		return freezeSchedule(tx, b, out.Number)
 	})
 	return out, err
 }

@@ -641,6 +641,9 @@ func (f *fixtures) resolve(path string, body any, reuse bool) (target, id string
 		// A frozen version 1 of the budget (freezing again adds 2, 3…).
 		f.create(p[:strings.Index(p, "/versions/")]+"/versions", "")
 		p = strings.Replace(strings.Replace(p, "{version}", "1", 1), "{other}", "1", 1)
+		if strings.HasSuffix(p, "/versions/1/schedule") {
+			id += ":1" // a version's own schedule is "<budget>:<version>"
+		}
 	}
 	p = strings.Replace(p, "{code}", sampleComposition, 1)
 	if strings.Contains(p, "{node}") {

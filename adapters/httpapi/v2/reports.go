@@ -34,7 +34,7 @@ import (
 // than JSON:API: negotiate leaves their Accept header to the handler.
 var (
 	csvReportPath = regexp.MustCompile(`(/budgets/[^/]+/(versions/[^/]+/)?(reports/(synthetic|analytic|abc|abc-services)|proposal(/target)?|schedule/table)|/price_history/[^/]+)$`)
-	svgReportPath = regexp.MustCompile(`(/budgets/[^/]+/(reports/(abc|abc-services)|schedule/s-curve)|/price_history/[^/]+/chart)\.svg$`)
+	svgReportPath = regexp.MustCompile(`(/budgets/[^/]+/(reports/(abc|abc-services)|schedule/s-curve)|/budgets/[^/]+/versions/[^/]+/schedule/s-curve|/price_history/[^/]+/chart|/contracts/[^/]+/progress)\.svg$`)
 )
 
 // exportAccepted reports whether a request negotiate would refuse (406)

@@ -22,7 +22,8 @@ import (
 //	DELETE /budgets/{id}/schedule
 //	GET    /budgets/{id}/schedule/table         the physical-financial table (JSON:API or CSV)
 //	GET    /budgets/{id}/schedule/s-curve.svg   the S curve over the periods' totals
-//	GET    /budgets/{id}/versions/{version}/schedule/table   the schedule over a frozen version
+//	PUT, GET, DELETE /budgets/{id}/versions/{version}/schedule   a frozen version's own schedule (id "<budget>:<version>")
+//	GET    /budgets/{id}/versions/{version}/schedule/table   (and s-curve.svg) over the version
 const (
 	scheduleType    = "schedules"
 	scheduleRowType = "schedule-rows"
@@ -45,8 +46,18 @@ type scheduleRowDoc struct {
 	Shares []json.Number `json:"shares"`
 }
 
-func (h *handlers) scheduleDoc(s *app.ScheduleInfo) *scheduleDoc {
-	d := &scheduleDoc{ID: s.BudgetID, Start: s.Start, Periods: s.Periods, Stale: s.Stale(), Problems: s.Problems,
+// scheduleID is the id of the schedule a request names: the budget's id,
+// or "<budget>:<version>" for a frozen version's own schedule (as the
+// version's id).
+func scheduleID(r *http.Request) string {
+	if v := chi.URLParam(r, "version"); v != "" {
+		return chi.URLParam(r, "id") + ":" + v
+	}
+	return chi.URLParam(r, "id")
+}
+
+func (h *handlers) scheduleDoc(r *http.Request, s *app.ScheduleInfo) *scheduleDoc {
+	d := &scheduleDoc{ID: scheduleID(r), Start: s.Start, Periods: s.Periods, Stale: s.Stale(), Problems: s.Problems,
 		UpdatedAt: h.env.FormatTime(s.UpdatedAt), Rows: make([]scheduleRowDoc, len(s.Rows))}
 	if s.Days > 0 {
 		d.PeriodDays = &s.Days
@@ -107,17 +118,16 @@ func schedulePatch(b *attrBody) *domain.Schedule {
 
 // putSchedule handles PUT /budgets/{id}/schedule.
 func (h *handlers) putSchedule(w http.ResponseWriter, r *http.Request) {
-	id := chi.URLParam(r, "id")
-	b, sch, ok := readPatch(h, w, r, scheduleType, id, schedulePatch, scheduleReadOnly...)
+	b, sch, ok := readPatch(h, w, r, scheduleType, scheduleID(r), schedulePatch, scheduleReadOnly...)
 	if !ok {
 		return
 	}
-	out, err := h.env.App.Rejecting(b.rejected).PutSchedule(r.Context(), principal(r), id, sch)
+	out, err := h.env.App.Rejecting(b.rejected).PutSchedule(r.Context(), principal(r), chi.URLParam(r, "id"), sch)
 	if err != nil {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return
 	}
-	h.writeDoc(w, r, http.StatusOK, h.scheduleDoc(out))
+	h.writeDoc(w, r, http.StatusOK, h.scheduleDoc(r, out))
 }
 
 // getSchedule handles GET /budgets/{id}/schedule.
@@ -131,7 +141,7 @@ func (h *handlers) getSchedule(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	h.writeDoc(w, r, http.StatusOK, h.scheduleDoc(out))
+	h.writeDoc(w, r, http.StatusOK, h.scheduleDoc(r, out))
 }
 
 // deleteSchedule handles DELETE /budgets/{id}/schedule.

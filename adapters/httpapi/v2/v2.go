@@ -185,7 +185,11 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Delete(bud+"/{id}/schedule", h.deleteSchedule)
 		r.Get(bud+"/{id}/schedule/table", h.scheduleTable)
 		r.Get(bud+"/{id}/versions/{version}/schedule/table", h.versionReport(h.scheduleTable))
+		r.Put(bud+"/{id}/versions/{version}/schedule", h.versionReport(h.putSchedule))
+		r.Get(bud+"/{id}/versions/{version}/schedule", h.versionReport(h.getSchedule))
+		r.Delete(bud+"/{id}/versions/{version}/schedule", h.versionReport(h.deleteSchedule))
 		r.Get(bud+"/{id}/schedule/s-curve.svg", h.scheduleChart)
+		r.Get(bud+"/{id}/versions/{version}/schedule/s-curve.svg", h.versionReport(h.scheduleChart))
 		for _, kind := range []string{"xlsx", "pdf"} {
 			r.Get(bud+"/{id}/schedule/table."+kind, h.reportDocument("schedule", kind, false))
 			r.Get(bud+"/{id}/versions/{version}/schedule/table."+kind, h.reportDocument("schedule", kind, true))
@@ -204,6 +208,7 @@ func Routes(env *httpapi.Env) http.Handler {
 		}
 		// Contracts, measurements and amendments (contracts.go).
 		h.contractRoutes(r)
+		h.contractProgressRoutes(r)
 	})
 	return r
 }
