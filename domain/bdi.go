@@ -61,6 +61,22 @@ func (r BDIRule) LineSupply(unitPrice, quantity decimal.Decimal) LineFigures {
 	return r.line(amountOf(unitPrice), amountOf(quantity), amountOf(r.supplyFactor())).figures(unitPrice)
 }
 
+// LineValue returns the total with BDI of a quantity of a line of the unit
+// price (of a supply line: at the differentiated rate), as Line and
+// LineSupply compute it, the unit price with BDI computed once: for
+// figures of one line at many quantities (a contract's measurements).
+func (r BDIRule) LineValue(unitPrice decimal.Decimal, supply bool) func(quantity decimal.Decimal) decimal.Decimal {
+	factor := r.factor()
+	if supply {
+		factor = r.supplyFactor()
+	}
+	up := amountOf(unitPrice)
+	u := r.unitWithBDI(up, amountOf(factor))
+	return func(quantity decimal.Decimal) decimal.Decimal {
+		return r.lineWith(u, up, amountOf(quantity)).withBDI.Decimal()
+	}
+}
+
 // supplyFactor is factor for the supply lines' rate.
 func (r BDIRule) supplyFactor() decimal.Decimal { return one.Add(r.SupplyRate.Shift(-2)) }
 

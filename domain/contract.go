@@ -154,6 +154,11 @@ func (c *Contract) Value(l *ContractLine, qty decimal.Decimal) decimal.Decimal {
 	return c.BDI.Line(l.UnitPrice, qty).TotalWithBDI
 }
 
+// Valuer is Value for one line at many quantities (BDIRule.LineValue).
+func (c *Contract) Valuer(l *ContractLine) func(qty decimal.Decimal) decimal.Decimal {
+	return c.BDI.LineValue(l.UnitPrice, l.Supply)
+}
+
 // InitialValue is the contract's value as signed: the sum of its version
 // lines' values (Value of their contracted quantity).
 func (c *Contract) InitialValue() decimal.Decimal {

@@ -1,6 +1,7 @@
 package domain_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -389,6 +390,49 @@ func TestContractStatement(t *testing.T) {
 	wantDec(t, "contracted", st.Contracted, "11717.45")
 	wantDec(t, "balance", st.Balance, "0")
 	wantDec(t, "2.1 in measurement 2", st.Rows[1].Values[1], "1890.30")
+}
+
+// TestStatementIsTheBoletins: the statement, computed in one pass, gives
+// every figure each approved measurement's boletim gives (its lines' value
+// this period, its total and retention, the accumulated quantities and
+// values), over measurements given out of order, with a draft and with
+// lines measured in some periods only, under half-up rounding too.
+func TestStatementIsTheBoletins(t *testing.T) {
+	for _, rounding := range []domain.BudgetRounding{domain.BudgetTruncate, domain.BudgetRound} {
+		c := example1(t)
+		c.BDI.Rounding = rounding
+		s := domain.NewContractState(c, nil)
+		ms := []*domain.Measurement{
+			measure(c, 3, map[string]string{"2.1": "0.333", "2.2": "17.5"}),
+			measure(c, 1, map[string]string{"1.1": "0.333", "2.1": "10.5"}),
+			measure(c, 2, map[string]string{"1.1": "0.333", "2.2": "0.001"}),
+			measure(c, 4, map[string]string{"1.1": "0.334", "2.1": "1"}),
+			measure(c, 5, map[string]string{"1.1": "1"}), // a draft
+		}
+		for _, m := range ms[:4] {
+			m.Status = domain.StatusApproved
+		}
+		st := s.Statement(ms)
+		if len(st.Measurements) != 4 {
+			t.Fatalf("%d measurements in the statement", len(st.Measurements))
+		}
+		for k, m := range st.Measurements {
+			if m.Number != k+1 {
+				t.Fatalf("measurement %d at %d", m.Number, k)
+			}
+			b := s.Boletim(m, ms)
+			wantDec(t, fmt.Sprintf("%s total %d", rounding, m.Number), st.Totals[k], b.PeriodTotal.String())
+			wantDec(t, fmt.Sprintf("%s retention %d", rounding, m.Number), st.Retentions[k], b.Retention.String())
+			for i, r := range b.Rows {
+				wantDec(t, fmt.Sprintf("%s line %s in %d", rounding, r.Line.Number, m.Number), st.Rows[i].Values[k], r.ThisValue.String())
+				if k == 3 {
+					wantDec(t, "accumulated "+r.Line.Number, st.Rows[i].Accumulated, r.Accumulated.String())
+					wantDec(t, "accumulated value "+r.Line.Number, st.Rows[i].AccumValue, r.AccumulatedValue.String())
+					wantDec(t, "balance value "+r.Line.Number, st.Rows[i].BalanceValue, r.BalanceValue.String())
+				}
+			}
+		}
+	}
 }
 
 // The boletim's readjustment (docs/readjustment.md's rule): example 1's

@@ -254,9 +254,10 @@ func (s *ContractState) Boletim(m *Measurement, all []*Measurement) *Boletim {
 		r := BoletimRow{Line: l, Contracted: s.Contracted[l.ID], Previous: prev[l.ID], ThisPeriod: m.Quantities[l.ID]}
 		r.Accumulated = r.Previous.Add(r.ThisPeriod)
 		r.Balance = r.Contracted.Sub(r.Accumulated)
-		r.ContractedValue = c.Value(l, r.Contracted)
-		r.PreviousValue = c.Value(l, r.Previous)
-		r.AccumulatedValue = c.Value(l, r.Accumulated)
+		value := c.Valuer(l)
+		r.ContractedValue = value(r.Contracted)
+		r.PreviousValue = value(r.Previous)
+		r.AccumulatedValue = value(r.Accumulated)
 		r.ThisValue = r.AccumulatedValue.Sub(r.PreviousValue)
 		r.BalanceValue = r.ContractedValue.Sub(r.AccumulatedValue)
 		b.Rows = append(b.Rows, r)
@@ -270,9 +271,15 @@ func (s *ContractState) Boletim(m *Measurement, all []*Measurement) *Boletim {
 		b.Totals.add(&r)
 	}
 	b.PeriodTotal = b.Totals.ThisValue
-	b.Retention = c.BDI.Rounding.cutMul(b.PeriodTotal, c.Retention.Shift(-2))
+	b.Retention = c.RetentionOf(b.PeriodTotal)
 	b.Net = b.PeriodTotal.Sub(b.Retention)
 	return b
+}
+
+// RetentionOf is what the contract withholds from a period total:
+// cut(total × retention / 100), by the contract's rounding.
+func (c *Contract) RetentionOf(total decimal.Decimal) decimal.Decimal {
+	return c.BDI.Rounding.cutMul(total, c.Retention.Shift(-2))
 }
 
 func (st *BoletimStage) add(r *BoletimRow) {

@@ -28,9 +28,14 @@ type Statement struct {
 }
 
 // Statement computes the accumulated statement from the approved
-// measurements (their boletins, so the figures are the boletins').
+// measurements, by the boletim's rules (Boletim): in one pass over them in
+// order, each line's value this period is the value of its accumulated
+// quantity less the value of the previous one, a period's total their sum
+// and its retention RetentionOf it, so the figures are the boletins'
+// (TestStatementIsTheBoletins) at a cost linear in measurements × lines.
 func (s *ContractState) Statement(all []*Measurement) *Statement {
-	st := &Statement{Contract: s.Contract}
+	c := s.Contract
+	st := &Statement{Contract: c}
 	for _, m := range all {
 		if m.Status == StatusApproved {
 			st.Measurements = append(st.Measurements, m)
@@ -40,18 +45,32 @@ func (s *ContractState) Statement(all []*Measurement) *Statement {
 	st.Rows = make([]StatementRow, len(s.Lines))
 	for i := range s.Lines {
 		l := &s.Lines[i]
-		st.Rows[i] = StatementRow{Line: l, Contracted: s.Contracted[l.ID], ContractedValue: s.Contract.Value(l, s.Contracted[l.ID])}
+		st.Rows[i] = StatementRow{Line: l, Contracted: s.Contracted[l.ID], ContractedValue: c.Value(l, s.Contracted[l.ID]),
+			Values: make([]decimal.Decimal, len(st.Measurements))}
 	}
-	for _, m := range st.Measurements {
-		b := s.Boletim(m, st.Measurements)
-		for i, r := range b.Rows {
-			st.Rows[i].Values = append(st.Rows[i].Values, r.ThisValue)
-			st.Rows[i].Accumulated = r.Accumulated
-			st.Rows[i].AccumValue = r.AccumulatedValue
+	index := make(map[string]int, len(s.Lines))
+	value := make([]func(decimal.Decimal) decimal.Decimal, len(s.Lines))
+	for i := range s.Lines {
+		index[s.Lines[i].ID] = i
+		value[i] = c.Valuer(&s.Lines[i])
+	}
+	for k, m := range st.Measurements {
+		total := decimal.Zero
+		for id, q := range m.Quantities {
+			i, ok := index[id]
+			if !ok || q.IsZero() {
+				continue
+			}
+			r := &st.Rows[i]
+			r.Accumulated = r.Accumulated.Add(q)
+			v := value[i](r.Accumulated)
+			r.Values[k] = v.Sub(r.AccumValue)
+			r.AccumValue = v
+			total = total.Add(r.Values[k])
 		}
-		st.Totals = append(st.Totals, b.PeriodTotal)
-		st.Retentions = append(st.Retentions, b.Retention)
-		st.Accumulated = st.Accumulated.Add(b.PeriodTotal)
+		st.Totals = append(st.Totals, total)
+		st.Retentions = append(st.Retentions, c.RetentionOf(total))
+		st.Accumulated = st.Accumulated.Add(total)
 	}
 	for i := range st.Rows {
 		r := &st.Rows[i]
