@@ -4,7 +4,10 @@ import (
 	"cmp"
 	"context"
 	"encoding/base64"
+	"encoding/json"
+	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/costdb/costdb/domain"
@@ -32,6 +35,13 @@ type CompanyExport struct {
 	// Profile is the company's profile (profile.go), absent when it has
 	// none; an import takes it only into a company that has none.
 	Profile *ExportedProfile `json:"Profile,omitempty"`
+	// Schedules are the budgets' schedules (schedule.go), each naming its
+	// budget by its id in the export; those of frozen versions are not
+	// exported, as the versions are not.
+	Schedules []*domain.Schedule `json:"Schedules,omitempty"`
+	// Indexes are the company's price index series (indexes.go); an
+	// import refuses a name the company already has.
+	Indexes []*domain.IndexSeries `json:"Indexes,omitempty"`
 }
 
 // ExportedProfile is a company profile in an export: its fields, and its
@@ -71,6 +81,26 @@ func (s *Service) ExportCompany(ctx context.Context, p domain.Principal) (*Compa
 			bs[i] = b
 		}
 		out.Budgets = exported(bs, (*domain.Budget).Clone, budgetOwned)
+		for _, b := range bs {
+			sch, err := (&scheduleTarget{key: scheduleKey(p.CompanyID, b.ID), what: "budget " + b.ID}).read(tx)
+			if err != nil {
+				return err
+			}
+			if sch != nil {
+				out.Schedules = append(out.Schedules, sch)
+			}
+		}
+		names, err := readIndexNames(tx, p.CompanyID)
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			series, err := readIndex(tx, p.CompanyID, n)
+			if err != nil {
+				return err
+			}
+			out.Indexes = append(out.Indexes, series)
+		}
 		prof, err := documentProfile(tx, p.CompanyID)
 		if err != nil || prof == nil {
 			return err
@@ -263,6 +293,12 @@ func (s *Service) importCompany(ctx context.Context, p domain.Principal, in *Com
 		if err := s.importProfile(tx, &v, p, in.Profile); err != nil {
 			return err
 		}
+		if err := s.importSchedules(tx, &v, p, in.Schedules, out.Budgets); err != nil {
+			return err
+		}
+		if err := s.importIndexes(tx, &v, p, in.Indexes); err != nil {
+			return err
+		}
 		if err := v.Err(); err != nil {
 			return err
 		}
@@ -321,4 +357,153 @@ func (s *Service) importProfile(tx Tx, v *domain.Validation, p domain.Principal,
 		}
 	}
 	return putProfile(tx, p.CompanyID, r)
+}
+
+// scheduleMembers maps the pointers a schedule's checks name (its API
+// attributes) to its members in an export.
+var scheduleMembers = strings.NewReplacer("/period_days", "/Days", "/periods", "/Periods", "/start", "/Start",
+	"/rows", "/Rows", "/node_id", "/NodeID", "/shares", "/Shares")
+
+// importSchedules checks an export's schedules against the budgets
+// imported (budgets maps their ids in the export to the new ones) and puts
+// each under its new budget; problems are named in v from "/Schedules/i".
+func (s *Service) importSchedules(tx Tx, v *domain.Validation, p domain.Principal, in []*domain.Schedule, budgets []ImportSummaryItem) error {
+	newID := make(map[string]string, len(budgets))
+	for _, b := range budgets {
+		newID[b.OldID] = b.NewID
+	}
+	seen := map[string]bool{}
+	for i, sch := range in {
+		ptr := "/Schedules/" + strconv.Itoa(i)
+		if sch == nil {
+			v.Add(ptr, "must be a schedule")
+			continue
+		}
+		id, ok := newID[sch.BudgetID]
+		switch {
+		case !ok:
+			v.Add(ptr+"/BudgetID", "names budget %s, which is not among the budgets imported", sch.BudgetID)
+			continue
+		case seen[id]:
+			v.Add(ptr+"/BudgetID", "budget %s has another schedule in the export", sch.BudgetID)
+			continue
+		}
+		seen[id] = true
+		var own domain.Validation
+		if err := own.Merge("", sch.Validate()); err != nil {
+			return err
+		}
+		b, err := tx.Budget(id)
+		if err != nil {
+			return err
+		}
+		for _, problem := range sch.Fit(b) {
+			own.Add("/rows", "%s", problem)
+		}
+		for _, f := range own.Fields {
+			f.Field = ptr + scheduleMembers.Replace(f.Field)
+			v.AddField(f)
+		}
+		if own.Len() > 0 || v.Len() > 0 {
+			continue
+		}
+		c := *sch
+		c.BudgetID = id
+		raw, err := json.Marshal(&c)
+		if err != nil {
+			return err
+		}
+		if err := tx.PutSetting(scheduleKey(p.CompanyID, id), raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// importIndexes checks an export's index series (as PUT /indexes checks
+// one) and adds each to the caller's company; a name the company already
+// has is refused (an import adds, it does not replace). Problems are named
+// in v from "/Indexes/i".
+func (s *Service) importIndexes(tx Tx, v *domain.Validation, p domain.Principal, in []*domain.IndexSeries) error {
+	names, err := readIndexNames(tx, p.CompanyID)
+	if err != nil {
+		return err
+	}
+	have := map[string]bool{}
+	for _, n := range names {
+		have[n] = true
+	}
+	for i, series := range in {
+		ptr := "/Indexes/" + strconv.Itoa(i)
+		if series == nil {
+			v.Add(ptr, "must be an index series")
+			continue
+		}
+		pts := make([]domain.IndexPoint, 0, len(series.Points))
+		for m, x := range series.Points {
+			pts = append(pts, domain.IndexPoint{Month: m, Value: x})
+		}
+		sort.Slice(pts, func(a, b int) bool { return monthKey(pts[a].Month) < monthKey(pts[b].Month) })
+		checked, err := domain.NewIndexSeries(series.Name, pts)
+		if err != nil {
+			if domain.ErrorCode(err) != domain.EINVALID {
+				return err
+			}
+			for _, f := range domain.ErrorFields(err) {
+				f.Field = ptr + indexMember(f.Field, pts)
+				v.AddField(f)
+			}
+			if len(domain.ErrorFields(err)) == 0 {
+				v.Add(ptr, "%s", domain.ErrorMessage(err))
+			}
+			continue
+		}
+		if have[checked.Name] {
+			v.Add(ptr+"/Name", "the company already has index %s: an import adds series, it does not replace them", checked.Name)
+			continue
+		}
+		have[checked.Name] = true
+		if v.Len() > 0 {
+			continue
+		}
+		checked.UpdatedAt = series.UpdatedAt
+		raw, err := json.Marshal(checked)
+		if err != nil {
+			return err
+		}
+		if err := tx.PutSetting(indexKey(p.CompanyID, checked.Name), raw); err != nil {
+			return err
+		}
+		names = append(names, checked.Name)
+	}
+	if len(in) == 0 || v.Len() > 0 {
+		return nil
+	}
+	return writeIndexNames(tx, p.CompanyID, names)
+}
+
+// monthKey orders "MM/YYYY" months.
+func monthKey(m string) string {
+	if len(m) == 7 && m[2] == '/' {
+		return m[3:] + m[:2]
+	}
+	return m
+}
+
+// indexMember maps a pointer NewIndexSeries names ("/name",
+// "/points/3/value") to the series' member in an export ("/Name",
+// "/Points/08~12026"): its points are a map by month.
+func indexMember(ptr string, pts []domain.IndexPoint) string {
+	if ptr == "/name" {
+		return "/Name"
+	}
+	rest, ok := strings.CutPrefix(ptr, "/points/")
+	if !ok {
+		return "/Points"
+	}
+	n, _, _ := strings.Cut(rest, "/")
+	if i, err := strconv.Atoi(n); err == nil && i < len(pts) {
+		return "/Points/" + escape(pts[i].Month)
+	}
+	return "/Points"
 }
