@@ -15,24 +15,27 @@ import (
 )
 
 // A contract's documents over HTTP (issue 26): a contract made from a
-// frozen 5,000-line budget with 36 approved measurements (each measures
-// every line), its last boletim and its accumulated statement, JSON and
-// CSV, each beside the synthetic report of the same budget in the same
-// run. Through a real loopback connection to the server without the
+// frozen 5,000-line budget with 36 approved measurements, its last boletim
+// and its accumulated statement, JSON and CSV, each beside the synthetic
+// report of the same budget in the same run. Two contracts: "spread",
+// where each line is executed in 6 consecutive months of the 36 (the
+// lines of the first stages early, of the last ones late: about 830 lines
+// a measurement, as a work progresses), and "dense", where every
+// measurement measures every line (the most a boletim can carry). Through a real loopback connection to the server without the
 // response cache; first-ms is the median time to the first byte of the
 // body (httptrace), time/op the time to its last byte.
 
 // contractFixture makes the contract once; it returns its id and the
 // budget's.
-func contractFixture(b *testing.B, f *benchfix.Fixture, lines, measurements int) (contract, budgetID string) {
+func contractFixture(b *testing.B, f *benchfix.Fixture, lines, measurements int, dense bool) (contract, budgetID string) {
 	budMu.Lock()
 	defer budMu.Unlock()
-	key := fmt.Sprintf("contract-%d-%d", lines, measurements)
+	key := fmt.Sprintf("contract-%d-%d-%v", lines, measurements, dense)
 	if id := contracts[key]; id != "" {
 		return id, contractBudgets[key]
 	}
 	v2 := f.URL + "/api/public/v2"
-	st, _, body := benchfix.Do(v2+"/budgets", "POST", f.Token, benchfix.BudgetBody(lines))
+	st, _, body := benchfix.Do(v2+"/budgets", "POST", f.Token, strings.Replace(benchfix.BudgetBody(lines), `"code":"BENCH-`, `"code":"CT-`+key+`-`, 1))
 	benchfix.Expect(st, http.StatusCreated, body, "budget")
 	bid := benchfix.IDOf(body)
 	st, _, body = benchfix.Do(v2+"/budgets/"+bid+"/versions", "POST", f.Token, "")
@@ -53,19 +56,24 @@ func contractFixture(b *testing.B, f *benchfix.Fixture, lines, measurements int)
 	if err := json.Unmarshal(body, &doc); err != nil || len(doc.Data.Attributes.Lines) != lines {
 		b.Fatalf("contract lines: %v (%d)", err, len(doc.Data.Attributes.Lines))
 	}
-	var q strings.Builder
-	for i, l := range doc.Data.Attributes.Lines {
-		if i > 0 {
-			q.WriteByte(',')
-		}
-		fmt.Fprintf(&q, "%q:0.02", l.ID) // every line's quantity is at least 1.25: 36 × 0.02 fit
-	}
 	cpath := v2 + "/contracts/" + cid
 	for n := 1; n <= measurements; n++ {
+		var q strings.Builder
+		for i, l := range doc.Data.Attributes.Lines {
+			// Every line's quantity is at least 1.25: 36 × 0.02 and
+			// 6 × 0.2 fit.
+			first := i * (measurements - 5) / lines // spread: months first … first+5
+			switch {
+			case dense:
+				fmt.Fprintf(&q, "%q:0.02,", l.ID)
+			case n-1 >= first && n-1 < first+6:
+				fmt.Fprintf(&q, "%q:0.2,", l.ID)
+			}
+		}
 		start := time.Date(2026, time.Month(9+n-1), 1, 0, 0, 0, 0, time.UTC)
 		end := start.AddDate(0, 1, -1)
 		st, _, body = benchfix.Do(cpath+"/measurements", "POST", f.Token, fmt.Sprintf(`{"period_start":%q,"period_end":%q,"quantities":{%s}}`,
-			start.Format(time.DateOnly), end.Format(time.DateOnly), q.String()))
+			start.Format(time.DateOnly), end.Format(time.DateOnly), strings.TrimSuffix(q.String(), ",")))
 		benchfix.Expect(st, http.StatusCreated, body, "measurement")
 		for _, step := range []string{"submit", "approve"} {
 			st, _, body = benchfix.Do(fmt.Sprintf("%s/measurements/%d/%s", cpath, n, step), "POST", f.Token, "")
@@ -106,31 +114,32 @@ func timedGet(b *testing.B, url, token string) (first, whole time.Duration) {
 // budget, over HTTP.
 func BenchmarkContract(b *testing.B) {
 	f := fixture(b)
-	cid, bid := contractFixture(b, f, 5000, 36)
-	v2 := f.RenderURL + "/api/public/v2"
-	for _, d := range []struct{ name, path string }{
-		{"synthetic_json", "/budgets/" + bid + "/reports/synthetic"},
-		{"boletim_json", "/contracts/" + cid + "/measurements/36/boletim"},
-		{"boletim_csv", "/contracts/" + cid + "/measurements/36/boletim?format=csv"},
-		{"statement_json", "/contracts/" + cid + "/statement"},
-		{"statement_csv", "/contracts/" + cid + "/statement?format=csv"},
-		{"progress_json", "/contracts/" + cid + "/progress"},
-	} {
-		if d.name == "progress_json" {
-			if st, _, body := benchfix.Do(v2+"/budgets/"+bid+"/versions/1/schedule", "PUT", f.Token,
-				`{"start":"09/2026","periods":36,"rows":[`+stageShares(5)+`]}`); st != http.StatusOK {
-				b.Fatalf("schedule: %d %s", st, body)
-			}
+	for _, dense := range []bool{false, true} {
+		cid, bid := contractFixture(b, f, 5000, 36, dense)
+		v2 := f.RenderURL + "/api/public/v2"
+		if st, _, body := benchfix.Do(v2+"/budgets/"+bid+"/versions/1/schedule", "PUT", f.Token,
+			`{"start":"09/2026","periods":36,"rows":[`+stageShares(5)+`]}`); st != http.StatusOK {
+			b.Fatalf("schedule: %d %s", st, body)
 		}
-		b.Run(d.name, func(b *testing.B) {
-			var firsts []float64
-			for b.Loop() {
-				first, _ := timedGet(b, v2+d.path, f.Token)
-				firsts = append(firsts, float64(first.Microseconds())/1000)
-			}
-			sort.Float64s(firsts)
-			b.ReportMetric(firsts[len(firsts)/2], "first-ms")
-		})
+		kind := map[bool]string{false: "spread", true: "dense"}[dense]
+		for _, d := range []struct{ name, path string }{
+			{"synthetic_json", "/budgets/" + bid + "/reports/synthetic"},
+			{"boletim_json", "/contracts/" + cid + "/measurements/36/boletim"},
+			{"boletim_csv", "/contracts/" + cid + "/measurements/36/boletim?format=csv"},
+			{"statement_json", "/contracts/" + cid + "/statement"},
+			{"statement_csv", "/contracts/" + cid + "/statement?format=csv"},
+			{"progress_json", "/contracts/" + cid + "/progress"},
+		} {
+			b.Run(kind+"/"+d.name, func(b *testing.B) {
+				var firsts []float64
+				for b.Loop() {
+					first, _ := timedGet(b, v2+d.path, f.Token)
+					firsts = append(firsts, float64(first.Microseconds())/1000)
+				}
+				sort.Float64s(firsts)
+				b.ReportMetric(firsts[len(firsts)/2], "first-ms")
+			})
+		}
 	}
 }
 

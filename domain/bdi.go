@@ -66,15 +66,19 @@ func (r BDIRule) LineSupply(unitPrice, quantity decimal.Decimal) LineFigures {
 // LineSupply compute it, the unit price with BDI computed once: for
 // figures of one line at many quantities (a contract's measurements).
 func (r BDIRule) LineValue(unitPrice decimal.Decimal, supply bool) func(quantity decimal.Decimal) decimal.Decimal {
+	value := r.lineValue(unitPrice, supply)
+	return func(quantity decimal.Decimal) decimal.Decimal { return value(amountOf(quantity)).Decimal() }
+}
+
+// lineValue is LineValue on amounts.
+func (r BDIRule) lineValue(unitPrice decimal.Decimal, supply bool) func(quantity amount) amount {
 	factor := r.factor()
 	if supply {
 		factor = r.supplyFactor()
 	}
 	up := amountOf(unitPrice)
 	u := r.unitWithBDI(up, amountOf(factor))
-	return func(quantity decimal.Decimal) decimal.Decimal {
-		return r.lineWith(u, up, amountOf(quantity)).withBDI.Decimal()
-	}
+	return func(quantity amount) amount { return r.lineWith(u, up, quantity).withBDI }
 }
 
 // supplyFactor is factor for the supply lines' rate.

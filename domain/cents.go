@@ -101,6 +101,18 @@ func (a amount) addScaled(b amount) amount {
 	return amount{big: &s}
 }
 
+// sub is a − b as decimal.Decimal.Sub gives it (a + (−b)).
+func (a amount) sub(b amount) amount {
+	switch {
+	case b.big != nil:
+		n := b.big.Neg()
+		return a.add(amount{big: &n})
+	case b.v == math.MinInt64:
+		return a.add(bigAmount(b.Decimal().Neg()))
+	}
+	return a.add(amount{v: -b.v, e: b.e})
+}
+
 // sign is −1, 0 or +1.
 func (a amount) sign() int {
 	switch {

@@ -112,6 +112,7 @@ func (s *ContractState) apply(a *Amendment) {
 		s.Lines = append(s.Lines, l)
 		s.Contracted[l.ID] = l.Quantity
 	}
+	s.index = nil // line finds the new lines
 }
 
 // The limits of Lei 14.133/2021 art. 125, in percent of the updated initial

@@ -105,6 +105,7 @@ type ContractState struct {
 	Contracted map[string]decimal.Decimal // by line ID, after approved amendments
 	Additions  decimal.Decimal            // value of approved additions (new lines included)
 	Reductions decimal.Decimal            // value of approved reductions
+	index      map[string]int             // line ID → position in Lines (line)
 }
 
 // NewContractState applies the approved amendments, in their order, to the
@@ -127,8 +128,14 @@ func NewContractState(c *Contract, amendments []*Amendment) *ContractState {
 }
 
 func (s *ContractState) line(id string) (*ContractLine, bool) {
-	i := slices.IndexFunc(s.Lines, func(l ContractLine) bool { return l.ID == id })
-	if i < 0 {
+	if s.index == nil {
+		s.index = make(map[string]int, len(s.Lines))
+		for i := range s.Lines {
+			s.index[s.Lines[i].ID] = i
+		}
+	}
+	i, ok := s.index[id]
+	if !ok {
 		return nil, false
 	}
 	return &s.Lines[i], true
@@ -137,11 +144,21 @@ func (s *ContractState) line(id string) (*ContractLine, bool) {
 // Measured sums the quantities of the approved measurements numbered below
 // n, by line ID.
 func Measured(ms []*Measurement, below int) map[string]decimal.Decimal {
-	out := map[string]decimal.Decimal{}
+	sums := measured(ms, below)
+	out := make(map[string]decimal.Decimal, len(sums))
+	for id, q := range sums {
+		out[id] = q.Decimal()
+	}
+	return out
+}
+
+// measured is Measured as amounts (the one money path, cents.go).
+func measured(ms []*Measurement, below int) map[string]amount {
+	out := map[string]amount{}
 	for _, m := range ms {
 		if m.Status == StatusApproved && m.Number < below {
 			for id, q := range m.Quantities {
-				out[id] = out[id].Add(q)
+				out[id] = out[id].add(amountOf(q))
 			}
 		}
 	}
@@ -246,34 +263,56 @@ type Boletim struct {
 // of the state.
 func (s *ContractState) Boletim(m *Measurement, all []*Measurement) *Boletim {
 	c := s.Contract
-	prev := Measured(all, m.Number)
-	b := &Boletim{Contract: c, Measurement: m}
+	prev := measured(all, m.Number)
+	b := &Boletim{Contract: c, Measurement: m, Rows: make([]BoletimRow, 0, len(s.Lines))}
 	stageAt := map[string]int{}
+	var stages []boletimSums
+	var totals boletimSums
 	for i := range s.Lines {
 		l := &s.Lines[i]
-		r := BoletimRow{Line: l, Contracted: s.Contracted[l.ID], Previous: prev[l.ID], ThisPeriod: m.Quantities[l.ID]}
-		r.Accumulated = r.Previous.Add(r.ThisPeriod)
-		r.Balance = r.Contracted.Sub(r.Accumulated)
-		value := c.Valuer(l)
-		r.ContractedValue = value(r.Contracted)
-		r.PreviousValue = value(r.Previous)
-		r.AccumulatedValue = value(r.Accumulated)
-		r.ThisValue = r.AccumulatedValue.Sub(r.PreviousValue)
-		r.BalanceValue = r.ContractedValue.Sub(r.AccumulatedValue)
-		b.Rows = append(b.Rows, r)
+		value := c.BDI.lineValue(l.UnitPrice, l.Supply)
+		contracted, previous, this := amountOf(s.Contracted[l.ID]), prev[l.ID], amountOf(m.Quantities[l.ID])
+		acc := previous.add(this)
+		var sums boletimSums
+		sums[0], sums[1], sums[3] = value(contracted), value(previous), value(acc)
+		sums[2], sums[4] = sums[3].sub(sums[1]), sums[0].sub(sums[3])
+		b.Rows = append(b.Rows, BoletimRow{Line: l, Contracted: contracted.Decimal(), Previous: previous.Decimal(), ThisPeriod: this.Decimal(),
+			Accumulated: acc.Decimal(), Balance: contracted.sub(acc).Decimal(),
+			ContractedValue: sums[0].Decimal(), PreviousValue: sums[1].Decimal(), ThisValue: sums[2].Decimal(),
+			AccumulatedValue: sums[3].Decimal(), BalanceValue: sums[4].Decimal()})
 		k, ok := stageAt[l.Stage]
 		if !ok {
 			k = len(b.Stages)
 			stageAt[l.Stage] = k
 			b.Stages = append(b.Stages, BoletimStage{Number: l.Stage, Name: l.StageName})
+			stages = append(stages, boletimSums{})
 		}
-		b.Stages[k].add(&r)
-		b.Totals.add(&r)
+		stages[k].add(&sums)
+		totals.add(&sums)
 	}
+	for k := range b.Stages {
+		stages[k].set(&b.Stages[k])
+	}
+	totals.set(&b.Totals)
 	b.PeriodTotal = b.Totals.ThisValue
 	b.Retention = c.RetentionOf(b.PeriodTotal)
 	b.Net = b.PeriodTotal.Sub(b.Retention)
 	return b
+}
+
+// boletimSums are a boletim's five values (contracted, previous, this
+// period, accumulated, balance) as amounts, summed on the one money path.
+type boletimSums [5]amount
+
+func (s *boletimSums) add(r *boletimSums) {
+	for i := range s {
+		s[i] = s[i].add(r[i])
+	}
+}
+
+func (s *boletimSums) set(st *BoletimStage) {
+	st.ContractedValue, st.PreviousValue, st.ThisValue = s[0].Decimal(), s[1].Decimal(), s[2].Decimal()
+	st.AccumulatedValue, st.BalanceValue = s[3].Decimal(), s[4].Decimal()
 }
 
 // RetentionOf is what the contract withholds from a period total:
@@ -282,13 +321,6 @@ func (c *Contract) RetentionOf(total decimal.Decimal) decimal.Decimal {
 	return c.BDI.Rounding.cutMul(total, c.Retention.Shift(-2))
 }
 
-func (st *BoletimStage) add(r *BoletimRow) {
-	st.ContractedValue = st.ContractedValue.Add(r.ContractedValue)
-	st.PreviousValue = st.PreviousValue.Add(r.PreviousValue)
-	st.ThisValue = st.ThisValue.Add(r.ThisValue)
-	st.AccumulatedValue = st.AccumulatedValue.Add(r.AccumulatedValue)
-	st.BalanceValue = st.BalanceValue.Add(r.BalanceValue)
-}
 
 // ApplyReadjustment sets the boletim's readjustment (Readjust, the default
 // places): the period's total readjusted from the contract's base month by

@@ -49,35 +49,45 @@ func (s *ContractState) Statement(all []*Measurement) *Statement {
 			Values: make([]decimal.Decimal, len(st.Measurements))}
 	}
 	index := make(map[string]int, len(s.Lines))
-	value := make([]func(decimal.Decimal) decimal.Decimal, len(s.Lines))
+	value := make([]func(amount) amount, len(s.Lines))
+	acc, accValue := make([]amount, len(s.Lines)), make([]amount, len(s.Lines))
 	for i := range s.Lines {
 		index[s.Lines[i].ID] = i
-		value[i] = c.Valuer(&s.Lines[i])
+		value[i] = c.BDI.lineValue(s.Lines[i].UnitPrice, s.Lines[i].Supply)
 	}
+	var accumulated amount
 	for k, m := range st.Measurements {
-		total := decimal.Zero
+		var total amount
 		for id, q := range m.Quantities {
 			i, ok := index[id]
 			if !ok || q.IsZero() {
 				continue
 			}
-			r := &st.Rows[i]
-			r.Accumulated = r.Accumulated.Add(q)
-			v := value[i](r.Accumulated)
-			r.Values[k] = v.Sub(r.AccumValue)
-			r.AccumValue = v
-			total = total.Add(r.Values[k])
+			acc[i] = acc[i].add(amountOf(q))
+			v := value[i](acc[i])
+			this := v.sub(accValue[i])
+			st.Rows[i].Values[k] = this.Decimal()
+			accValue[i] = v
+			total = total.add(this)
 		}
-		st.Totals = append(st.Totals, total)
-		st.Retentions = append(st.Retentions, c.RetentionOf(total))
-		st.Accumulated = st.Accumulated.Add(total)
+		t := total.Decimal()
+		st.Totals = append(st.Totals, t)
+		st.Retentions = append(st.Retentions, c.RetentionOf(t))
+		accumulated = accumulated.add(total)
 	}
+	st.Accumulated = accumulated.Decimal()
+	for i := range st.Rows {
+		st.Rows[i].Accumulated, st.Rows[i].AccumValue = acc[i].Decimal(), accValue[i].Decimal()
+	}
+	var contracted amount
 	for i := range st.Rows {
 		r := &st.Rows[i]
-		r.BalanceValue = r.ContractedValue.Sub(r.AccumValue)
-		st.Contracted = st.Contracted.Add(r.ContractedValue)
+		cv := amountOf(r.ContractedValue)
+		r.BalanceValue = cv.sub(accValue[i]).Decimal()
+		contracted = contracted.add(cv)
 	}
-	st.Balance = st.Contracted.Sub(st.Accumulated)
+	st.Contracted = contracted.Decimal()
+	st.Balance = contracted.sub(accumulated).Decimal()
 	return st
 }
 
