@@ -83,15 +83,15 @@ func ScheduleXLSX(w io.Writer, t *domain.ScheduleTable, doc Document) error {
 	row := first
 	for _, r := range t.Rows {
 		vr, pr := row, row+1
-		style, money := k.text, k.money
+		style, wrap, money := k.text, k.wrap, k.money
 		if r.Kind == domain.NodeStage {
-			style, money = k.stage, k.stageMoney
+			style, wrap, money = k.stage, k.stageWrap, k.stageMoney
 		}
 		desc := r.Description
 		for _, c := range []struct {
 			col byte
 			v   any
-		}{{'A', excelize.Cell{StyleID: style, Value: r.Number}}, {'B', excelize.Cell{StyleID: style, Value: desc}},
+		}{{'A', excelize.Cell{StyleID: style, Value: r.Number}}, {'B', excelize.Cell{StyleID: wrap, Value: desc}},
 			{'C', excelize.Cell{StyleID: style, Value: "R$"}}, {'D', number(r.Value, money)}} {
 			if err := k.put(c.col, vr, c.v); err != nil {
 				return err

@@ -24,7 +24,7 @@ import (
 // take abcLimits).
 
 // docReportPath are the paths whose answer is a spreadsheet or a PDF.
-var docReportPath = regexp.MustCompile(`/budgets/[^/]+/(versions/[^/]+/)?(reports/(synthetic|analytic|abc|abc-services)|schedule/table)\.(xlsx|pdf)$`)
+var docReportPath = regexp.MustCompile(`(/budgets/[^/]+/(versions/[^/]+/)?(reports/(synthetic|analytic|abc|abc-services)|schedule/table)|/contracts/[^/]+/(measurements/[^/]+/boletim|statement))\.(xlsx|pdf)$`)
 
 // docFunc computes a report for a document (its figures checked by the
 // use case): what renders it to a writer, and the file's name.
@@ -123,35 +123,46 @@ func (h *handlers) reportDocument(report, kind string, version bool) http.Handle
 			}
 			ctx = app.WithVersion(ctx, n)
 		}
-		var err error
-		// The company's name and profile (the header, the signature
-		// block): the profile as it is now, also on a version's document.
-		if doc.Company, doc.Profile, err = h.env.App.DocumentCompany(ctx, p); err != nil {
-			h.writeError(w, r, err)
-			return
-		}
-		// A document is a heavy export: it waits for a slot (Env.Exports),
-		// else 503.
-		release, ok := h.env.Exports.Acquire(ctx)
-		if !ok {
-			w.Header().Set("Retry-After", strconv.Itoa(httpapi.ExportRetryAfter))
-			h.writeError(w, r, domain.Errorf(domain.EUNAVAILABLE, "the server is writing as many documents as it can at once: try again in a few seconds"))
-			return
-		}
-		defer release()
-		render, name, err := compute(h, r, ctx, kind, doc)
-		if err != nil {
-			h.documentFailed(w, r, err, false)
-			return
-		}
-		// The document goes to the answer as it is written: its headers
-		// with its first byte. A failure before that is answered as an
-		// error; after it, the answer is cut short (the client sees a
-		// broken transfer, not a truncated document taken as whole).
-		out := &documentWriter{w: w, media: media, name: name}
-		if err := render(out); err != nil {
-			h.documentFailed(w, r, err, out.started)
-		}
+		h.renderDocument(w, r, ctx, media, doc, func(doc reports.Document) (func(io.Writer) error, string, error) {
+			return compute(h, r, ctx, kind, doc)
+		})
+	}
+}
+
+// renderDocument writes a client document (XLSX or PDF, media): the
+// company's name and profile are added to doc, the document waits for an
+// export slot (503 when none frees), compute gives what renders it and its
+// file name, and it goes to the answer as it is written.
+func (h *handlers) renderDocument(w http.ResponseWriter, r *http.Request, ctx context.Context, media string, doc reports.Document,
+	compute func(reports.Document) (func(io.Writer) error, string, error)) {
+	var err error
+	// The company's name and profile (the header, the signature block):
+	// the profile as it is now, also on a version's document.
+	if doc.Company, doc.Profile, err = h.env.App.DocumentCompany(ctx, principal(r)); err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	// A document is a heavy export: it waits for a slot (Env.Exports),
+	// else 503.
+	release, ok := h.env.Exports.Acquire(ctx)
+	if !ok {
+		w.Header().Set("Retry-After", strconv.Itoa(httpapi.ExportRetryAfter))
+		h.writeError(w, r, domain.Errorf(domain.EUNAVAILABLE, "the server is writing as many documents as it can at once: try again in a few seconds"))
+		return
+	}
+	defer release()
+	render, name, err := compute(doc)
+	if err != nil {
+		h.documentFailed(w, r, err, false)
+		return
+	}
+	// The document goes to the answer as it is written: its headers with
+	// its first byte. A failure before that is answered as an error;
+	// after it, the answer is cut short (the client sees a broken
+	// transfer, not a truncated document taken as whole).
+	out := &documentWriter{w: w, media: media, name: name}
+	if err := render(out); err != nil {
+		h.documentFailed(w, r, err, out.started)
 	}
 }
 

@@ -209,6 +209,7 @@ func Routes(env *httpapi.Env) http.Handler {
 		// Contracts, measurements and amendments (contracts.go).
 		h.contractRoutes(r)
 		h.contractProgressRoutes(r)
+		h.contractDocumentRoutes(r)
 	})
 	return r
 }
