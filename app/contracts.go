@@ -509,3 +509,24 @@ func (s *Service) ContractProgress(ctx context.Context, p domain.Principal, id s
 	})
 	return out, err
 }
+
+// ContractReadjustment returns the readjustment statement of a contract of
+// the caller's company over its approved measurements
+// (domain.Statement.Readjustment), with the contract as read; ENOTFOUND
+// when the company has no series of the contract's index, EINVALID naming
+// every month the series lacks.
+func (s *Service) ContractReadjustment(ctx context.Context, p domain.Principal, id string) (*ContractView, *domain.ReadjustStatement, error) {
+	v, err := s.Contract(ctx, p, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if v.Index == nil {
+		name := domain.IndexName(v.State.Contract.IndexName)
+		return nil, nil, domain.Errorf(domain.ENOTFOUND, "the company has no index %s (PUT /indexes/%s)", name, name)
+	}
+	st, err := v.State.Statement(v.Measurements).Readjustment(v.Index)
+	if err != nil {
+		return nil, nil, err
+	}
+	return v, st, nil
+}

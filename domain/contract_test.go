@@ -466,3 +466,49 @@ func TestBoletimReadjustment(t *testing.T) {
 	}
 	wantDec(t, "net without readjustment", b.Net, "2275.11")
 }
+
+// TestStatementReadjustment: the statement's readjustment gives, per
+// approved measurement, the boletin's own readjustment and factor (one in
+// the first year, factor 0; two after the first anniversary); a series
+// without the anniversary's month is named.
+func TestStatementReadjustment(t *testing.T) {
+	c := example1(t) // base month 08/2026
+	s := domain.NewContractState(c, nil)
+	ms := []*domain.Measurement{
+		measure(c, 1, map[string]string{"1.1": "60"}),
+		measure(c, 2, map[string]string{"2.1": "10.5"}),
+		measure(c, 3, map[string]string{"2.2": "150"}),
+	}
+	for i, end := range []string{"2027-06-30", "2027-08-31", "2027-10-31"} {
+		ms[i].PeriodStart, ms[i].PeriodEnd, ms[i].Status = end[:8]+"01", end, domain.StatusApproved
+	}
+	incc, err := domain.NewIndexSeries("INCC", []domain.IndexPoint{{Month: "08/2026", Value: dec("1000")}, {Month: "08/2027", Value: dec("1057.321")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := s.Statement(ms)
+	rj, err := st.Readjustment(incc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rj.Rows) != 3 {
+		t.Fatalf("rows %+v", rj.Rows)
+	}
+	sum := decimal.Zero
+	for k, m := range st.Measurements {
+		b := s.Boletim(m, ms)
+		b.ApplyReadjustment(incc)
+		r := rj.Rows[k]
+		if r.Number != m.Number || !r.Value.Equal(b.PeriodTotal) || !r.Amount.Equal(b.Readjustment.Decimal) || !r.Factor.Equal(b.ReadjustmentFactor.Decimal) {
+			t.Errorf("measurement %d: row %+v, boletim %s × %s = %s", m.Number, r, b.PeriodTotal, b.ReadjustmentFactor.Decimal, b.Readjustment.Decimal)
+		}
+		sum = sum.Add(r.Amount)
+	}
+	wantDec(t, "factor of the first", rj.Rows[0].Factor, "0")
+	wantDec(t, "factor after the anniversary", rj.Rows[2].Factor, "0.0573")
+	wantDec(t, "total", rj.TotalAmount, sum.String())
+	short, _ := domain.NewIndexSeries("INCC", []domain.IndexPoint{{Month: "08/2026", Value: dec("1000")}})
+	if _, err := st.Readjustment(short); err == nil || !strings.Contains(domain.ErrorMessage(err)+fmt.Sprint(domain.ErrorFields(err)), "08/2027") {
+		t.Errorf("without 08/2027: %v", err)
+	}
+}

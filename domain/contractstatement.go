@@ -98,3 +98,22 @@ func sortByNumber(ms []*Measurement) {
 		}
 	}
 }
+
+// Readjustment is the readjustment statement of the approved measurements
+// (Readjust, DefaultReadjustPlaces): each one's period total readjusted
+// from the contract's base month by the series, the month of a
+// measurement the month its period ends, as each boletim's readjustment
+// (Boletim.ApplyReadjustment). Every month the series lacks is named at
+// once (EINVALID); a contract without approved measurements has an empty
+// statement.
+func (st *Statement) Readjustment(series *IndexSeries) (*ReadjustStatement, error) {
+	c := st.Contract
+	if len(st.Measurements) == 0 {
+		return &ReadjustStatement{Index: series.Name, BaseMonth: contractMonth(c.BaseMonth), Places: DefaultReadjustPlaces, Rows: []ReadjustRow{}}, nil
+	}
+	rows := make([]ReadjustInput, len(st.Measurements))
+	for k, m := range st.Measurements {
+		rows[k] = ReadjustInput{Number: m.Number, Month: contractMonth(m.PeriodEnd), Value: st.Totals[k]}
+	}
+	return Readjust(series, contractMonth(c.BaseMonth), DefaultReadjustPlaces, rows)
+}

@@ -486,3 +486,105 @@ func (k *book) band(row int, last byte, texts map[byte]string) error {
 	}
 	return nil
 }
+
+// The readjustment statement's columns.
+var readjustHeads = []string{"Medição", "Mês", "Valor do período (R$)", "Anos", "Aniversário", "I0", "I", "Fator", "Reajuste (R$)"}
+
+// ReadjustmentXLSX writes a contract's readjustment statement as a
+// workbook: per approved measurement its month, period total, the index
+// numbers I0 (base month) and I (the anniversary's), the factor and the
+// readjustment = ROUND(value × factor, 2), then the totals. The factor is
+// the exact trunc(I / I0 − 1) to the statement's places, written as a
+// number: a spreadsheet divides in binary floating point, and TRUNC of
+// 1057.321 / 1000 − 1 could give 0.0572 where the exact factor is 0.0573.
+func ReadjustmentXLSX(w io.Writer, st *domain.ReadjustStatement, c *domain.Contract, b *domain.Budget, doc Document) error {
+	cw := newColWidths(readjustHeads)
+	for _, r := range st.Rows {
+		cw.number('C', r.Value, 2)
+		cw.number('F', r.I0, places(r.I0, 2, 10))
+		cw.number('G', r.I, places(r.I, 2, 10))
+		cw.number('I', r.Amount, 2)
+	}
+	cw.number('C', st.Total, 2)
+	lay := sheetLayout{widths: cw.widths('B', 10, 14), heading: boletimHeadingRow, last: 'I', profile: 'F'}
+	k, err := newBook(b, doc, "Reajuste", "Reajustamento · índice "+st.Index, lay)
+	if err != nil {
+		return err
+	}
+	defer k.f.Close()
+	if err := k.put('A', 8, contractLine(c)); err != nil {
+		return err
+	}
+	if err := k.put('A', 9, fmt.Sprintf("Reajuste = valor × (I / I0 − 1), o fator truncado a %d casas; I0 do mês-base %s, I do aniversário anterior ao mês da medição; arredondado a 2 casas.", st.Places, st.BaseMonth)); err != nil {
+		return err
+	}
+	if err := k.heading(boletimHeadingRow, readjustHeads); err != nil {
+		return err
+	}
+	row := boletimHeadingRow + 1
+	for _, r := range st.Rows {
+		anniversary := r.Anniversary
+		if anniversary == "" {
+			anniversary = "1º ano"
+		}
+		cells := []any{excelize.Cell{StyleID: k.text, Value: r.Number}, excelize.Cell{StyleID: k.text, Value: r.Month},
+			number(r.Value, k.money), excelize.Cell{StyleID: k.text, Value: r.Years}, excelize.Cell{StyleID: k.text, Value: anniversary},
+			number(r.I0, k.num[min(places(r.I0, 2, maxShownPlaces), maxShownPlaces)]), number(r.I, k.num[min(places(r.I, 2, maxShownPlaces), maxShownPlaces)]),
+			number(r.Factor, k.num[min(max(int(st.Places), 2), maxShownPlaces)]),
+			formula(r.Amount, fmt.Sprintf("ROUND(C%d*H%d,2)", row, row), k.money)}
+		for i, v := range cells {
+			if err := k.put(byte('A'+i), row, v); err != nil {
+				return err
+			}
+		}
+		row++
+	}
+	last := row - 1
+	if err := k.put('B', row, excelize.Cell{StyleID: k.bold, Value: "Total"}); err != nil {
+		return err
+	}
+	first := boletimHeadingRow + 1
+	if len(st.Rows) > 0 {
+		if err := k.put('C', row, formula(st.Total, fmt.Sprintf("SUM(C%d:C%d)", first, last), k.boldMoney)); err != nil {
+			return err
+		}
+		if err := k.put('I', row, formula(st.TotalAmount, fmt.Sprintf("SUM(I%d:I%d)", first, last), k.boldMoney)); err != nil {
+			return err
+		}
+	}
+	if err := k.tableEnd(lay, last); err != nil {
+		return err
+	}
+	if _, err := k.signature(b, doc, row+3, 'C'); err != nil {
+		return err
+	}
+	return k.finish(w, b)
+}
+
+// ReadjustmentPDF writes a contract's readjustment statement as a PDF.
+func ReadjustmentPDF(w io.Writer, st *domain.ReadjustStatement, c *domain.Contract, b *domain.Budget, doc Document) error {
+	cols := []pdfCol{{"Medição", 50, false}, {"Mês", 0, false}, {"Valor do período (R$)", 100, true}, {"Anos", 40, true},
+		{"Aniversário", 70, false}, {"I0", 80, true}, {"I", 80, true}, {"Fator", 60, true}, {"Reajuste (R$)", 90, true}}
+	tb := pdfTable{title: "Reajustamento · índice " + st.Index + " · " + contractLine(c), cols: cols, desc: 1,
+		summary: [][2]string{{"Valor medido", "R$ " + brl(st.Total)}, {"Reajuste", "R$ " + brl(st.TotalAmount)}},
+		rule: fmt.Sprintf("Reajuste = valor × (I / I0 − 1), o fator truncado a %d casas; I0 do mês-base %s, I do aniversário anterior ao mês da medição; arredondado a 2 casas.", st.Places, st.BaseMonth)}
+	return tablePDF(w, b, doc, tb, func(emit func(*pdfRow) error, dry bool) error {
+		cells := make([]string, len(cols))
+		row := pdfRow{cells: cells, kind: pdfLine, depth: 1}
+		for _, r := range st.Rows {
+			anniversary := r.Anniversary
+			if anniversary == "" {
+				anniversary = "1º ano"
+			}
+			copy(cells, []string{strconv.Itoa(r.Number), r.Month, brl(r.Value), strconv.Itoa(r.Years), anniversary,
+				pdfExact(r.I0), pdfExact(r.I), pdfExact(r.Factor), brl(r.Amount)})
+			if err := emit(&row); err != nil {
+				return err
+			}
+		}
+		clear(cells)
+		cells[1], cells[2], cells[8] = "Total", brl(st.Total), brl(st.TotalAmount)
+		row.kind, row.depth = pdfTotal, 0
+		return emit(&row)
+	})
+}

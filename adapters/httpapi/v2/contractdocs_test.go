@@ -2,6 +2,7 @@ package v2_test
 
 import (
 	"bytes"
+	"encoding/csv"
 	"fmt"
 	"strings"
 	"testing"
@@ -184,5 +185,46 @@ func TestContractDocuments(t *testing.T) {
 	text = strings.Join(pdfPages(t, pr.Body), "\n")
 	if pr.Status != 200 || !strings.Contains(text, "Medições acumuladas") || !strings.Contains(text, brlText(num(t, st["balance"]))) {
 		t.Errorf("statement PDF %d:\n%.1500s", pr.Status, text)
+	}
+
+	// The readjustment statement: per approved measurement the boletin's
+	// own readjustment (the first within the base year: factor 0).
+	rj := attrs(t, expect(t, h.Do("GET", cpath+"/readjustment", tok, ""), 200))
+	rrows := rj["rows"].([]any)
+	if len(rrows) != 2 || !d(num(t, rrows[0].(obj)["factor"])).IsZero() || num(t, rrows[1].(obj)["factor"]) != "0.0573" ||
+		!d(num(t, rrows[1].(obj)["amount"])).Equal(d(num(t, bol["readjustment"]))) || !d(num(t, rrows[1].(obj)["value"])).Equal(d(num(t, bol["period_total"]))) {
+		t.Errorf("readjustment statement %v", rj)
+	}
+	cr := h.Do("GET", cpath+"/readjustment?format=csv", tok, "")
+	if recs, err := csv.NewReader(bytes.NewReader(cr.Body)).ReadAll(); err != nil || len(recs) != 4 || recs[2][7] != "0.0573" || recs[3][0] != "total" {
+		t.Errorf("readjustment CSV %v %q", err, recs)
+	}
+	r = h.Do("GET", cpath+"/readjustment.xlsx", tok, "", "Accept", xlsxMedia)
+	dump("readjustment.xlsx", r.Body)
+	if x, err = excelize.OpenReader(bytes.NewReader(r.Body)); err != nil {
+		t.Fatal(err)
+	}
+	for i, rr := range rrows {
+		cell := fmt.Sprintf("I%d", 12+i)
+		v, _ := x.GetCellValue("Reajuste", cell, excelize.Options{RawCellValue: true})
+		fm, _ := x.GetCellFormula("Reajuste", cell)
+		if !d(v).Equal(d(num(t, rr.(obj)["amount"]))) || fm != fmt.Sprintf("ROUND(C%d*H%d,2)", 12+i, 12+i) {
+			t.Errorf("readjustment %s: %s %q; want %v", cell, v, fm, rr.(obj)["amount"])
+		}
+	}
+	if v, _ := x.GetCellValue("Reajuste", "I14", excelize.Options{RawCellValue: true}); !d(v).Equal(d(num(t, rj["total_amount"]))) {
+		t.Errorf("readjustment total %s, want %v", v, rj["total_amount"])
+	}
+	pr = h.Do("GET", cpath+"/readjustment.pdf", tok, "", "Accept", "application/pdf")
+	dump("readjustment.pdf", pr.Body)
+	if text := strings.Join(pdfPages(t, pr.Body), "\n"); pr.Status != 200 || !strings.Contains(text, "Reajustamento") || !strings.Contains(text, brlText(num(t, rj["total_amount"]))) {
+		t.Errorf("readjustment PDF %d:\n%.1000s", pr.Status, text)
+	}
+	// Without the company's series: 404 naming it.
+	if r := h.Do("DELETE", "/api/public/v2/indexes/INCC", tok, ""); r.Status != 204 {
+		t.Fatalf("delete INCC: %d", r.Status)
+	}
+	if r := h.Do("GET", cpath+"/readjustment", tok, ""); r.Status != 404 || !strings.Contains(string(r.Body), "no index INCC") {
+		t.Errorf("without INCC: %d %s", r.Status, r.Body)
 	}
 }

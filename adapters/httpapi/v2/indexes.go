@@ -288,15 +288,20 @@ func (h *handlers) readjust(w http.ResponseWriter, r *http.Request) {
 		h.writeErrorAt(w, r, err, b.pointers)
 		return
 	}
+	h.writeNodes(w, r, &jsonapi.OnePayload{Data: readjustmentNode(st, st.Index+":"+st.BaseMonth+":"+strconv.Itoa(int(st.Places)))})
+}
+
+// readjustmentNode is a readjustment statement as the JSON:API resource
+// "readjustments" with the id given.
+func readjustmentNode(st *domain.ReadjustStatement, id string) *jsonapi.Node {
 	rows := make([]map[string]any, len(st.Rows))
 	for i, x := range st.Rows {
 		rows[i] = map[string]any{"number": x.Number, "month": x.Month, "value": httpapi.Money(x.Value), "years": x.Years,
 			"anniversary": strOrNil(x.Anniversary), "i0": httpapi.Num(x.I0), "i": httpapi.Num(x.I),
 			"factor": httpapi.Num(x.Factor), "amount": httpapi.Money(x.Amount)}
 	}
-	node := &jsonapi.Node{Type: "readjustments", ID: st.Index + ":" + st.BaseMonth + ":" + strconv.Itoa(int(st.Places)), Attributes: map[string]any{
+	return &jsonapi.Node{Type: "readjustments", ID: id, Attributes: map[string]any{
 		"index": st.Index, "base_month": st.BaseMonth, "places": st.Places, "rows": rows,
 		"total": httpapi.Money(st.Total), "total_amount": httpapi.Money(st.TotalAmount),
 	}}
-	h.writeNodes(w, r, &jsonapi.OnePayload{Data: node})
 }
