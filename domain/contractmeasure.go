@@ -321,7 +321,6 @@ func (c *Contract) RetentionOf(total decimal.Decimal) decimal.Decimal {
 	return c.BDI.Rounding.cutMul(total, c.Retention.Shift(-2))
 }
 
-
 // ApplyReadjustment sets the boletim's readjustment (Readjust, the default
 // places): the period's total readjusted from the contract's base month by
 // the series, the measurement's month the month its period ends; the net

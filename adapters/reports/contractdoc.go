@@ -567,7 +567,7 @@ func ReadjustmentPDF(w io.Writer, st *domain.ReadjustStatement, c *domain.Contra
 		{"Aniversário", 70, false}, {"I0", 80, true}, {"I", 80, true}, {"Fator", 60, true}, {"Reajuste (R$)", 90, true}}
 	tb := pdfTable{title: "Reajustamento · índice " + st.Index + " · " + contractLine(c), cols: cols, desc: 1,
 		summary: [][2]string{{"Valor medido", "R$ " + brl(st.Total)}, {"Reajuste", "R$ " + brl(st.TotalAmount)}},
-		rule: fmt.Sprintf("Reajuste = valor × (I / I0 − 1), o fator truncado a %d casas; I0 do mês-base %s, I do aniversário anterior ao mês da medição; arredondado a 2 casas.", st.Places, st.BaseMonth)}
+		rule:    fmt.Sprintf("Reajuste = valor × (I / I0 − 1), o fator truncado a %d casas; I0 do mês-base %s, I do aniversário anterior ao mês da medição; arredondado a 2 casas.", st.Places, st.BaseMonth)}
 	return tablePDF(w, b, doc, tb, func(emit func(*pdfRow) error, dry bool) error {
 		cells := make([]string, len(cols))
 		row := pdfRow{cells: cells, kind: pdfLine, depth: 1}
