@@ -117,3 +117,29 @@ func (st *Statement) Readjustment(series *IndexSeries) (*ReadjustStatement, erro
 	}
 	return Readjust(series, contractMonth(c.BaseMonth), DefaultReadjustPlaces, rows)
 }
+
+// FiguresOut reports whether a figure of the boletim is beyond what an
+// answer can show (FigureOut): checked before it is streamed.
+func (b *Boletim) FiguresOut() bool {
+	for i := range b.Rows {
+		r := &b.Rows[i]
+		if figuresOut(r.Line.UnitPriceWithBDI, r.Contracted, r.Previous, r.ThisPeriod, r.Accumulated, r.Balance,
+			r.ContractedValue, r.PreviousValue, r.ThisValue, r.AccumulatedValue, r.BalanceValue) {
+			return true
+		}
+	}
+	return figuresOut(b.Totals.ContractedValue, b.Totals.PreviousValue, b.Totals.AccumulatedValue, b.Totals.BalanceValue,
+		b.PeriodTotal, b.Retention, b.Net, b.Readjustment.Decimal, b.ReadjustmentFactor.Decimal)
+}
+
+// FiguresOut reports whether a figure of the statement is beyond what an
+// answer can show (FigureOut): checked before it is streamed.
+func (st *Statement) FiguresOut() bool {
+	for i := range st.Rows {
+		r := &st.Rows[i]
+		if figuresOut(r.Contracted, r.Accumulated, r.ContractedValue, r.AccumValue, r.BalanceValue) || figuresOut(r.Values...) {
+			return true
+		}
+	}
+	return figuresOut(st.Contracted, st.Accumulated, st.Balance) || figuresOut(st.Totals...) || figuresOut(st.Retentions...)
+}

@@ -393,6 +393,17 @@ type boletimRowDoc struct {
 	BalanceValue     json.Number `json:"balance_value"`
 }
 
+func boletimRowOf(r *domain.BoletimRow) boletimRowDoc {
+	l := r.Line
+	return boletimRowDoc{Line: l.ID, Number: l.Number, Stage: l.Stage, Bank: l.Bank, Code: l.Code,
+		Description: l.Description, Unit: l.Unit, UnitPriceWithBDI: httpapi.Money(l.UnitPriceWithBDI),
+		Contracted: httpapi.Num(r.Contracted), Previous: httpapi.Num(r.Previous), ThisPeriod: httpapi.Num(r.ThisPeriod),
+		Accumulated: httpapi.Num(r.Accumulated), Balance: httpapi.Num(r.Balance),
+		ContractedValue: httpapi.Money(r.ContractedValue), PreviousValue: httpapi.Money(r.PreviousValue),
+		ThisValue: httpapi.Money(r.ThisValue), AccumulatedValue: httpapi.Money(r.AccumulatedValue),
+		BalanceValue: httpapi.Money(r.BalanceValue)}
+}
+
 type boletimStageDoc struct {
 	Number           string      `json:"number"`
 	Name             string      `json:"name"`
@@ -439,15 +450,8 @@ func boletimOf(b *domain.Boletim) *boletimDoc {
 		d.Readjustment, d.Factor = &n, &f
 	}
 	d.Note = strOrNil(b.ReadjustmentNote)
-	for _, r := range b.Rows {
-		l := r.Line
-		d.Rows = append(d.Rows, boletimRowDoc{Line: l.ID, Number: l.Number, Stage: l.Stage, Bank: l.Bank, Code: l.Code,
-			Description: l.Description, Unit: l.Unit, UnitPriceWithBDI: httpapi.Money(l.UnitPriceWithBDI),
-			Contracted: httpapi.Num(r.Contracted), Previous: httpapi.Num(r.Previous), ThisPeriod: httpapi.Num(r.ThisPeriod),
-			Accumulated: httpapi.Num(r.Accumulated), Balance: httpapi.Num(r.Balance),
-			ContractedValue: httpapi.Money(r.ContractedValue), PreviousValue: httpapi.Money(r.PreviousValue),
-			ThisValue: httpapi.Money(r.ThisValue), AccumulatedValue: httpapi.Money(r.AccumulatedValue),
-			BalanceValue: httpapi.Money(r.BalanceValue)})
+	for i := range b.Rows {
+		d.Rows = append(d.Rows, boletimRowOf(&b.Rows[i]))
 	}
 	for _, s := range b.Stages {
 		d.Stages = append(d.Stages, stageDoc(s))
@@ -485,12 +489,12 @@ func (h *handlers) getBoletim(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	d := boletimOf(b)
 	if isCSV(format) {
+		d := boletimOf(b)
 		h.writeCSV(w, r, nil, "boletim-"+strconv.Itoa(n)+".csv", func(buf *bytes.Buffer) error { return boletimCSV(buf, d) })
 		return
 	}
-	h.writeDoc(w, r, http.StatusOK, d)
+	h.streamBoletim(w, r, b)
 }
 
 // boletimCSV writes the boletim's rows, the stages' subtotals and the
@@ -685,19 +689,12 @@ func (h *handlers) getStatement(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := v.State.Statement(v.Measurements)
-	d := &statementDoc{ID: v.State.Contract.ID, Measurements: []int{}, Totals: moneys(st.Totals), Retentions: moneys(st.Retentions),
-		Contracted: httpapi.Money(st.Contracted), Accumulated: httpapi.Money(st.Accumulated), Balance: httpapi.Money(st.Balance)}
-	for _, m := range st.Measurements {
-		d.Measurements = append(d.Measurements, m.Number)
+	if !isCSV(format) {
+		h.streamStatement(w, r, st)
+		return
 	}
-	for _, row := range st.Rows {
-		l := row.Line
-		d.Rows = append(d.Rows, statementRowDoc{Line: l.ID, Number: l.Number, Code: l.Code, Description: l.Description, Unit: l.Unit,
-			Contracted: httpapi.Num(row.Contracted), Accumulated: httpapi.Num(row.Accumulated), Values: moneys(row.Values),
-			ContractedValue: httpapi.Money(row.ContractedValue), AccumulatedValue: httpapi.Money(row.AccumValue),
-			BalanceValue: httpapi.Money(row.BalanceValue)})
-	}
-	if isCSV(format) {
+	d := statementOf(st)
+	{
 		h.writeCSV(w, r, nil, "medicoes-acumuladas.csv", func(buf *bytes.Buffer) error {
 			cw := csv.NewWriter(buf)
 			head := []string{"item", "codigo", "descricao", "unidade", "qtd_contratada", "qtd_acumulada", "valor_contratado"}
@@ -720,7 +717,26 @@ func (h *handlers) getStatement(w http.ResponseWriter, r *http.Request) {
 			cw.Flush()
 			return cw.Error()
 		})
-		return
 	}
-	h.writeDoc(w, r, http.StatusOK, d)
+}
+
+// statementOf is the statement as its document.
+func statementOf(st *domain.Statement) *statementDoc {
+	d := &statementDoc{ID: st.Contract.ID, Measurements: []int{}, Totals: moneys(st.Totals), Retentions: moneys(st.Retentions),
+		Contracted: httpapi.Money(st.Contracted), Accumulated: httpapi.Money(st.Accumulated), Balance: httpapi.Money(st.Balance)}
+	for _, m := range st.Measurements {
+		d.Measurements = append(d.Measurements, m.Number)
+	}
+	for i := range st.Rows {
+		d.Rows = append(d.Rows, statementRowOf(&st.Rows[i]))
+	}
+	return d
+}
+
+func statementRowOf(row *domain.StatementRow) statementRowDoc {
+	l := row.Line
+	return statementRowDoc{Line: l.ID, Number: l.Number, Code: l.Code, Description: l.Description, Unit: l.Unit,
+		Contracted: httpapi.Num(row.Contracted), Accumulated: httpapi.Num(row.Accumulated), Values: moneys(row.Values),
+		ContractedValue: httpapi.Money(row.ContractedValue), AccumulatedValue: httpapi.Money(row.AccumValue),
+		BalanceValue: httpapi.Money(row.BalanceValue)}
 }
