@@ -69,10 +69,11 @@ func (m *bankMemo) put(gen uint64, set func()) {
 // readTx is a read transaction that reads bank records through the memo.
 type readTx struct {
 	app.Tx
-	memo   *bankMemo
-	gen    uint64
-	genErr error
-	read   bool
+	memo      *bankMemo
+	contracts *contractCache
+	gen       uint64
+	genErr    error
+	read      bool
 }
 
 var _ app.TxDecorator = (*readTx)(nil)

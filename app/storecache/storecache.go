@@ -35,6 +35,8 @@ type Store struct {
 	comps *compositionCache
 	gens  *genReader
 	users *userCache
+	// contracts keeps decoded contracts (contractcache.go).
+	contracts *contractCache
 }
 
 var (
@@ -47,13 +49,13 @@ func New(base app.Store) *Store {
 	if s, ok := base.(*Store); ok {
 		return s
 	}
-	return &Store{Store: base, memo: newBankMemo(), comps: newCompositionCache(), gens: newGenReader(base), users: newUserCache()}
+	return &Store{Store: base, memo: newBankMemo(), comps: newCompositionCache(), gens: newGenReader(base), users: newUserCache(), contracts: newContractCache()}
 }
 
 // View runs fn in a read transaction of the store that reads bank records
 // through the memo.
 func (s *Store) View(ctx context.Context, fn func(app.Tx) error) error {
-	return s.Store.View(ctx, func(tx app.Tx) error { return fn(&readTx{Tx: tx, memo: s.memo}) })
+	return s.Store.View(ctx, func(tx app.Tx) error { return fn(&readTx{Tx: tx, memo: s.memo, contracts: s.contracts}) })
 }
 
 // Update runs fn in a write transaction of the store and, when fn succeeds,

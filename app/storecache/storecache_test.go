@@ -193,3 +193,53 @@ func TestContractsAndReferenceWritesBump(t *testing.T) {
 		t.Errorf("global generation %d after a change log, was %d", after, global)
 	}
 }
+
+// TestContractsReadThroughTheCache: a contract is not found before it is
+// made (and that is not remembered), then found; read again through the
+// cache it is the same record; the contract port's other reads and a
+// write transaction reach the store.
+func TestContractsReadThroughTheCache(t *testing.T) {
+	s := storecache.New(newStore(t))
+	c := &domain.Contract{ID: "ct1", CompanyID: "co1", BudgetID: "b1", VersionNumber: 1, Number: "CT-1", Contractor: "X",
+		Lines: []domain.ContractLine{{ID: "n2", Number: "1.1", Code: "R1", Quantity: dec("3")}}}
+	read := func() (*domain.Contract, error) {
+		var out *domain.Contract
+		err := s.View(ctx, func(tx app.Tx) error {
+			ct, ok := app.Optional[app.ContractTx](tx)
+			if !ok {
+				return errors.New("no contract port")
+			}
+			var err error
+			out, err = ct.Contract("ct1")
+			return err
+		})
+		return out, err
+	}
+	if _, err := read(); domain.ErrorCode(err) != domain.ENOTFOUND {
+		t.Fatalf("before it is made: %v", err)
+	}
+	if err := s.Update(ctx, func(tx app.Tx) error {
+		ct, _ := app.Optional[app.ContractTx](tx)
+		return ct.PutContract(c)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := read()
+	if err != nil || first.Number != "CT-1" || len(first.Lines) != 1 || !first.Lines[0].Quantity.Equal(dec("3")) {
+		t.Fatalf("after it is made: %+v %v", first, err)
+	}
+	second, err := read()
+	if err != nil || second != first {
+		t.Errorf("read again: %p, want the cached %p (%v)", second, first, err)
+	}
+	if err := s.View(ctx, func(tx app.Tx) error {
+		ct, _ := app.Optional[app.ContractTx](tx)
+		list, err := ct.Contracts("co1")
+		if err == nil && len(list) != 1 {
+			err = errors.New("the company's list misses the contract")
+		}
+		return err
+	}); err != nil {
+		t.Error(err)
+	}
+}
