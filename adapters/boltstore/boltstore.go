@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/costdb/costdb/adapters/internal/recordcache"
 	"strconv"
 	"sync/atomic"
 	"syscall"
@@ -66,6 +67,9 @@ type Store struct {
 	// health remembers a commit that failed for want of disk space, for
 	// Ping, until a commit succeeds again.
 	health app.StorageHealth
+	// records keeps the contracts' measurements and amendments read
+	// transactions decoded, by their bytes (recordcache).
+	records *recordcache.Cache
 }
 
 var _ app.Store = (*Store)(nil)
@@ -143,7 +147,7 @@ func Open(path string, opts Options) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
-	return &Store{db: db, path: path}, nil
+	return &Store{db: db, path: path, records: recordcache.New(recordCacheBytes)}, nil
 }
 
 // initSchema creates the buckets of a new file, or checks the schema version
@@ -212,7 +216,7 @@ func (s *Store) View(ctx context.Context, fn func(app.Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("boltstore: begin read transaction: %w", err)
 	}
-	t := &tx{btx: btx}
+	t := &tx{btx: btx, records: s.records}
 	defer func() {
 		t.done = true
 		_ = btx.Rollback()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/costdb/costdb/adapters/internal/recordcache"
 
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
@@ -128,14 +129,23 @@ func numbered[T any](t *tx, bucket []byte, contractID string) ([]*T, error) {
 	prefix := []byte(contractID + "\x00")
 	c := b.Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		x := new(T)
-		if err := json.Unmarshal(v, x); err != nil {
+		// A read transaction shares the records it decoded before
+		// (recordcache: by their bytes; its readers change nothing).
+		x, err := recordcache.Decode(t.records, string(bucket)+"\x00"+string(k), v, func(b []byte) (*T, error) {
+			x := new(T)
+			return x, json.Unmarshal(b, x)
+		})
+		if err != nil {
 			return nil, fmt.Errorf("boltstore: corrupt record %q in %s: %w", k, bucket, err)
 		}
 		out = append(out, x)
 	}
 	return out, nil
 }
+
+// recordCacheBytes bounds the decoded contract records a store keeps
+// (their stored bytes; decoded they take a few times that).
+const recordCacheBytes = 64 << 20
 
 func (t *tx) Measurements(contractID string) ([]*domain.Measurement, error) {
 	return numbered[domain.Measurement](t, bucketContractMeasurements, contractID)

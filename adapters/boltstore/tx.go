@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/costdb/costdb/adapters/internal/recordcache"
 	"strings"
 
 	bolt "go.etcd.io/bbolt"
@@ -20,6 +21,9 @@ type tx struct {
 	btx      *bolt.Tx
 	writable bool
 	done     bool
+	// records is the store's cache of decoded contract records, for a
+	// read transaction (nil in a write one: its records may be changed).
+	records *recordcache.Cache
 	// structs holds the shared structures put and released, written in
 	// key order when the Update's function returns (see structureWrites).
 	structs *structureWrites

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/costdb/costdb/adapters/internal/recordcache"
+	"strconv"
 
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
@@ -121,13 +123,19 @@ func pgNumbered[T any](t *tx, table, contractID string) ([]*T, error) {
 		return nil, err
 	}
 	out := []*T{}
-	err := t.query(`SELECT body FROM `+table+` WHERE contract_id = $1 ORDER BY number`, []any{contractID}, func(rows pgx.Rows) error {
+	err := t.query(`SELECT number, body FROM `+table+` WHERE contract_id = $1 ORDER BY number`, []any{contractID}, func(rows pgx.Rows) error {
+		var number int
 		var body []byte
-		if err := rows.Scan(&body); err != nil {
+		if err := rows.Scan(&number, &body); err != nil {
 			return err
 		}
-		x := new(T)
-		if err := json.Unmarshal(body, x); err != nil {
+		// A read-only transaction shares the records it decoded before
+		// (recordcache: by their bytes; its readers change nothing).
+		x, err := recordcache.Decode(t.records, table+"\x00"+contractID+"\x00"+strconv.Itoa(number), body, func(b []byte) (*T, error) {
+			x := new(T)
+			return x, json.Unmarshal(b, x)
+		})
+		if err != nil {
 			return fmt.Errorf("pgstore: corrupt record of %s: %w", table, err)
 		}
 		out = append(out, x)
@@ -135,6 +143,10 @@ func pgNumbered[T any](t *tx, table, contractID string) ([]*T, error) {
 	})
 	return out, err
 }
+
+// recordCacheBytes bounds the decoded contract records a store keeps
+// (their stored bytes; decoded they take a few times that).
+const recordCacheBytes = 64 << 20
 
 func (t *tx) Measurements(contractID string) ([]*domain.Measurement, error) {
 	return pgNumbered[domain.Measurement](t, "contract_measurements", contractID)

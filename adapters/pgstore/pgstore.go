@@ -23,6 +23,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"github.com/costdb/costdb/adapters/internal/recordcache"
 	"math/rand/v2"
 	neturl "net/url"
 	"sort"
@@ -84,6 +85,9 @@ type Store struct {
 	// health remembers a write that failed for a full disk, for Ping,
 	// until a write commits again.
 	health app.StorageHealth
+	// records keeps the contracts' measurements and amendments read
+	// transactions decoded, by their bytes (recordcache).
+	records *recordcache.Cache
 }
 
 var _ app.Store = (*Store)(nil)
@@ -125,7 +129,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if n <= 0 {
 		n = DefaultMaxWriters
 	}
-	s := &Store{pool: pool, opts: opts, writers: make(chan struct{}, n)}
+	s := &Store{pool: pool, opts: opts, writers: make(chan struct{}, n), records: recordcache.New(recordCacheBytes)}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -369,6 +373,9 @@ func (s *Store) runOnce(ctx context.Context, writable bool, fn func(app.Tx) erro
 		return s.connErr("begin transaction", err), false
 	}
 	t := newTx(ctx, ptx, writable)
+	if !writable {
+		t.records = s.records
+	}
 	finished := false
 	defer func() {
 		t.done = true

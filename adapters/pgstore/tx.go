@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/costdb/costdb/adapters/internal/recordcache"
 	"strings"
 	"time"
 
@@ -29,6 +30,9 @@ type tx struct {
 	// error.
 	aborted bool
 	bank    *bankBuffer
+	// records is the store's cache of decoded contract records, for a
+	// read-only transaction (nil in a write one: its records may change).
+	records *recordcache.Cache
 }
 
 var _ app.Tx = (*tx)(nil)

@@ -65,7 +65,8 @@ func testContracts(t *testing.T, s app.Store) {
 	err := s.Update(bg(), func(tx app.Tx) error { return ct(tx).LockContract("nope") })
 	wantCode(t, "LockContract(none)", err, domain.ENOTFOUND)
 
-	// Replaced whole.
+	// Replaced whole: a read after the replace sees the new record (a store
+	// that keeps decoded records keys them by their bytes).
 	m2b := *m2
 	m2b.Status, m2b.Quantities = domain.StatusSubmitted, map[string]decimal.Decimal{"3": decimal.RequireFromString("2")}
 	update(t, s, func(tx app.Tx) error { return ct(tx).PutMeasurement(&m2b) })
