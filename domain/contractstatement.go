@@ -28,12 +28,27 @@ type Statement struct {
 }
 
 // Statement computes the accumulated statement from the approved
-// measurements, by the boletim's rules (Boletim): in one pass over them in
-// order, each line's value this period is the value of its accumulated
-// quantity less the value of the previous one, a period's total their sum
-// and its retention RetentionOf it, so the figures are the boletins'
-// (TestStatementIsTheBoletins) at a cost linear in measurements × lines.
+// measurements (StatementEach, its rows kept).
 func (s *ContractState) Statement(all []*Measurement) *Statement {
+	rows := make([]StatementRow, 0, len(s.Lines))
+	st, _ := s.StatementEach(all, func(r *StatementRow) error {
+		rows = append(rows, *r)
+		return nil
+	})
+	st.Rows = rows
+	return st
+}
+
+// StatementEach computes the accumulated statement line by line, by the
+// boletim's rules (Boletim): a line's value in a measurement is the value
+// of its accumulated quantity less the value of the previous one, a
+// measurement's total the sum of its lines' values and its retention
+// RetentionOf it, so the figures are the boletins' (TestStatementIsTheBoletins)
+// at a cost linear in measurements × lines. Each row is handed to row as
+// it is computed (a row of its own each time), the first error stopping
+// the walk and returned; the statement returned has the totals and no
+// Rows.
+func (s *ContractState) StatementEach(all []*Measurement, row func(*StatementRow) error) (*Statement, error) {
 	c := s.Contract
 	st := &Statement{Contract: c}
 	for _, m := range all {
@@ -42,53 +57,42 @@ func (s *ContractState) Statement(all []*Measurement) *Statement {
 		}
 	}
 	sortByNumber(st.Measurements)
-	st.Rows = make([]StatementRow, len(s.Lines))
+	n := len(st.Measurements)
+	totals := make([]amount, n)
+	var accumulated, contracted amount
 	for i := range s.Lines {
 		l := &s.Lines[i]
-		st.Rows[i] = StatementRow{Line: l, Contracted: s.Contracted[l.ID], ContractedValue: c.Value(l, s.Contracted[l.ID]),
-			Values: make([]decimal.Decimal, len(st.Measurements))}
-	}
-	index := make(map[string]int, len(s.Lines))
-	value := make([]func(amount) amount, len(s.Lines))
-	acc, accValue := make([]amount, len(s.Lines)), make([]amount, len(s.Lines))
-	for i := range s.Lines {
-		index[s.Lines[i].ID] = i
-		value[i] = c.BDI.lineValue(s.Lines[i].UnitPrice, s.Lines[i].Supply)
-	}
-	var accumulated amount
-	for k, m := range st.Measurements {
-		var total amount
-		for id, q := range m.Quantities {
-			i, ok := index[id]
+		value := c.BDI.lineValue(l.UnitPrice, l.Supply)
+		cq := s.Contracted[l.ID]
+		cv := value(amountOf(cq))
+		r := StatementRow{Line: l, Contracted: cq, ContractedValue: cv.Decimal(), Values: make([]decimal.Decimal, n)}
+		var acc, accValue amount
+		for k, m := range st.Measurements {
+			q, ok := m.Quantities[l.ID]
 			if !ok || q.IsZero() {
 				continue
 			}
-			acc[i] = acc[i].add(amountOf(q))
-			v := value[i](acc[i])
-			this := v.sub(accValue[i])
-			st.Rows[i].Values[k] = this.Decimal()
-			accValue[i] = v
-			total = total.add(this)
+			acc = acc.add(amountOf(q))
+			v := value(acc)
+			this := v.sub(accValue)
+			r.Values[k] = this.Decimal()
+			accValue = v
+			totals[k] = totals[k].add(this)
 		}
-		t := total.Decimal()
+		r.Accumulated, r.AccumValue, r.BalanceValue = acc.Decimal(), accValue.Decimal(), cv.sub(accValue).Decimal()
+		accumulated, contracted = accumulated.add(accValue), contracted.add(cv)
+		if err := row(&r); err != nil {
+			return nil, err
+		}
+	}
+	for k := range totals {
+		t := totals[k].Decimal()
 		st.Totals = append(st.Totals, t)
 		st.Retentions = append(st.Retentions, c.RetentionOf(t))
-		accumulated = accumulated.add(total)
 	}
-	st.Accumulated = accumulated.Decimal()
-	for i := range st.Rows {
-		st.Rows[i].Accumulated, st.Rows[i].AccumValue = acc[i].Decimal(), accValue[i].Decimal()
-	}
-	var contracted amount
-	for i := range st.Rows {
-		r := &st.Rows[i]
-		cv := amountOf(r.ContractedValue)
-		r.BalanceValue = cv.sub(accValue[i]).Decimal()
-		contracted = contracted.add(cv)
-	}
-	st.Contracted = contracted.Decimal()
+	st.Accumulated, st.Contracted = accumulated.Decimal(), contracted.Decimal()
 	st.Balance = contracted.sub(accumulated).Decimal()
-	return st
+	return st, nil
 }
 
 func sortByNumber(ms []*Measurement) {
@@ -132,14 +136,8 @@ func (b *Boletim) FiguresOut() bool {
 		b.PeriodTotal, b.Retention, b.Net, b.Readjustment.Decimal, b.ReadjustmentFactor.Decimal)
 }
 
-// FiguresOut reports whether a figure of the statement is beyond what an
-// answer can show (FigureOut): checked before it is streamed.
-func (st *Statement) FiguresOut() bool {
-	for i := range st.Rows {
-		r := &st.Rows[i]
-		if figuresOut(r.Contracted, r.Accumulated, r.ContractedValue, r.AccumValue, r.BalanceValue) || figuresOut(r.Values...) {
-			return true
-		}
-	}
-	return figuresOut(st.Contracted, st.Accumulated, st.Balance) || figuresOut(st.Totals...) || figuresOut(st.Retentions...)
+// FiguresOut reports whether a figure of the row is beyond what an answer
+// can show (FigureOut): checked as the row is streamed.
+func (r *StatementRow) FiguresOut() bool {
+	return figuresOut(r.Contracted, r.Accumulated, r.ContractedValue, r.AccumValue, r.BalanceValue) || figuresOut(r.Values...)
 }

@@ -688,12 +688,11 @@ func (h *handlers) getStatement(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	st := v.State.Statement(v.Measurements)
 	if !isCSV(format) {
-		h.streamStatement(w, r, st)
+		h.streamStatement(w, r, v.State, v.Measurements)
 		return
 	}
-	d := statementOf(st)
+	d := statementOf(v.State.Statement(v.Measurements))
 	{
 		h.writeCSV(w, r, nil, "medicoes-acumuladas.csv", func(buf *bytes.Buffer) error {
 			cw := csv.NewWriter(buf)
