@@ -1,9 +1,6 @@
 package domain
 
 import (
-	"sort"
-	"strconv"
-
 	"github.com/shopspring/decimal"
 )
 
@@ -14,12 +11,13 @@ import (
 //
 // The split is a sequential decomposition: starting from the budget
 // before, one factor at a time is changed to its value after, in the
-// fixed order of CauseOrder, and each cause is what its step changed. It
-// is computed on the exact value of the budget, Σ quantity × unit price ×
-// (1 + BDI/100) over its lines, with no cut to centavos; each cause is
-// then rounded half up to centavos, and what the budget's own cuts (and
-// that rounding) make of the real difference is the Rounding cause,
-// always listed.
+// fixed order of CauseOrder, and each cause is what its step changed.
+// Every step values a line by the budget's own rule (its unit price with
+// BDI and total cut as the budget cuts), so a line's steps add up exactly
+// to its change and every cause is in centavos. What is left, the
+// Rounding cause, always listed, is the part of the difference no line
+// makes: on a budget with its BDI on the final total, the footer's BDI cut
+// on the sum.
 
 // CauseKind names a cause of a change.
 type CauseKind string
@@ -290,25 +288,33 @@ func (e *explainer) add(kind CauseKind, class string, v decimal.Decimal) {
 	e.cur.Parts = append(e.cur.Parts, LinePart{Kind: kind, Class: class, Exact: v})
 }
 
-// factor is 1 + the BDI rate that applies to the row / 100.
-func factor(b *Budget, r *SyntheticRow) decimal.Decimal {
-	rate := b.BDI
-	if r.Supply {
-		rate = b.SupplyBDI
-	}
-	return one.Add(rate.Shift(-2))
-}
-
-// value is a row's exact value with BDI: quantity × unit price × factor.
-func value(b *Budget, r *SyntheticRow) decimal.Decimal {
+// value is a row's value with BDI as its report has it (zero for a line
+// without a price).
+func value(r *SyntheticRow) decimal.Decimal {
 	if r.Missing {
 		return decimal.Zero
 	}
-	return r.Quantity.Mul(r.UnitPrice).Mul(factor(b, r))
+	return r.TotalWithBDI
+}
+
+// lineValue is the value with BDI of the quantity q of a line at the unit
+// price u by the budget's rule (BDIRule.Line, or LineSupply for a supply
+// line), each cut as the budget cuts: the one rule a line is priced by,
+// so that the steps of a line add up to its change exactly.
+func lineValue(b *Budget, supply bool, u, q decimal.Decimal) decimal.Decimal {
+	r := b.BDIRule()
+	if supply {
+		return r.LineSupply(u, q).TotalWithBDI
+	}
+	return r.Line(u, q).TotalWithBDI
 }
 
 // line attributes the change of one line: ra before, rr before in the
 // regime after, rb after (ra or rb nil when the line is on one side only).
+// A line on both sides goes from its value before to its value after one
+// factor at a time, each step valued by the budget's rule (lineValue):
+// the quantity, the regime, its unit price's parts (splitUnit), then the
+// BDI; each cause is the difference its step made.
 func (e *explainer) line(ra, rr, rb *SyntheticRow) error {
 	shown := rb
 	if shown == nil {
@@ -318,40 +324,46 @@ func (e *explainer) line(ra, rr, rb *SyntheticRow) error {
 	e.cur = &e.lines[len(e.lines)-1]
 	if ra != nil && rb != nil && (ra.Kind != rb.Kind || ra.Bank != rb.Bank || ra.Code != rb.Code) {
 		// Another line under the same id: removed and added.
-		e.add(CauseLinesRemoved, "", value(e.a, ra).Neg())
-		e.add(CauseLinesAdded, "", value(e.b, rb))
+		e.add(CauseLinesRemoved, "", value(ra).Neg())
+		e.add(CauseLinesAdded, "", value(rb))
 		return nil
 	}
 	switch {
 	case rb == nil:
-		e.add(CauseLinesRemoved, "", value(e.a, ra).Neg())
+		e.add(CauseLinesRemoved, "", value(ra).Neg())
 		return nil
 	case ra == nil:
-		e.add(CauseLinesAdded, "", value(e.b, rb))
+		e.add(CauseLinesAdded, "", value(rb))
 		return nil
 	case ra.Missing || rb.Missing:
-		e.add(CauseLinesLacking, "", value(e.b, rb).Sub(value(e.a, ra)))
+		e.add(CauseLinesLacking, "", value(rb).Sub(value(ra)))
 		return nil
 	}
-	mA, mB := factor(e.a, ra), factor(e.b, rb)
 	qA, qB := ra.Quantity, rb.Quantity
 	uA, uB := ra.UnitPrice, rb.UnitPrice
-	uR := decimal.Zero
+	uR := uA // the regime changes nothing when the line has no price in the other one
 	if rr != nil && !rr.Missing {
 		uR = rr.UnitPrice
 	}
-	e.add(CauseQuantity, "", qB.Sub(qA).Mul(uA).Mul(mA))
-	e.add(CauseRegime, "", qB.Mul(uR.Sub(uA)).Mul(mA))
+	prev := lineValue(e.a, ra.Supply, uA, qA)
+	step := func(kind CauseKind, class string, next decimal.Decimal) {
+		e.add(kind, class, next.Sub(prev))
+		prev = next
+	}
+	step(CauseQuantity, "", lineValue(e.a, ra.Supply, uA, qB))
+	step(CauseRegime, "", lineValue(e.a, ra.Supply, uR, qB))
 	if delta := uB.Sub(uR); !delta.IsZero() {
 		parts, err := e.splitUnit(ra, rb, uR, delta)
 		if err != nil {
 			return err
 		}
+		u := uR
 		for _, p := range parts {
-			e.add(p.Kind, p.Class, qB.Mul(p.Exact).Mul(mA))
+			u = u.Add(p.Exact)
+			step(p.Kind, p.Class, lineValue(e.a, ra.Supply, u, qB))
 		}
 	}
-	e.add(CauseBDI, "", qB.Mul(uB).Mul(mB.Sub(mA)))
+	step(CauseBDI, "", lineValue(e.b, rb.Supply, uB, qB))
 	return nil
 }
 
@@ -540,7 +552,3 @@ func CauseLabel(c Cause) string {
 	}
 	return string(c.Kind)
 }
-
-// sortedClasses is unused by callers; kept private for tests of the order.
-var _ = sort.Strings
-var _ = strconv.Itoa

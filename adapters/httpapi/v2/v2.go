@@ -210,6 +210,7 @@ func Routes(env *httpapi.Env) http.Handler {
 		h.contractRoutes(r)
 		h.contractProgressRoutes(r)
 		h.contractDocumentRoutes(r)
+		h.changeCauseRoutes(r)
 	})
 	return r
 }
