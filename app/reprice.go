@@ -58,16 +58,7 @@ func (t RepriceTarget) target(tx Tx, p domain.Principal, b *domain.Budget) (*dom
 // written.
 func (s *Service) RepricePreview(ctx context.Context, p domain.Principal, id string, t RepriceTarget) (*domain.PriceDiff, error) {
 	var out *domain.PriceDiff
-	err := s.store.View(ctx, func(tx Tx) error {
-		b, err := s.budget(tx, p, id)
-		if err != nil {
-			return err
-		}
-		nb, err := t.target(tx, p, b)
-		if err != nil {
-			return err
-		}
-		bp := budgetPricer(tx, p)
+	err := s.repriced(ctx, p, id, t, func(bp *domain.BudgetPricer, b, nb *domain.Budget) error {
 		before, err := bp.Synthetic(b)
 		if err != nil {
 			return err
@@ -80,6 +71,23 @@ func (s *Service) RepricePreview(ctx context.Context, p domain.Principal, id str
 		return nil
 	})
 	return out, err
+}
+
+// repriced runs fn in a read transaction on a budget of the caller's
+// company (b), the same budget re-priced against t (nb) and the pricer of
+// both.
+func (s *Service) repriced(ctx context.Context, p domain.Principal, id string, t RepriceTarget, fn func(bp *domain.BudgetPricer, b, nb *domain.Budget) error) error {
+	return s.store.View(ctx, func(tx Tx) error {
+		b, err := s.budget(tx, p, id)
+		if err != nil {
+			return err
+		}
+		nb, err := t.target(tx, p, b)
+		if err != nil {
+			return err
+		}
+		return fn(budgetPricer(tx, p), b, nb)
+	})
 }
 
 // Reprice creates a new budget, coded code, that is the budget re-priced

@@ -41,16 +41,8 @@ func (s *Service) VersionChangeCauses(ctx context.Context, p domain.Principal, i
 // Nothing is written.
 func (s *Service) RepriceChangeCauses(ctx context.Context, p domain.Principal, id string, t RepriceTarget) (*domain.ChangeCauses, error) {
 	var out *domain.ChangeCauses
-	err := s.store.View(ctx, func(tx Tx) error {
-		b, err := s.budget(tx, p, id)
-		if err != nil {
-			return err
-		}
-		nb, err := t.target(tx, p, b)
-		if err != nil {
-			return err
-		}
-		bp := budgetPricer(tx, p)
+	err := s.repriced(ctx, p, id, t, func(bp *domain.BudgetPricer, b, nb *domain.Budget) error {
+		var err error
 		out, err = domain.ExplainChange(b, bp, nb, bp)
 		return err
 	})

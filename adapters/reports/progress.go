@@ -88,33 +88,11 @@ func ProgressSVG(w io.Writer, pg *domain.Progress) error {
 		func(q domain.ProgressPeriod) decimal.Decimal { return q.PlannedAccumulated }, "previsto acumulado")
 	curve("measured-curve", "#b3541e", "", func(q domain.ProgressPeriod) decimal.Decimal { return q.MeasuredPercent },
 		func(q domain.ProgressPeriod) decimal.Decimal { return q.MeasuredAccumulated }, "medido acumulado")
-	bottom, right := marginTop+plotHeight, marginLeft+plotW
-	p(`<g class="axes" stroke="#333" stroke-width="1"><line x1="%s" y1="%s" x2="%s" y2="%s"/><line x1="%s" y1="%s" x2="%s" y2="%s"/><line x1="%s" y1="%s" x2="%s" y2="%s"/></g>`+"\n",
-		f(marginLeft), f(marginTop), f(marginLeft), f(bottom), f(right), f(marginTop), f(right), f(bottom), f(marginLeft), f(bottom), f(right), f(bottom))
-	p(`<g class="y-axis" font-size="11" fill="#333" text-anchor="end">` + "\n")
-	for v := 0.0; v <= maxV+step/1e6; v += step {
-		p(`<text x="%s" y="%s">%s</text>`+"\n", f(marginLeft-7), f(yV(v)+4), esc(axisMoney(v, step)))
-	}
-	p("</g>\n")
-	p(`<g class="y2-axis" font-size="11" fill="#333">` + "\n")
-	for pc := 0; pc <= int(topPct); pc += 20 {
-		p(`<text x="%s" y="%s">%d%%</text>`+"\n", f(right+7), f(yP(float64(pc))+4), pc)
-	}
-	p("</g>\n")
-	every := int(math.Ceil(60 / slot))
-	p(`<g class="x-axis" font-size="10" fill="#333">` + "\n")
+	labels := make([]string, n)
 	for k, per := range pg.Periods {
-		if k%every == 0 {
-			cx, cy := x(k)+slot/2, bottom+14
-			p(`<text x="%s" y="%s" text-anchor="end" transform="rotate(-35 %s %s)">%s</text>`+"\n", f(cx), f(cy), f(cx), f(cy), esc(per.Label))
-		}
+		labels[k] = per.Label
 	}
-	p("</g>\n")
-	midY := marginTop + plotHeight/2
-	p(`<text class="axis-title" x="%s" y="%s" text-anchor="middle" fill="#222">Período</text>`+"\n", f(marginLeft+plotW/2), f(height-12))
-	p(`<text class="axis-title" x="20" y="%s" text-anchor="middle" fill="#222" transform="rotate(-90 20 %s)">Valor do período (R$)</text>`+"\n", f(midY), f(midY))
-	xr := width - 16
-	p(`<text class="axis-title" x="%s" y="%s" text-anchor="middle" fill="#222" transform="rotate(90 %s %s)">Acumulado (%% do previsto)</text>`+"\n", f(xr), f(midY), f(xr), f(midY))
+	periodAxes(p, plotW, width, height, slot, step, maxV, topPct, labels, "Acumulado (% do previsto)")
 	p("</svg>\n")
 	return bw.Flush()
 }

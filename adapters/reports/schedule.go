@@ -133,7 +133,23 @@ func ScheduleSVG(w io.Writer, t *domain.ScheduleTable) error {
 			f(x(k+1)), f(yP(per.AccumulatedPercent.InexactFloat64())), esc(per.Label), Money(per.AccumulatedPercent), brl(per.Accumulated))
 	}
 	p("</g>\n")
-	// Axes.
+	labels := make([]string, n)
+	for k, per := range t.Periods {
+		labels[k] = per.Label
+	}
+	periodAxes(p, plotW, width, height, slot, step, maxV, 100, labels, "Percentual acumulado (%)")
+	p("</svg>\n")
+	return bw.Flush()
+}
+
+// periodAxes draws a period chart's frame: the axes, the money scale on
+// the left (step to maxV), the percent scale on the right (0 to topPct by
+// 20), the periods' labels under their slots (as many as fit) and the
+// three axis titles, the right one rightTitle.
+func periodAxes(p func(string, ...any), plotW, width, height, slot, step, maxV, topPct float64, labels []string, rightTitle string) {
+	yV := func(v float64) float64 { return marginTop + plotHeight - v/maxV*plotHeight }
+	yP := func(pc float64) float64 { return marginTop + plotHeight - pc/topPct*plotHeight }
+	x := func(k int) float64 { return marginLeft + float64(k)*slot }
 	bottom, right := marginTop+plotHeight, marginLeft+plotW
 	p(`<g class="axes" stroke="#333" stroke-width="1"><line x1="%s" y1="%s" x2="%s" y2="%s"/><line x1="%s" y1="%s" x2="%s" y2="%s"/><line x1="%s" y1="%s" x2="%s" y2="%s"/></g>`+"\n",
 		f(marginLeft), f(marginTop), f(marginLeft), f(bottom), f(right), f(marginTop), f(right), f(bottom), f(marginLeft), f(bottom), f(right), f(bottom))
@@ -143,16 +159,16 @@ func ScheduleSVG(w io.Writer, t *domain.ScheduleTable) error {
 	}
 	p("</g>\n")
 	p(`<g class="y2-axis" font-size="11" fill="#333">` + "\n")
-	for pc := 0; pc <= 100; pc += 20 {
+	for pc := 0; pc <= int(topPct); pc += 20 {
 		p(`<text x="%s" y="%s">%d%%</text>`+"\n", f(right+7), f(yP(float64(pc))+4), pc)
 	}
 	p("</g>\n")
 	every := int(math.Ceil(60 / slot))
 	p(`<g class="x-axis" font-size="10" fill="#333">` + "\n")
-	for k, per := range t.Periods {
+	for k, label := range labels {
 		if k%every == 0 {
 			cx, cy := x(k)+slot/2, bottom+14
-			p(`<text x="%s" y="%s" text-anchor="end" transform="rotate(-35 %s %s)">%s</text>`+"\n", f(cx), f(cy), f(cx), f(cy), esc(per.Label))
+			p(`<text x="%s" y="%s" text-anchor="end" transform="rotate(-35 %s %s)">%s</text>`+"\n", f(cx), f(cy), f(cx), f(cy), esc(label))
 		}
 	}
 	p("</g>\n")
@@ -160,7 +176,5 @@ func ScheduleSVG(w io.Writer, t *domain.ScheduleTable) error {
 	p(`<text class="axis-title" x="%s" y="%s" text-anchor="middle" fill="#222">Período</text>`+"\n", f(marginLeft+plotW/2), f(height-12))
 	p(`<text class="axis-title" x="20" y="%s" text-anchor="middle" fill="#222" transform="rotate(-90 20 %s)">Valor do período (R$)</text>`+"\n", f(midY), f(midY))
 	xr := width - 16
-	p(`<text class="axis-title" x="%s" y="%s" text-anchor="middle" fill="#222" transform="rotate(90 %s %s)">Percentual acumulado (%%)</text>`+"\n", f(xr), f(midY), f(xr), f(midY))
-	p("</svg>\n")
-	return bw.Flush()
+	p(`<text class="axis-title" x="%s" y="%s" text-anchor="middle" fill="#222" transform="rotate(90 %s %s)">%s</text>`+"\n", f(xr), f(midY), f(xr), f(midY), esc(rightTitle))
 }

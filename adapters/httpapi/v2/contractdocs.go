@@ -116,17 +116,9 @@ func pick[F any](kind string, xlsx, pdf F) F {
 // getContractReadjustment handles GET /contracts/{id}/readjustment
 // (?format=csv): the readjustment statement of the approved measurements.
 func (h *handlers) getContractReadjustment(w http.ResponseWriter, r *http.Request) {
-	q, err := query(r, "format")
-	if err != nil {
-		h.writeError(w, r, err)
+	format, ok := h.formatQuery(w, r)
+	if !ok {
 		return
-	}
-	format := "json"
-	if f, ok := q["format"]; ok {
-		if format, err = formatParam(f[0]); err != nil {
-			h.writeError(w, r, err)
-			return
-		}
 	}
 	v, st, err := h.env.App.ContractReadjustment(r.Context(), principal(r), chi.URLParam(r, "id"))
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strconv"
 
@@ -67,17 +68,9 @@ func progressOf(pg *domain.Progress) *progressDoc {
 
 // getProgress handles GET /contracts/{id}/progress (?format=csv).
 func (h *handlers) getProgress(w http.ResponseWriter, r *http.Request) {
-	q, err := query(r, "format")
-	if err != nil {
-		h.writeError(w, r, err)
+	format, ok := h.formatQuery(w, r)
+	if !ok {
 		return
-	}
-	format := "json"
-	if f, ok := q["format"]; ok {
-		if format, err = formatParam(f[0]); err != nil {
-			h.writeError(w, r, err)
-			return
-		}
 	}
 	pg, err := h.env.App.ContractProgress(r.Context(), principal(r), chi.URLParam(r, "id"))
 	if err != nil {
@@ -114,23 +107,11 @@ func (h *handlers) getProgress(w http.ResponseWriter, r *http.Request) {
 
 // progressChart handles GET /contracts/{id}/progress.svg.
 func (h *handlers) progressChart(w http.ResponseWriter, r *http.Request) {
-	if _, err := query(r); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	if _, ok := httpapi.Preferred(r.Header.Values("Accept"), reports.SVGMediaType); !ok {
-		h.writeReportError(w, r, domain.Errorf(eNotAcceptable, "the chart is image/svg+xml: Accept must allow it"))
-		return
-	}
-	pg, err := h.env.App.ContractProgress(r.Context(), principal(r), chi.URLParam(r, "id"))
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	var buf bytes.Buffer
-	if err := reports.ProgressSVG(&buf, pg); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	httpapi.WriteExport(w, reports.SVGMediaType, "inline", "previsto-realizado.svg", buf.Bytes())
+	h.svgChart(w, r, func() (string, func(io.Writer) error, error) {
+		pg, err := h.env.App.ContractProgress(r.Context(), principal(r), chi.URLParam(r, "id"))
+		if err != nil {
+			return "", nil, err
+		}
+		return "previsto-realizado.svg", func(w io.Writer) error { return reports.ProgressSVG(w, pg) }, nil
+	})
 }

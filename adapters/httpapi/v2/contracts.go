@@ -462,17 +462,9 @@ func boletimOf(b *domain.Boletim) *boletimDoc {
 // getBoletim handles GET /contracts/{id}/measurements/{n}/boletim
 // (?format=csv for the CSV).
 func (h *handlers) getBoletim(w http.ResponseWriter, r *http.Request) {
-	q, err := query(r, "format")
-	if err != nil {
-		h.writeError(w, r, err)
+	format, ok := h.formatQuery(w, r)
+	if !ok {
 		return
-	}
-	format := "json"
-	if f, ok := q["format"]; ok {
-		if format, err = formatParam(f[0]); err != nil {
-			h.writeError(w, r, err)
-			return
-		}
 	}
 	n, err := recordNumber(r)
 	if err != nil {
@@ -671,17 +663,9 @@ func moneys(ds []decimal.Decimal) []json.Number {
 // getStatement handles GET /contracts/{id}/statement (?format=csv): the
 // accumulated statement over the approved measurements.
 func (h *handlers) getStatement(w http.ResponseWriter, r *http.Request) {
-	q, err := query(r, "format")
-	if err != nil {
-		h.writeError(w, r, err)
+	format, ok := h.formatQuery(w, r)
+	if !ok {
 		return
-	}
-	format := "json"
-	if f, ok := q["format"]; ok {
-		if format, err = formatParam(f[0]); err != nil {
-			h.writeError(w, r, err)
-			return
-		}
 	}
 	v, err := h.env.App.Contract(r.Context(), principal(r), chi.URLParam(r, "id"))
 	if err != nil {

@@ -155,17 +155,9 @@ func readTarget(b *attrBody) app.RepriceTarget {
 
 // repricePreview handles POST /budgets/{id}/reprice/preview.
 func (h *handlers) repricePreview(w http.ResponseWriter, r *http.Request) {
-	q, err := query(r, "format")
-	if err != nil {
-		h.writeError(w, r, err)
+	format, ok := h.formatQuery(w, r)
+	if !ok {
 		return
-	}
-	format := "json"
-	if f, ok := q["format"]; ok {
-		if format, err = formatParam(f[0]); err != nil {
-			h.writeError(w, r, err)
-			return
-		}
 	}
 	id := chi.URLParam(r, "id")
 	b, err := decodeAttrs(r, "budget-reprices", "")

@@ -149,17 +149,9 @@ func (h *handlers) versionReport(report http.HandlerFunc) http.HandlerFunc {
 // compareVersions handles GET /budgets/{id}/versions/{version}/compare/{other}
 // (?format=csv for the CSV).
 func (h *handlers) compareVersions(w http.ResponseWriter, r *http.Request) {
-	q, err := query(r, "format")
-	if err != nil {
-		h.writeError(w, r, err)
+	format, ok := h.formatQuery(w, r)
+	if !ok {
 		return
-	}
-	format := "json"
-	if f, ok := q["format"]; ok {
-		if format, err = formatParam(f[0]); err != nil {
-			h.writeError(w, r, err)
-			return
-		}
 	}
 	a, err := versionNumber(r, "version")
 	if err != nil {

@@ -103,6 +103,24 @@ func exportName(r *http.Request, b *domain.Budget, report, ext string) string {
 	return reports.VersionFilename(b, n, report, ext)
 }
 
+// formatQuery reads the query of an answer that takes only ?format= (json,
+// the default, csv or csv-excel); false when it answered the error.
+func (h *handlers) formatQuery(w http.ResponseWriter, r *http.Request) (string, bool) {
+	q, err := query(r, "format")
+	if err != nil {
+		h.writeError(w, r, err)
+		return "", false
+	}
+	format := "json"
+	if f, ok := q["format"]; ok {
+		if format, err = formatParam(f[0]); err != nil {
+			h.writeError(w, r, err)
+			return "", false
+		}
+	}
+	return format, true
+}
+
 // eNotAcceptable is the code of a 406 a handler decides.
 const eNotAcceptable = "not_acceptable"
 

@@ -215,6 +215,19 @@ func (h *handlers) scheduleTable(w http.ResponseWriter, r *http.Request) {
 // scheduleChart handles GET /budgets/{id}/schedule/s-curve.svg: the
 // periods' totals as bars and the accumulated percent as the S curve.
 func (h *handlers) scheduleChart(w http.ResponseWriter, r *http.Request) {
+	h.svgChart(w, r, func() (string, func(io.Writer) error, error) {
+		t, err := h.env.App.ScheduleTable(r.Context(), principal(r), chi.URLParam(r, "id"))
+		if err != nil {
+			return "", nil, err
+		}
+		return reports.Filename(t.Budget, "curva-s", "svg"), func(w io.Writer) error { return reports.ScheduleSVG(w, t) }, nil
+	})
+}
+
+// svgChart answers a chart: the query must be empty and Accept allow
+// image/svg+xml (406 otherwise); get computes it (its file name and what
+// draws it), and it is answered inline.
+func (h *handlers) svgChart(w http.ResponseWriter, r *http.Request, get func() (string, func(io.Writer) error, error)) {
 	if _, err := query(r); err != nil {
 		h.writeError(w, r, err)
 		return
@@ -223,15 +236,15 @@ func (h *handlers) scheduleChart(w http.ResponseWriter, r *http.Request) {
 		h.writeReportError(w, r, domain.Errorf(eNotAcceptable, "the chart is image/svg+xml: Accept must allow it"))
 		return
 	}
-	t, err := h.env.App.ScheduleTable(r.Context(), principal(r), chi.URLParam(r, "id"))
+	name, draw, err := get()
 	if err != nil {
 		h.writeError(w, r, err)
 		return
 	}
 	var buf bytes.Buffer
-	if err := reports.ScheduleSVG(&buf, t); err != nil {
+	if err := draw(&buf); err != nil {
 		h.writeError(w, r, err)
 		return
 	}
-	httpapi.WriteExport(w, reports.SVGMediaType, "inline", reports.Filename(t.Budget, "curva-s", "svg"), buf.Bytes())
+	httpapi.WriteExport(w, reports.SVGMediaType, "inline", name, buf.Bytes())
 }

@@ -25,26 +25,9 @@ func (h *handlers) changeCauseRoutes(r chi.Router) {
 	r.Post("/budgets/{id}/reprice/causes", h.repriceCauses)
 }
 
-// causesFormat reads ?format= (json, csv or csv-excel).
-func (h *handlers) causesFormat(w http.ResponseWriter, r *http.Request) (string, bool) {
-	q, err := query(r, "format")
-	if err != nil {
-		h.writeError(w, r, err)
-		return "", false
-	}
-	format := "json"
-	if f, ok := q["format"]; ok {
-		if format, err = formatParam(f[0]); err != nil {
-			h.writeError(w, r, err)
-			return "", false
-		}
-	}
-	return format, true
-}
-
 // versionCauses handles GET /budgets/{id}/versions/{version}/causes/{other}.
 func (h *handlers) versionCauses(w http.ResponseWriter, r *http.Request) {
-	format, ok := h.causesFormat(w, r)
+	format, ok := h.formatQuery(w, r)
 	if !ok {
 		return
 	}
@@ -69,7 +52,7 @@ func (h *handlers) versionCauses(w http.ResponseWriter, r *http.Request) {
 
 // repriceCauses handles POST /budgets/{id}/reprice/causes.
 func (h *handlers) repriceCauses(w http.ResponseWriter, r *http.Request) {
-	format, ok := h.causesFormat(w, r)
+	format, ok := h.formatQuery(w, r)
 	if !ok {
 		return
 	}
