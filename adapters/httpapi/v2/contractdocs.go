@@ -38,16 +38,8 @@ func (h *handlers) contractDocumentRoutes(r chi.Router) {
 // statement or the readjustment statement (what) as XLSX or PDF (kind).
 func (h *handlers) contractDocument(kind, what string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if _, err := query(r); err != nil {
-			h.writeError(w, r, err)
-			return
-		}
-		media := reports.XLSXMediaType
-		if kind == "pdf" {
-			media = reports.PDFMediaType
-		}
-		if _, ok := httpapi.Preferred(r.Header.Values("Accept"), media); !ok {
-			h.writeReportError(w, r, domain.Errorf(eNotAcceptable, "the document is %s: Accept must allow it", media))
+		media, ok := h.documentMedia(w, r, kind)
+		if !ok {
 			return
 		}
 		ctx, p, id := r.Context(), principal(r), chi.URLParam(r, "id")

@@ -97,16 +97,8 @@ func (h *handlers) reportDocument(report, kind string, version bool) http.Handle
 		if report == "abc" || report == "abc-services" {
 			params = append(params, "abcLimits")
 		}
-		if _, err := query(r, params...); err != nil {
-			h.writeError(w, r, err)
-			return
-		}
-		media := reports.XLSXMediaType
-		if kind == "pdf" {
-			media = reports.PDFMediaType
-		}
-		if _, ok := httpapi.Preferred(r.Header.Values("Accept"), media); !ok {
-			h.writeReportError(w, r, domain.Errorf(eNotAcceptable, "the document is %s: Accept must allow it", media))
+		media, ok := h.documentMedia(w, r, kind, params...)
+		if !ok {
 			return
 		}
 		ctx, p, id := r.Context(), principal(r), chi.URLParam(r, "id")
@@ -127,6 +119,26 @@ func (h *handlers) reportDocument(report, kind string, version bool) http.Handle
 			return compute(h, r, ctx, kind, doc)
 		})
 	}
+}
+
+// documentMedia checks a document request: its query (the parameters
+// given), and an Accept that allows the document's media type (kind xlsx
+// or pdf; 406 otherwise). It returns the media type; false when it
+// answered the error.
+func (h *handlers) documentMedia(w http.ResponseWriter, r *http.Request, kind string, params ...string) (string, bool) {
+	if _, err := query(r, params...); err != nil {
+		h.writeError(w, r, err)
+		return "", false
+	}
+	media := reports.XLSXMediaType
+	if kind == "pdf" {
+		media = reports.PDFMediaType
+	}
+	if _, ok := httpapi.Preferred(r.Header.Values("Accept"), media); !ok {
+		h.writeReportError(w, r, domain.Errorf(eNotAcceptable, "the document is %s: Accept must allow it", media))
+		return "", false
+	}
+	return media, true
 }
 
 // renderDocument writes a client document (XLSX or PDF, media): the

@@ -153,6 +153,23 @@ func readTarget(b *attrBody) app.RepriceTarget {
 	return t
 }
 
+// repriceTarget reads the body of a re-pricing preview (type
+// "budget-reprices"): the target, and the body for its pointers; false
+// when it answered the error.
+func (h *handlers) repriceTarget(w http.ResponseWriter, r *http.Request) (*attrBody, app.RepriceTarget, bool) {
+	b, err := decodeAttrs(r, "budget-reprices", "")
+	if err != nil {
+		h.writeError(w, r, err)
+		return nil, app.RepriceTarget{}, false
+	}
+	t := readTarget(b)
+	if err := b.finish(); err != nil {
+		h.writeError(w, r, err)
+		return nil, app.RepriceTarget{}, false
+	}
+	return b, t, true
+}
+
 // repricePreview handles POST /budgets/{id}/reprice/preview.
 func (h *handlers) repricePreview(w http.ResponseWriter, r *http.Request) {
 	format, ok := h.formatQuery(w, r)
@@ -160,14 +177,8 @@ func (h *handlers) repricePreview(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := chi.URLParam(r, "id")
-	b, err := decodeAttrs(r, "budget-reprices", "")
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	t := readTarget(b)
-	if err := b.finish(); err != nil {
-		h.writeError(w, r, err)
+	b, t, ok := h.repriceTarget(w, r)
+	if !ok {
 		return
 	}
 	d, err := h.env.App.RepricePreview(r.Context(), principal(r), id, t)

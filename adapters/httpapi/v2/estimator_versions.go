@@ -146,6 +146,20 @@ func (h *handlers) versionReport(report http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
+// versionPair reads the versions {version} and {other} of a comparison;
+// false when it answered the error.
+func (h *handlers) versionPair(w http.ResponseWriter, r *http.Request) (a, b int, ok bool) {
+	a, err := versionNumber(r, "version")
+	if err == nil {
+		b, err = versionNumber(r, "other")
+	}
+	if err != nil {
+		h.writeError(w, r, err)
+		return 0, 0, false
+	}
+	return a, b, true
+}
+
 // compareVersions handles GET /budgets/{id}/versions/{version}/compare/{other}
 // (?format=csv for the CSV).
 func (h *handlers) compareVersions(w http.ResponseWriter, r *http.Request) {
@@ -153,14 +167,8 @@ func (h *handlers) compareVersions(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	a, err := versionNumber(r, "version")
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	b, err := versionNumber(r, "other")
-	if err != nil {
-		h.writeError(w, r, err)
+	a, b, ok := h.versionPair(w, r)
+	if !ok {
 		return
 	}
 	id := chi.URLParam(r, "id")

@@ -31,14 +31,8 @@ func (h *handlers) versionCauses(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	a, err := versionNumber(r, "version")
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	b, err := versionNumber(r, "other")
-	if err != nil {
-		h.writeError(w, r, err)
+	a, b, ok := h.versionPair(w, r)
+	if !ok {
 		return
 	}
 	id := chi.URLParam(r, "id")
@@ -57,14 +51,8 @@ func (h *handlers) repriceCauses(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := chi.URLParam(r, "id")
-	b, err := decodeAttrs(r, "budget-reprices", "")
-	if err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	t := readTarget(b)
-	if err := b.finish(); err != nil {
-		h.writeError(w, r, err)
+	b, t, ok := h.repriceTarget(w, r)
+	if !ok {
 		return
 	}
 	cc, err := h.env.App.RepriceChangeCauses(r.Context(), principal(r), id, t)
