@@ -43,6 +43,16 @@ func TestContractDocuments(t *testing.T) {
 	if bol["readjustment"] == nil {
 		t.Fatalf("boletim 2 not readjusted: %v", bol["readjustment_note"])
 	}
+	// Independently: 09/2027 is 13 months after the base 08/2026, so I is
+	// the anniversary 08/2027's: factor trunc(1057.321 / 1000 − 1, 4) =
+	// 0.0573, readjustment round(period total × 0.0573, 2), net = total −
+	// trunc(5% of it) + readjustment.
+	pt := d(num(t, bol["period_total"]))
+	wantRj := pt.Mul(d("0.0573")).Round(2)
+	wantNet := pt.Sub(pt.Mul(d("0.05")).Truncate(2)).Add(wantRj)
+	if got := d(num(t, bol["readjustment"])); !got.Equal(wantRj) || num(t, bol["readjustment_factor"]) != "0.0573" || !d(num(t, bol["net"])).Equal(wantNet) {
+		t.Errorf("boletim 2: readjustment %v factor %v net %v; want %s, 0.0573, %s", bol["readjustment"], bol["readjustment_factor"], bol["net"], wantRj, wantNet)
+	}
 
 	bpath := cpath + "/measurements/2/boletim"
 	errorsOf(t, h.Do("GET", bpath+".xlsx", tok, "", "Accept", "application/json"), 406)
