@@ -656,6 +656,19 @@ func (f *fixtures) resolve(path string, body any, reuse bool) (target, id string
 		p = strings.Replace(p, "{node}", node, 1)
 	}
 	p = strings.Replace(p, "{catalog}", "states", 1)
+	if strings.HasSuffix(p, "/conformity") && query != "" && !reuse { // a broken request keeps its values
+		// The reference is the budget itself, and its version 1.
+		budget := strings.TrimSuffix(p, "/conformity")
+		q, _ := url.ParseQuery(query)
+		if q.Has("reference") {
+			q.Set("reference", id)
+		}
+		if q.Has("reference_version") {
+			f.create(budget+"/versions", "")
+			q.Set("reference_version", "1")
+		}
+		query = q.Encode()
+	}
 	if strings.HasSuffix(p, "/company/profile") {
 		id = f.company // a singleton: its id is the company's
 	}

@@ -33,7 +33,7 @@ import (
 // Paths (below /api/public/v2) whose answer may be in a media type other
 // than JSON:API: negotiate leaves their Accept header to the handler.
 var (
-	csvReportPath = regexp.MustCompile(`(/budgets/[^/]+/(versions/[^/]+/)?(reports/(synthetic|analytic|abc|abc-services)|proposal(/target)?|schedule/table)|/price_history/[^/]+)$`)
+	csvReportPath = regexp.MustCompile(`(/budgets/[^/]+/(versions/[^/]+/)?(reports/(synthetic|analytic|abc|abc-services)|proposal(/target)?|schedule/table|conformity)|/price_history/[^/]+)$`)
 	svgReportPath = regexp.MustCompile(`(/budgets/[^/]+/(reports/(abc|abc-services)|schedule/s-curve)|/budgets/[^/]+/versions/[^/]+/schedule/s-curve|/price_history/[^/]+/chart|/contracts/[^/]+/progress)\.svg$`)
 )
 

@@ -1,0 +1,91 @@
+package v2_test
+
+import (
+	"bytes"
+	"encoding/csv"
+	"strings"
+	"testing"
+
+	"github.com/shopspring/decimal"
+)
+
+// TestConformity: a proposal (the real sample budget at another BDI)
+// against its reference (the same budget at 25%): per line the unit price
+// with BDI against the reference's, above it or not, the overprice; the
+// global percent and art. 59's flags computed here exactly from the two
+// totals; the sample covers 80% of the value; CSV; bad parameters at once.
+func TestConformity(t *testing.T) {
+	f := newBudgetFixture(t)
+	h, tok := f.h, f.u.Token
+	body := strings.Replace(strings.Replace(sampleBudgetBody, `"ORC-001"`, `"PROP-001"`, 1), `"bdi":25`, `"bdi":31.5`, 1)
+	pid := str(data(t, create(t, h, budgets, tok, body))["id"])
+	path := budgets + "/" + pid + "/conformity?reference=" + f.id
+	check := func(what string) obj {
+		t.Helper()
+		a := attrs(t, expect(t, h.Do("GET", path, tok, ""), 200))
+		total, reference := d(num(t, a["total"])), d(num(t, a["reference_total"]))
+		unfeasible := total.Shift(2).LessThan(reference.Mul(d("75")))
+		guarantee := total.Shift(2).LessThan(reference.Mul(d("85")))
+		if a["unfeasible"] != unfeasible || a["guarantee_required"] != guarantee {
+			t.Errorf("%s: %s of %s: unfeasible %v guarantee %v; want %v %v", what, total, reference, a["unfeasible"], a["guarantee_required"], unfeasible, guarantee)
+		}
+		if guarantee && !d(num(t, a["guarantee"])).Equal(reference.Sub(total)) {
+			t.Errorf("%s: guarantee %v; want %s", what, a["guarantee"], reference.Sub(total))
+		}
+		if pct := total.Shift(2).DivRound(reference, 2); !d(num(t, a["percent"])).Equal(pct) {
+			t.Errorf("%s: percent %v; want %s", what, a["percent"], pct)
+		}
+		above, over, sampled := 0, decimal.Zero, decimal.Zero
+		for _, l := range a["lines"].([]any) {
+			l := l.(obj)
+			diff := d(num(t, l["unit_price_with_bdi"])).Sub(d(num(t, l["reference_price"])))
+			if !d(num(t, l["difference"])).Equal(diff) || (l["above"] == true) != diff.IsPositive() {
+				t.Errorf("%s: line %v: difference %v above %v; want %s", what, l["number"], l["difference"], l["above"], diff)
+			}
+			if diff.IsPositive() {
+				above++
+				o := d(num(t, l["total_with_bdi"])).Sub(d(num(t, l["reference_total"])))
+				if !d(num(t, l["overprice"])).Equal(o) {
+					t.Errorf("%s: line %v overprice %v; want %s", what, l["number"], l["overprice"], o)
+				}
+				over = over.Add(o)
+			}
+			if l["sample"] == true {
+				sampled = sampled.Add(d(num(t, l["total_with_bdi"])))
+			}
+		}
+		if num(t, a["above"]) != strings.TrimSpace(decimal.NewFromInt(int64(above)).String()) || !d(num(t, a["overprice"])).Equal(over) {
+			t.Errorf("%s: above %v overprice %v; want %d %s", what, a["above"], a["overprice"], above, over)
+		}
+		if sampled.Shift(2).LessThan(total.Mul(d("80"))) {
+			t.Errorf("%s: the sample holds %s of %s, under 80%%", what, sampled, total)
+		}
+		return a
+	}
+	a := check("BDI 31.5% against 25%")
+	if num(t, a["above"]) != "3" || a["guarantee_required"] != false {
+		t.Errorf("every line is above: %v", a)
+	}
+	// BDI 0: 80% of the reference: the guarantee, not unfeasible.
+	expect(t, h.Do("PATCH", budgets+"/"+pid, tok, `{"bdi":0}`), 200)
+	a = check("BDI 0% against 25%")
+	if a["guarantee_required"] != true || a["unfeasible"] != false || num(t, a["above"]) != "0" {
+		t.Errorf("at 80%%: %v", a)
+	}
+	// The thresholds are parameters.
+	a = attrs(t, expect(t, h.Do("GET", path+"&unfeasible=81&guarantee=90", tok, ""), 200))
+	if a["unfeasible"] != true {
+		t.Errorf("below 81%%: %v", a["unfeasible"])
+	}
+	r := h.Do("GET", path+"&format=csv", tok, "")
+	recs, err := csv.NewReader(bytes.NewReader(r.Body)).ReadAll()
+	if r.Status != 200 || err != nil || recs[len(recs)-1][0] != "garantia_adicional" || recs[len(recs)-1][10] != "sim" {
+		t.Errorf("CSV %d %v %q", r.Status, err, recs)
+	}
+	errs := errorsOf(t, h.Do("GET", budgets+"/"+pid+"/conformity?unfeasible=x&reference_version=0", tok, ""), 400)
+	if len(errs) != 3 {
+		t.Errorf("bad parameters: %v", errs)
+	}
+	expect(t, h.Do("GET", path, f.other.Token, ""), 404)
+	expect(t, h.Do("GET", budgets+"/"+pid+"/conformity?reference=nope", tok, ""), 404)
+}

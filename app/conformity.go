@@ -1,0 +1,65 @@
+package app
+
+import (
+	"context"
+
+	"github.com/costdb/costdb/domain"
+)
+
+// ConformityReference names the reference of a conformity report: a budget
+// of the caller's company as it is, or its frozen version Version (> 0).
+type ConformityReference struct {
+	BudgetID string
+	Version  int
+}
+
+// Conformity holds a budget of the caller's company (the proposal) against
+// its reference (domain.NewConformity, docs/conformity.md), with the
+// proposal's BDI checked against TCU's ranges (CheckedBDI). Nothing is
+// written.
+func (s *Service) Conformity(ctx context.Context, p domain.Principal, id string, ref ConformityReference, limits domain.ConformityLimits) (*domain.Conformity, *BudgetBDI, error) {
+	if err := limits.Validate(); err != nil {
+		return nil, nil, err
+	}
+	var out *domain.Conformity
+	var bdi *BudgetBDI
+	err := s.store.View(ctx, func(tx Tx) error {
+		b, err := s.budget(tx, p, id)
+		if err != nil {
+			return err
+		}
+		bp := budgetPricer(tx, p)
+		syn, err := bp.Synthetic(b)
+		if err != nil {
+			return err
+		}
+		var rsyn *domain.SyntheticReport
+		if ref.Version > 0 {
+			v, err := s.version(tx, p, ref.BudgetID, ref.Version)
+			if err != nil {
+				return err
+			}
+			rb, rbp, err := v.Open()
+			if err != nil {
+				return err
+			}
+			if rsyn, err = rbp.Synthetic(rb); err != nil {
+				return err
+			}
+		} else {
+			rb, err := s.budget(tx, p, ref.BudgetID)
+			if err != nil {
+				return err
+			}
+			if rsyn, err = bp.Synthetic(rb); err != nil {
+				return err
+			}
+		}
+		if out, err = domain.NewConformity(syn, rsyn, limits); err != nil {
+			return err
+		}
+		bdi = CheckedBDI(b)
+		return nil
+	})
+	return out, bdi, err
+}
