@@ -216,3 +216,84 @@ func (c *Conformity) SampleNumbers() []string {
 	}
 	return out
 }
+
+// ContractDiscount is a contract's discount against its reference before
+// and after its approved amendments (Decreto 7.983/2013, art. 14: "A
+// diferença percentual entre o valor global do contrato e o preço global de
+// referência não poderá ser reduzida em favor do contratado em decorrência
+// de aditamentos que modifiquem a planilha orçamentária").
+type ContractDiscount struct {
+	// Initial and Current are the contract's values (with BDI) at its
+	// signed and at its current quantities; ReferenceInitial and
+	// ReferenceCurrent the reference's values of the same quantities.
+	Initial, ReferenceInitial, Current, ReferenceCurrent decimal.Decimal
+	// Discounts in percent of the reference, half up to 4 places.
+	InitialDiscount, CurrentDiscount decimal.Decimal
+	// Reduced: the current discount is below the initial one (decided
+	// exactly), which art. 14 forbids.
+	Reduced bool
+	// Unmatched lists the contract lines (numbers) the reference lacks:
+	// left out of both sides.
+	Unmatched []string
+}
+
+// NewContractDiscount values the contract's lines, at their signed and at
+// their current quantities (s, after its approved amendments), by the
+// contract's prices and by the reference's (lines matched as
+// NewConformity matches them), and compares the discounts.
+func NewContractDiscount(s *ContractState, reference *SyntheticReport) *ContractDiscount {
+	byNumber := map[string]*SyntheticRow{}
+	byCode := map[string][]*SyntheticRow{}
+	for i := range reference.Rows {
+		r := &reference.Rows[i]
+		if r.Kind.IsLine() && !r.Missing {
+			byNumber[r.Number+"\x00"+r.Code] = r
+			byCode[r.Bank+"\x00"+r.Code] = append(byCode[r.Bank+"\x00"+r.Code], r)
+		}
+	}
+	refRule := reference.Budget.BDIRule()
+	d := &ContractDiscount{}
+	var sums [4]amount
+	for i := range s.Lines {
+		l := &s.Lines[i]
+		ref, ok := byNumber[l.Number+"\x00"+l.Code]
+		if !ok {
+			if list := byCode[l.Bank+"\x00"+l.Code]; len(list) == 1 {
+				ref, ok = list[0], true
+			}
+		}
+		if !ok {
+			d.Unmatched = append(d.Unmatched, l.Number)
+			continue
+		}
+		refValue := func(q decimal.Decimal) decimal.Decimal {
+			if ref.Supply {
+				return refRule.LineSupply(ref.UnitPrice, q).TotalWithBDI
+			}
+			return refRule.Line(ref.UnitPrice, q).TotalWithBDI
+		}
+		initial := decimal.Zero
+		if l.Amendment == 0 {
+			initial = l.Quantity
+		}
+		current := s.Contracted[l.ID]
+		sums[0] = sums[0].add(amountOf(s.Contract.Value(l, initial)))
+		sums[1] = sums[1].add(amountOf(refValue(initial)))
+		sums[2] = sums[2].add(amountOf(s.Contract.Value(l, current)))
+		sums[3] = sums[3].add(amountOf(refValue(current)))
+	}
+	d.Initial, d.ReferenceInitial, d.Current, d.ReferenceCurrent = sums[0].Decimal(), sums[1].Decimal(), sums[2].Decimal(), sums[3].Decimal()
+	discount := func(v, ref decimal.Decimal) decimal.Decimal {
+		if ref.IsZero() {
+			return decimal.Zero
+		}
+		return ref.Sub(v).Shift(2).DivRound(ref, 4)
+	}
+	d.InitialDiscount, d.CurrentDiscount = discount(d.Initial, d.ReferenceInitial), discount(d.Current, d.ReferenceCurrent)
+	// current discount < initial discount ⇔ current / refCurrent >
+	// initial / refInitial ⇔ current × refInitial > initial × refCurrent.
+	if d.ReferenceInitial.IsPositive() && d.ReferenceCurrent.IsPositive() {
+		d.Reduced = d.Current.Mul(d.ReferenceInitial).GreaterThan(d.Initial.Mul(d.ReferenceCurrent))
+	}
+	return d
+}

@@ -24,6 +24,7 @@ import (
 // text/csv): a row per line, then per stage, then the global figures.
 func (h *handlers) conformityRoutes(r chi.Router) {
 	r.Get("/budgets/{id}/conformity", h.conformity)
+	r.Get("/contracts/{id}/conformity", h.contractConformity)
 }
 
 // conformityQuery reads the report's parameters, every bad one at once.
@@ -180,4 +181,33 @@ func conformityCSV(buf *bytes.Buffer, c *domain.Conformity) error {
 	_ = cw.Write([]string{"garantia_adicional", "", "", "abaixo de " + c.Limits.Guarantee.String() + "% (Lei 14.133, art. 59, § 5º)", "", "", "", "", guarantee, "", yes[c.GuaranteeRequired], "", ""})
 	cw.Flush()
 	return cw.Error()
+}
+
+// contractConformity handles GET /contracts/{id}/conformity?reference=…:
+// the contract's discount against the reference before and after its
+// approved amendments (Decreto 7.983/2013, art. 14).
+func (h *handlers) contractConformity(w http.ResponseWriter, r *http.Request) {
+	ref, _, _, err := conformityQuery(r)
+	if err != nil {
+		h.writeReportError(w, r, err)
+		return
+	}
+	id := chi.URLParam(r, "id")
+	d, err := h.env.App.ContractConformity(r.Context(), principal(r), id, ref)
+	if err != nil {
+		h.writeError(w, r, invalidAsParams(err))
+		return
+	}
+	unmatched := d.Unmatched
+	if unmatched == nil {
+		unmatched = []string{}
+	}
+	node := &jsonapi.Node{Type: "contract-discounts", ID: id, Attributes: map[string]any{
+		"reference": ref.BudgetID, "reference_version": nullableInt(ref.Version),
+		"initial": httpapi.Money(d.Initial), "reference_initial": httpapi.Money(d.ReferenceInitial),
+		"current": httpapi.Money(d.Current), "reference_current": httpapi.Money(d.ReferenceCurrent),
+		"initial_discount": httpapi.Num(d.InitialDiscount), "current_discount": httpapi.Num(d.CurrentDiscount),
+		"reduced": d.Reduced, "unmatched": unmatched,
+	}}
+	h.writeNodes(w, r, &jsonapi.OnePayload{Data: node})
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/costdb/costdb/adapters/httpapi/apitest"
 	"github.com/shopspring/decimal"
 )
 
@@ -88,4 +89,82 @@ func TestConformity(t *testing.T) {
 	}
 	expect(t, h.Do("GET", path, f.other.Token, ""), 404)
 	expect(t, h.Do("GET", budgets+"/"+pid+"/conformity?reference=nope", tok, ""), 404)
+}
+
+// TestContractConformity: a contract of the real sample (BDI 25%, não
+// desonerado) against a reference of the same lines desonerado: the
+// initial discount; an amendment adding to the line whose price is
+// nearest the reference's reduces the discount (Decreto 7.983 art. 14),
+// decided exactly from the figures; a new line the reference lacks is
+// named.
+func TestContractConformity(t *testing.T) {
+	h := apitest.New(t)
+	u := h.AddUser("Construtora Alfa", "ana@alfa.com.br")
+	tok := u.Token
+	cid, lines := contractFixture(t, h, tok)
+	cpath := contractsPath + "/" + cid
+	refID := str(data(t, create(t, h, budgets, tok, `{"code":"REF-CT","description":"Escola","location":"MG","bdi":25,"desonerado":true,
+	  "banks":[{"name":"SINAPI","location":"MG","version":"08/2026"}],
+	  "items":[{"kind":"stage","description":"Alvenaria","items":[
+	    {"kind":"composition","bank":"SINAPI","code":"89306","quantity":1},
+	    {"kind":"composition","bank":"SINAPI","code":"87286","quantity":1}]},
+	   {"kind":"stage","description":"Vedação","items":[
+	    {"kind":"composition","bank":"SINAPI","code":"89478","quantity":1}]}]}`))["id"])
+	refPrice := map[string]decimal.Decimal{}
+	for _, row := range expect(t, h.Do("GET", budgets+"/"+refID+"/reports/synthetic", tok, ""), 200)["data"].([]any) {
+		a := row.(obj)["attributes"].(obj)
+		if a["kind"] != "stage" {
+			refPrice[str(a["code"])] = d(num(t, a["unit_price_with_bdi"]))
+		}
+	}
+	path := cpath + "/conformity?reference=" + refID
+	get := func() obj {
+		t.Helper()
+		a := attrs(t, expect(t, h.Do("GET", path, tok, ""), 200))
+		reduced := d(num(t, a["current"])).Mul(d(num(t, a["reference_initial"]))).GreaterThan(d(num(t, a["initial"])).Mul(d(num(t, a["reference_current"]))))
+		if a["reduced"] != reduced {
+			t.Errorf("reduced %v; the figures say %v (%v)", a["reduced"], reduced, a)
+		}
+		return a
+	}
+	a := get()
+	if a["reduced"] != false || len(a["unmatched"].([]any)) != 0 || d(num(t, a["initial_discount"])).Equal(d(num(t, a["current_discount"]))) == false {
+		t.Errorf("before any amendment: %v", a)
+	}
+	// The line whose price is nearest the reference's (the smallest
+	// discount) and the farthest.
+	var near, far string
+	var nearRatio, farRatio decimal.Decimal
+	for _, l := range lines {
+		ratio := d(num(t, l["unit_price_with_bdi"])).Div(refPrice[str(l["code"])])
+		if near == "" || ratio.GreaterThan(nearRatio) {
+			near, nearRatio = str(l["id"]), ratio
+		}
+		if far == "" || ratio.LessThan(farRatio) {
+			far, farRatio = str(l["id"]), ratio
+		}
+	}
+	if nearRatio.Equal(farRatio) {
+		t.Fatalf("every line has the same discount: %s", nearRatio)
+	}
+	amend := func(n int, body string) {
+		t.Helper()
+		expect(t, h.Do("POST", cpath+"/amendments", tok, body), 201)
+		for _, step := range []string{"submit", "approve"} {
+			expect(t, h.Do("POST", cpath+"/amendments/"+strings.TrimSpace(decimal.NewFromInt(int64(n)).String())+"/"+step, tok, ""), 200)
+		}
+	}
+	amend(1, `{"description":"Aditivo 1","changes":[{"line":"`+far+`","quantity":1}]}`)
+	if a := get(); a["reduced"] != false {
+		t.Errorf("adding to the line of the largest discount reduced it: %v", a)
+	}
+	amend(2, `{"description":"Aditivo 2","changes":[{"line":"`+near+`","quantity":20}]}`)
+	if a := get(); a["reduced"] != true {
+		t.Errorf("adding to the line of the smallest discount did not reduce it: %v", a)
+	}
+	amend(3, `{"description":"Aditivo 3","new_lines":[{"bank":"SINAPI","code":"88316","quantity":1}]}`)
+	if a := get(); len(a["unmatched"].([]any)) != 1 {
+		t.Errorf("a new line the reference lacks: %v", a["unmatched"])
+	}
+	expect(t, h.Do("GET", path, h.AddUser("Beta", "b@beta.com.br").Token, ""), 404)
 }
