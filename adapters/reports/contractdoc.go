@@ -588,3 +588,166 @@ func ReadjustmentPDF(w io.Writer, st *domain.ReadjustStatement, c *domain.Contra
 		return emit(&row)
 	})
 }
+
+// The conformity report's columns.
+var conformityHeads = []string{"Item", "Banco", "Código", "Descrição", "Un.", "Quantidade", "Preço c/ BDI (R$)",
+	"Referência (R$)", "Diferença (R$)", "Diferença (%)", "Total c/ BDI (R$)", "Referência do total (R$)", "Sobrepreço (R$)", "Amostra"}
+
+// ConformityXLSX writes a conformity report as a workbook (the proposal's
+// header): per line its prices against the reference's, the difference
+// (a formula) and the overprice (a formula, on lines above the
+// reference), per stage and global totals (SUM), and art. 59's figures.
+func ConformityXLSX(w io.Writer, c *domain.Conformity, doc Document) error {
+	b := c.Proposal.Budget
+	cw := newColWidths(conformityHeads)
+	for _, l := range c.Lines {
+		cw.text('D', l.Row.Description)
+		cw.number('K', l.Row.TotalWithBDI, 2)
+	}
+	cw.number('K', c.Total, 2)
+	cw.number('L', c.ReferenceTotal, 2)
+	lay := sheetLayout{widths: cw.widths('D', 30, 55), heading: boletimHeadingRow, last: 'N', profile: 'K'}
+	k, err := newBook(b, doc, "Conformidade", "Conformidade com a referência", lay)
+	if err != nil {
+		return err
+	}
+	defer k.f.Close()
+	ref := c.Reference.Budget
+	if err := k.put('A', 8, fmt.Sprintf("Referência: %s — %s (%s)", ref.Code, ref.Description, EditionsLabel(ref))); err != nil {
+		return err
+	}
+	if err := k.put('A', 9, fmt.Sprintf("Linhas acima da referência: %d · sem referência: %d · amostra: as linhas que somam 80%% do valor", c.Above, c.Unmatched)); err != nil {
+		return err
+	}
+	if err := k.heading(boletimHeadingRow, conformityHeads); err != nil {
+		return err
+	}
+	row := boletimHeadingRow + 1
+	first := row
+	yes := map[bool]string{true: "sim", false: ""}
+	for _, l := range c.Lines {
+		r := l.Row
+		cells := []any{excelize.Cell{StyleID: k.text, Value: r.Number}, excelize.Cell{StyleID: k.text, Value: r.Bank},
+			excelize.Cell{StyleID: k.text, Value: r.Code}, excelize.Cell{StyleID: k.wrap, Value: r.Description},
+			excelize.Cell{StyleID: k.text, Value: r.Unit}, number(r.Quantity, k.qty(r.Quantity)), number(r.UnitPriceWithBDI, k.money)}
+		if l.Matched {
+			cells = append(cells, number(l.Reference, k.money), formula(l.Difference, fmt.Sprintf("G%d-H%d", row, row), k.money),
+				formula(l.Percent, fmt.Sprintf("IF(H%d=0,0,ROUND(I%d*100/H%d,2))", row, row, row), k.money))
+		} else {
+			cells = append(cells, excelize.Cell{StyleID: k.text, Value: "sem referência"}, "", "")
+		}
+		cells = append(cells, number(r.TotalWithBDI, k.money))
+		if l.Matched {
+			cells = append(cells, number(l.ReferenceTotal, k.money))
+		} else {
+			cells = append(cells, "")
+		}
+		if l.Above {
+			cells = append(cells, formula(l.Overprice, fmt.Sprintf("K%d-L%d", row, row), k.money))
+		} else {
+			cells = append(cells, "")
+		}
+		cells = append(cells, excelize.Cell{StyleID: k.text, Value: yes[l.Sample]})
+		for i, v := range cells {
+			if err := k.put(byte('A'+i), row, v); err != nil {
+				return err
+			}
+		}
+		k.fit(row, 'D', r.Description, false)
+		row++
+	}
+	last := row - 1
+	sum := func(col byte) string { return fmt.Sprintf("SUM(%c%d:%c%d)", col, first, col, last) }
+	foot := row + 1
+	rows := []struct {
+		label string
+		col   byte
+		cell  excelize.Cell
+	}{
+		{"Total da proposta (c/ BDI)", 'K', formula(c.Total, sum('K'), k.boldMoney)},
+		{"Total da referência (c/ BDI)", 'K', number(c.ReferenceTotal, k.boldMoney)},
+		{"Proposta / referência (%)", 'K', formula(c.Percent, fmt.Sprintf("ROUND(K%d*100/K%d,2)", foot, foot+1), k.boldMoney)},
+		{"Sobrepreço (linhas acima da referência)", 'M', formula(c.Overprice, sum('M'), k.boldMoney)},
+	}
+	for i, r := range rows {
+		if err := k.put('D', foot+i, excelize.Cell{StyleID: k.bold, Value: r.label}); err != nil {
+			return err
+		}
+		if err := k.put(r.col, foot+i, r.cell); err != nil {
+			return err
+		}
+	}
+	next := foot + len(rows)
+	flag := func(b bool) string {
+		if b {
+			return "SIM"
+		}
+		return "não"
+	}
+	notes := []string{
+		fmt.Sprintf("Inexequível (abaixo de %s%% da referência, Lei 14.133/2021, art. 59, § 4º): %s", brl(c.Limits.Unfeasible), flag(c.Unfeasible)),
+		fmt.Sprintf("Garantia adicional (abaixo de %s%%, art. 59, § 5º): %s", brl(c.Limits.Guarantee), flag(c.GuaranteeRequired)),
+	}
+	if c.GuaranteeRequired {
+		notes[1] += " · R$ " + brl(c.Guarantee)
+	}
+	for i, n := range notes {
+		if err := k.put('D', next+1+i, excelize.Cell{StyleID: k.bold, Value: n}); err != nil {
+			return err
+		}
+	}
+	if err := k.tableEnd(lay, last); err != nil {
+		return err
+	}
+	if _, err := k.signature(b, doc, next+5, 'D'); err != nil {
+		return err
+	}
+	return k.finish(w, b)
+}
+
+// ConformityPDF writes a conformity report as a PDF.
+func ConformityPDF(w io.Writer, c *domain.Conformity, doc Document) error {
+	cols := []pdfCol{{"Item", 28, false}, {"Código", 40, false}, {"Descrição", 0, false}, {"Un.", 22, false},
+		{"Quant.", 50, true}, {"Preço c/BDI", 54, true}, {"Referência", 54, true}, {"Dif. (%)", 44, true},
+		{"Total c/BDI", 64, true}, {"Sobrepreço", 60, true}, {"Amostra", 40, false}}
+	ref := c.Reference.Budget
+	summary := [][2]string{{"Total da proposta (c/ BDI)", "R$ " + brl(c.Total)}, {"Total da referência (c/ BDI)", "R$ " + brl(c.ReferenceTotal)},
+		{"Proposta / referência", brl(c.Percent) + "%"}, {"Linhas acima da referência", strconv.Itoa(c.Above) + " · sobrepreço R$ " + brl(c.Overprice)},
+		{"Inexequível (< " + brl(c.Limits.Unfeasible) + "%, Lei 14.133, art. 59, § 4º)", map[bool]string{true: "SIM", false: "não"}[c.Unfeasible]}}
+	g := "não"
+	if c.GuaranteeRequired {
+		g = "SIM · R$ " + brl(c.Guarantee)
+	}
+	summary = append(summary, [2]string{"Garantia adicional (< " + brl(c.Limits.Guarantee) + "%, art. 59, § 5º)", g})
+	tb := pdfTable{title: "Conformidade com a referência " + ref.Code + " — " + ref.Description + " (" + EditionsLabel(ref) + ")",
+		cols: cols, desc: 2, summary: summary}
+	return tablePDF(w, c.Proposal.Budget, doc, tb, func(emit func(*pdfRow) error, dry bool) error {
+		cells := make([]string, len(cols))
+		row := pdfRow{cells: cells, depth: 1}
+		for _, l := range c.Lines {
+			r := l.Row
+			clear(cells)
+			cells[0], cells[1], cells[2], cells[3] = r.Number, r.Code, r.Description, r.Unit
+			cells[4], cells[5], cells[8] = brlPlaces(r.Quantity, int32(places(r.Quantity, 2, maxShownPlaces))), brl(r.UnitPriceWithBDI), brl(r.TotalWithBDI)
+			if l.Matched {
+				cells[6], cells[7] = brl(l.Reference), brl(l.Percent)
+			} else {
+				cells[6] = "—"
+			}
+			if l.Above {
+				cells[9] = brl(l.Overprice)
+			}
+			if l.Sample {
+				cells[10] = "sim"
+			}
+			row.kind = pdfLine
+			if l.Above {
+				row.kind = pdfTotal // bold: above the reference
+			}
+			if err := emit(&row); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

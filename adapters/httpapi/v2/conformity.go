@@ -3,11 +3,14 @@ package v2
 import (
 	"bytes"
 	"encoding/csv"
+	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
 	"github.com/costdb/costdb/adapters/httpapi"
+	"github.com/costdb/costdb/adapters/reports"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 	"github.com/go-chi/chi/v5"
@@ -25,16 +28,36 @@ import (
 func (h *handlers) conformityRoutes(r chi.Router) {
 	r.Get("/budgets/{id}/conformity", h.conformity)
 	r.Get("/contracts/{id}/conformity", h.contractConformity)
+	for _, kind := range []string{"xlsx", "pdf"} {
+		r.Get("/budgets/{id}/conformity."+kind, h.conformityDocument(kind))
+	}
 }
 
-// conformityQuery reads the report's parameters, every bad one at once.
+// conformityQuery reads the report's parameters and format, every bad one
+// at once.
 func conformityQuery(r *http.Request) (app.ConformityReference, domain.ConformityLimits, string, error) {
+	q, err := query(r, conformityParams...)
+	if err != nil {
+		return app.ConformityReference{}, domain.ConformityLimits{}, "", err
+	}
+	ref, limits, bad := conformityOf(q)
+	format, err := reportFormat(r, q)
+	if pe, ok := err.(paramErrors); ok {
+		bad, err = append(bad, pe...), nil
+	}
+	if len(bad) > 0 {
+		return ref, limits, "", bad
+	}
+	return ref, limits, format, err
+}
+
+// conformityParams are the report's query parameters.
+var conformityParams = []string{"format", "reference", "reference_version", "unfeasible", "guarantee"}
+
+// conformityOf reads the reference and the limits from a query.
+func conformityOf(q url.Values) (app.ConformityReference, domain.ConformityLimits, paramErrors) {
 	var ref app.ConformityReference
 	limits := domain.DefaultConformityLimits()
-	q, err := query(r, "format", "reference", "reference_version", "unfeasible", "guarantee")
-	if err != nil {
-		return ref, limits, "", err
-	}
 	var bad paramErrors
 	if ref.BudgetID = strings.TrimSpace(q.Get("reference")); ref.BudgetID == "" {
 		bad = append(bad, &paramError{Param: "reference", Message: "is required: the id of the reference budget"})
@@ -59,14 +82,31 @@ func conformityQuery(r *http.Request) (app.ConformityReference, domain.Conformit
 			*x.d = d
 		}
 	}
-	format, err := reportFormat(r, q)
-	if pe, ok := err.(paramErrors); ok {
-		bad, err = append(bad, pe...), nil
+	return ref, limits, bad
+}
+
+// conformityDocument serves the report as XLSX or PDF (kind).
+func (h *handlers) conformityDocument(kind string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		media, ok := h.documentMedia(w, r, kind, conformityParams[1:]...)
+		if !ok {
+			return
+		}
+		ref, limits, bad := conformityOf(r.URL.Query())
+		if len(bad) > 0 {
+			h.writeReportError(w, r, bad)
+			return
+		}
+		c, _, err := h.env.App.Conformity(r.Context(), principal(r), chi.URLParam(r, "id"), ref, limits)
+		if err != nil {
+			h.writeError(w, r, invalidAsParams(err))
+			return
+		}
+		render := pick(kind, reports.ConformityXLSX, reports.ConformityPDF)
+		h.renderDocument(w, r, r.Context(), media, reports.Document{}, func(doc reports.Document) (func(io.Writer) error, string, error) {
+			return func(w io.Writer) error { return render(w, c, doc) }, exportName(r, c.Proposal.Budget, "conformidade", kind), nil
+		})
 	}
-	if len(bad) > 0 {
-		return ref, limits, "", bad
-	}
-	return ref, limits, format, err
 }
 
 // conformity handles GET /budgets/{id}/conformity.

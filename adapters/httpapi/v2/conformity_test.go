@@ -3,11 +3,13 @@ package v2_test
 import (
 	"bytes"
 	"encoding/csv"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/costdb/costdb/adapters/httpapi/apitest"
 	"github.com/shopspring/decimal"
+	"github.com/xuri/excelize/v2"
 )
 
 // TestConformity: a proposal (the real sample budget at another BDI)
@@ -82,6 +84,33 @@ func TestConformity(t *testing.T) {
 	recs, err := csv.NewReader(bytes.NewReader(r.Body)).ReadAll()
 	if r.Status != 200 || err != nil || recs[len(recs)-1][0] != "garantia_adicional" || recs[len(recs)-1][10] != "sim" {
 		t.Errorf("CSV %d %v %q", r.Status, err, recs)
+	}
+	// The documents: the workbook caches the report's figures.
+	xr := h.Do("GET", budgets+"/"+pid+"/conformity.xlsx?reference="+f.id, tok, "", "Accept", xlsxMedia)
+	dump("conformity.xlsx", xr.Body)
+	x, err := excelize.OpenReader(bytes.NewReader(xr.Body))
+	if xr.Status != 200 || err != nil {
+		t.Fatalf("XLSX %d %v", xr.Status, err)
+	}
+	rows, _ := x.GetRows("Conformidade")
+	found := 0
+	for i, row := range rows {
+		if len(row) > 3 && strings.HasPrefix(row[3], "Total da proposta") {
+			v, _ := x.GetCellValue("Conformidade", fmt.Sprintf("K%d", i+1), excelize.Options{RawCellValue: true})
+			if !d(v).Equal(d(num(t, a["total"]))) {
+				t.Errorf("XLSX total %s; the report's %v", v, a["total"])
+			}
+			found++
+		}
+	}
+	if found != 1 {
+		t.Errorf("XLSX without its total: %v", rows)
+	}
+	pr := h.Do("GET", budgets+"/"+pid+"/conformity.pdf?reference="+f.id, tok, "", "Accept", "application/pdf")
+	dump("conformity.pdf", pr.Body)
+	if text := strings.Join(pdfPages(t, pr.Body), "\n"); pr.Status != 200 || !strings.Contains(text, "Conformidade com a referência") ||
+		!strings.Contains(text, brlText(num(t, a["total"]))) || !strings.Contains(text, "§ 5º") {
+		t.Errorf("PDF %d:\n%.800s", pr.Status, text)
 	}
 	errs := errorsOf(t, h.Do("GET", budgets+"/"+pid+"/conformity?unfeasible=x&reference_version=0", tok, ""), 400)
 	if len(errs) != 3 {

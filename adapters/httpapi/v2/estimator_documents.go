@@ -24,7 +24,7 @@ import (
 // take abcLimits).
 
 // docReportPath are the paths whose answer is a spreadsheet or a PDF.
-var docReportPath = regexp.MustCompile(`(/budgets/[^/]+/(versions/[^/]+/)?(reports/(synthetic|analytic|abc|abc-services)|schedule/table)|/contracts/[^/]+/(measurements/[^/]+/boletim|statement|readjustment))\.(xlsx|pdf)$`)
+var docReportPath = regexp.MustCompile(`(/budgets/[^/]+/(versions/[^/]+/)?(reports/(synthetic|analytic|abc|abc-services)|schedule/table)|/budgets/[^/]+/conformity|/contracts/[^/]+/(measurements/[^/]+/boletim|statement|readjustment))\.(xlsx|pdf)$`)
 
 // docFunc computes a report for a document (its figures checked by the
 // use case): what renders it to a writer, and the file's name.
