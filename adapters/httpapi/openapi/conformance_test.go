@@ -285,6 +285,7 @@ func TestDocumentDrivenRequests(t *testing.T) {
 		}
 	}
 
+	imports := 0 // budgets made by sheet imports
 	send := func(r request) *apitest.Response {
 		target, id := fx.resolve(r.path, r.body, r.mutated)
 		body := r.body
@@ -304,6 +305,15 @@ func TestDocumentDrivenRequests(t *testing.T) {
 		}
 		if !r.hasBody {
 			return h.Do(r.method, target, fx.tok, "")
+		}
+		if path, query, ok := strings.Cut(target, "?"); ok && path == "/api/public/v2/budgets/import" && !r.mutated {
+			// A tender's sheet (the body the document describes as a
+			// string): one line of the sample edition, sent as CSV, under
+			// a code of its own (each import creates a budget).
+			q, _ := url.ParseQuery(query)
+			imports++
+			q.Set("code", "IMP-"+strconv.Itoa(imports))
+			return h.Do(r.method, path+"?"+q.Encode(), fx.tok, "Item;Código;Descrição;Unid.;Quant.\n1;"+sampleComposition+";ALVENARIA;M2;10\n", "Content-Type", "text/csv")
 		}
 		return h.Do(r.method, target, fx.tok, mustJSON(body), "Content-Type", r.mediaType)
 	}
@@ -656,9 +666,9 @@ func (f *fixtures) resolve(path string, body any, reuse bool) (target, id string
 		p = strings.Replace(p, "{node}", node, 1)
 	}
 	p = strings.Replace(p, "{catalog}", "states", 1)
-	if strings.HasSuffix(p, "/conformity") && query != "" && !reuse { // a broken request keeps its values
+	if base, _, ok := strings.Cut(p, "/conformity"); ok && strings.Contains(p, "/budgets/") && query != "" && !reuse { // a broken request keeps its values
 		// The reference is the budget itself, and its version 1.
-		budget := strings.TrimSuffix(p, "/conformity")
+		budget := base
 		q, _ := url.ParseQuery(query)
 		if q.Has("reference") {
 			q.Set("reference", id)

@@ -202,7 +202,7 @@ var sgsPath = regexp.MustCompile(`/indexes/[^/]+$`)
 func (h *handlers) requireJSON(next http.Handler) http.Handler {
 	json := httpapi.RequireJSON(h.writeError)(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if isLogoPath(r) || isSGSUpload(r) {
+		if isLogoPath(r) || isSGSUpload(r) || isSheetUpload(r) {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -151,6 +151,7 @@ func Routes(env *httpapi.Env) http.Handler {
 		const bud = "/budgets"
 		r.Get(bud, h.listBudgets)
 		r.Post(bud, h.createBudget)
+		r.Post(bud+"/import", h.importBudgetSheet)
 		r.Get(bud+"/{id}", h.getBudget)
 		r.Patch(bud+"/{id}", h.updateBudget)
 		r.Delete(bud+"/{id}", h.deleteBudget)
