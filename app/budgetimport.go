@@ -50,7 +50,9 @@ type SheetMatch struct {
 // ImportBudgetSheet matches every line of the sheet to the request's
 // editions: its bank (the sheet's bank column, or the request's only
 // edition when the column is absent or empty) must be one of them, and its
-// code a composition or a resource of that edition. Every line that cannot
+// code a composition or a resource of that edition; a line whose bank
+// column names the own base ("Próprio"…, ownBank) is matched to the
+// company's own composition of the budget's state, else its own resource. Every line that cannot
 // be matched is named at once (EINVALID, pointer "/rows/<row>"), nothing
 // written. Otherwise, unless DryRun, the budget is created (CreateBudget)
 // with the sheet's stages and lines, in the sheet's order.
@@ -61,6 +63,26 @@ func (s *Service) ImportBudgetSheet(ctx context.Context, p domain.Principal, in 
 	err := s.store.View(ctx, func(tx Tx) error {
 		for _, l := range in.Lines {
 			ptr := "/rows/" + strconv.Itoa(l.Row)
+			if ownBank(l.Bank) {
+				// The company's own base: a composition of the budget's
+				// state, else a resource, by code.
+				code := strings.TrimSpace(l.Code)
+				m := SheetMatch{Row: l.Row, Number: l.Number, Code: code, Edition: "MYBASE"}
+				if _, err := tx.CompositionByCode(p.CompanyID, code, strings.ToUpper(strings.TrimSpace(in.Budget.State))); err == nil {
+					m.Kind = domain.NodeComposition
+				} else if !isNotFound(err) {
+					return err
+				} else if _, err := tx.ResourceByCode(p.CompanyID, code); err == nil {
+					m.Kind = domain.NodeResource
+				} else if !isNotFound(err) {
+					return err
+				} else {
+					v.Add(ptr, "item %s: code %s is in no record of the company's own base", l.Number, code)
+					continue
+				}
+				matches = append(matches, m)
+				continue
+			}
 			bank := domain.NormalizeBank(l.Bank)
 			var ref *domain.BankRef
 			for i := range refs {
@@ -110,6 +132,16 @@ func (s *Service) ImportBudgetSheet(ctx context.Context, p domain.Principal, in 
 	b.Items = sheetTree(in.Stages, in.Lines, matches)
 	pb, err := s.CreateBudget(ctx, p, b)
 	return matches, pb, err
+}
+
+// ownBank reports whether a sheet's bank column names the company's own
+// base ("Próprio", "Própria", "Composição própria", "MYBASE").
+func ownBank(name string) bool {
+	switch domain.IndexName(name) {
+	case "PROPRIO", "PROPRIA", "BASE PROPRIA", "COMPOSICAO PROPRIA", "MYBASE":
+		return true
+	}
+	return false
 }
 
 // sheetTree builds the budget's tree: stages nested by their parents,

@@ -51,6 +51,17 @@ func TestImportBudgetSheet(t *testing.T) {
 	if n := list(); n != before {
 		t.Errorf("a refused import wrote a budget: %d → %d", before, n)
 	}
+	// A line of the company's own base ("Próprio" in the bank column).
+	create(t, h, "/api/public/v2/my_database/resources", tok, `{"data":{"type":"resources","attributes":{"code":"AREIA-01",
+	  "description":"Areia média","unit":"M3","resource_type":4,"locals":{"MG":{"pnd":101.25,"pd":100}}}}}`)
+	own := sheet + "3;;;PRÓPRIOS;;;\n3.1;AREIA-01;Próprio;AREIA MÉDIA;M3;2,5;126,56\n"
+	got = attrs(t, expect(t, h.Do("POST", strings.Replace(path, "IMP-1", "IMP-4", 1), tok, own, "Content-Type", "text/csv"), 201))
+	items = flatten(t, got["items"])
+	if last := items[len(items)-1]; last.Code != "AREIA-01" || last.Kind != "resource" {
+		t.Errorf("own line: %+v", last)
+	}
+	before = list()
+	errorsOf(t, h.Do("POST", strings.Replace(path, "IMP-1", "IMP-5", 1), tok, strings.Replace(own, "AREIA-01", "AREIA-99", 1), "Content-Type", "text/csv"), 422)
 	dry := attrs(t, expect(t, h.Do("POST", strings.Replace(path, "IMP-1", "IMP-3", 1)+"&dry_run=true", tok, sheet, "Content-Type", "text/csv"), 200))
 	if len(dry["lines"].([]any)) != 3 || list() != before {
 		t.Errorf("dry run: %v (budgets %d → %d)", dry, before, list())
