@@ -411,7 +411,8 @@ func openSource(ctx context.Context, name string, r io.ReaderAt, size int64, l L
 }
 
 // csvSource reads a CSV file; the separator is ";" or ",", whichever the
-// first line has more of (outside quotes or not: titles rarely hold either).
+// first line that holds either has more of (outside quotes or not: titles
+// rarely hold either, and a bare title line is passed over).
 // A file that is not UTF-8 is read as Windows-1252, the encoding Excel
 // saves CSV in on Brazilian Windows.
 type csvSource struct {
@@ -427,12 +428,24 @@ func openCSV(name string, r io.ReaderAt, size int64, l Limits) (rowSource, numbe
 	}
 	count := &countingReader{r: io.NewSectionReader(r, 0, size), total: size}
 	br := bufio.NewReaderSize(&lineGuard{r: count, name: name, max: l.CSVLine}, 64<<10)
-	head, _ := br.Peek(64 << 10)
-	if i := bytes.IndexByte(head, '\n'); i >= 0 {
-		head = head[:i]
-	}
-	if bytes.IndexByte(head, 0) >= 0 {
+	peek, _ := br.Peek(64 << 10)
+	if bytes.IndexByte(peek, 0) >= 0 {
 		return nil, 0, errors.New("neither a CSV text file nor an XLSX workbook")
+	}
+	// The first line that holds a separator: a bare title above the
+	// header (a tender's sheet) holds none.
+	head := peek
+	for rest := peek; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		if bytes.ContainsAny(line, ";,") {
+			head = line
+			break
+		}
 	}
 	cr := csv.NewReader(br)
 	cr.FieldsPerRecord = -1

@@ -194,3 +194,16 @@ func TestReadLimits(t *testing.T) {
 		t.Fatalf("a workbook over the uncompressed size cap: %v, want a limit error", err)
 	}
 }
+
+// TestTitleWithoutSeparators: a bare title line above a ";" header (no
+// separator in it) does not make the reader take "," for the separator.
+func TestTitleWithoutSeparators(t *testing.T) {
+	data := "PLANILHA ORÇAMENTÁRIA - ESCOLA\nItem;Código;Descrição;Unid.;Quant.\n1;;ALVENARIA;;\n1.1;89306;ALVENARIA 14 CM;M2;120,50\n"
+	sh, err := Read(context.Background(), "t.csv", strings.NewReader(data), int64(len(data)), DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sh.HeaderRow != 2 || len(sh.Lines) != 1 || sh.Lines[0].Quantity.String() != "120.5" {
+		t.Errorf("header row %d, lines %+v", sh.HeaderRow, sh.Lines)
+	}
+}

@@ -15,7 +15,7 @@ func TestImportBudgetSheet(t *testing.T) {
 	f := newBudgetFixture(t)
 	h, tok := f.h, f.u.Token
 	want := attrs(t, expect(t, h.Do("GET", budgets+"/"+f.id, tok, ""), 200))["total_with_bdi"]
-	sheet := "PLANILHA ORÇAMENTÁRIA - EDIFÍCIO RESIDENCIAL;;;;;;\n" +
+	sheet := "PLANILHA ORÇAMENTÁRIA - EDIFÍCIO RESIDENCIAL\n" +
 		"Item;Código;Banco;Descrição;Unid.;Quant.;Preço Unit. (R$)\n" +
 		"1;;;ALVENARIA;;;\n" +
 		"1.1;89306;SINAPI;ALVENARIA ESTRUTURAL 14 CM;M2;120,50;141,66\n" +
