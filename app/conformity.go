@@ -18,9 +18,6 @@ type ConformityReference struct {
 // proposal's BDI checked against TCU's ranges (CheckedBDI). Nothing is
 // written.
 func (s *Service) Conformity(ctx context.Context, p domain.Principal, id string, ref ConformityReference, limits domain.ConformityLimits) (*domain.Conformity, *BudgetBDI, error) {
-	if err := limits.Validate(); err != nil {
-		return nil, nil, err
-	}
 	var out *domain.Conformity
 	var bdi *BudgetBDI
 	err := s.store.View(ctx, func(tx Tx) error {

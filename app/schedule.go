@@ -111,11 +111,7 @@ func (s *Service) PutSchedule(ctx context.Context, p domain.Principal, budgetID 
 		}
 		sch := *in
 		sch.BudgetID, sch.UpdatedAt = t.budget.ID, s.now().UTC()
-		raw, err := json.Marshal(&sch)
-		if err != nil {
-			return err
-		}
-		if err := tx.PutSetting(t.key, raw); err != nil {
+		if err := putSchedule(tx, t.key, &sch); err != nil {
 			return err
 		}
 		out = &ScheduleInfo{Schedule: &sch}
@@ -190,18 +186,20 @@ func (s *Service) ScheduleTable(ctx context.Context, p domain.Principal, budgetI
 // schedule when it has one that fits (a stale one is not copied: the
 // version has none until one is written for it).
 func freezeSchedule(tx Tx, b *domain.Budget, n int) error {
-	raw, err := tx.Setting(scheduleKey(b.CompanyID, b.ID))
-	if err != nil || len(raw) == 0 {
+	sch, err := (&scheduleTarget{key: scheduleKey(b.CompanyID, b.ID), what: "budget " + b.ID}).read(tx)
+	if err != nil || sch == nil || len(sch.Fit(b)) > 0 {
 		return err
 	}
-	var sch domain.Schedule
-	if err := json.Unmarshal(raw, &sch); err != nil {
-		return domain.Errorf(domain.EINTERNAL, "schedule of budget %s: %v", b.ID, err)
+	return putSchedule(tx, versionScheduleKey(b.CompanyID, b.ID, n), sch)
+}
+
+// putSchedule stores a schedule under key, as JSON.
+func putSchedule(tx Tx, key string, sch *domain.Schedule) error {
+	raw, err := json.Marshal(sch)
+	if err != nil {
+		return err
 	}
-	if len(sch.Fit(b)) > 0 {
-		return nil
-	}
-	return tx.PutSetting(versionScheduleKey(b.CompanyID, b.ID, n), raw)
+	return tx.PutSetting(key, raw)
 }
 
 // deleteSchedule removes a budget's schedule, and those of its frozen

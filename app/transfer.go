@@ -409,11 +409,7 @@ func (s *Service) importSchedules(tx Tx, v *domain.Validation, p domain.Principa
 		}
 		c := *sch
 		c.BudgetID = id
-		raw, err := json.Marshal(&c)
-		if err != nil {
-			return err
-		}
-		if err := tx.PutSetting(scheduleKey(p.CompanyID, id), raw); err != nil {
+		if err := putSchedule(tx, scheduleKey(p.CompanyID, id), &c); err != nil {
 			return err
 		}
 	}

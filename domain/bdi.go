@@ -61,16 +61,10 @@ func (r BDIRule) LineSupply(unitPrice, quantity decimal.Decimal) LineFigures {
 	return r.line(amountOf(unitPrice), amountOf(quantity), amountOf(r.supplyFactor())).figures(unitPrice)
 }
 
-// LineValue returns the total with BDI of a quantity of a line of the unit
+// lineValue returns the total with BDI of a quantity of a line of the unit
 // price (of a supply line: at the differentiated rate), as Line and
-// LineSupply compute it, the unit price with BDI computed once: for
+// LineSupply compute it, the unit price with BDI computed once: for the
 // figures of one line at many quantities (a contract's measurements).
-func (r BDIRule) LineValue(unitPrice decimal.Decimal, supply bool) func(quantity decimal.Decimal) decimal.Decimal {
-	value := r.lineValue(unitPrice, supply)
-	return func(quantity decimal.Decimal) decimal.Decimal { return value(amountOf(quantity)).Decimal() }
-}
-
-// lineValue is LineValue on amounts.
 func (r BDIRule) lineValue(unitPrice decimal.Decimal, supply bool) func(quantity amount) amount {
 	factor := r.factor()
 	if supply {

@@ -146,17 +146,9 @@ func (c *Contract) Line(id string) (*ContractLine, bool) {
 
 // Value is the value with BDI of a quantity of a line: the line's total
 // with BDI by the contract's BDIRule (Line, or LineSupply for a supply
-// line), the one rule a budget's lines are priced by.
+// line: lineValue), the one rule a budget's lines are priced by.
 func (c *Contract) Value(l *ContractLine, qty decimal.Decimal) decimal.Decimal {
-	if l.Supply {
-		return c.BDI.LineSupply(l.UnitPrice, qty).TotalWithBDI
-	}
-	return c.BDI.Line(l.UnitPrice, qty).TotalWithBDI
-}
-
-// Valuer is Value for one line at many quantities (BDIRule.LineValue).
-func (c *Contract) Valuer(l *ContractLine) func(qty decimal.Decimal) decimal.Decimal {
-	return c.BDI.LineValue(l.UnitPrice, l.Supply)
+	return c.BDI.lineValue(l.UnitPrice, l.Supply)(amountOf(qty)).Decimal()
 }
 
 // InitialValue is the contract's value as signed: the sum of its version

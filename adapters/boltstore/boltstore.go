@@ -147,7 +147,7 @@ func Open(path string, opts Options) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
-	return &Store{db: db, path: path, records: recordcache.New(recordCacheBytes)}, nil
+	return &Store{db: db, path: path, records: recordcache.New(recordcache.DefaultMax)}, nil
 }
 
 // initSchema creates the buckets of a new file, or checks the schema version

@@ -143,10 +143,6 @@ func numbered[T any](t *tx, bucket []byte, contractID string) ([]*T, error) {
 	return out, nil
 }
 
-// recordCacheBytes bounds the decoded contract records a store keeps
-// (their stored bytes; decoded they take a few times that).
-const recordCacheBytes = 64 << 20
-
 func (t *tx) Measurements(contractID string) ([]*domain.Measurement, error) {
 	return numbered[domain.Measurement](t, bucketContractMeasurements, contractID)
 }

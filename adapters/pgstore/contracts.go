@@ -144,10 +144,6 @@ func pgNumbered[T any](t *tx, table, contractID string) ([]*T, error) {
 	return out, err
 }
 
-// recordCacheBytes bounds the decoded contract records a store keeps
-// (their stored bytes; decoded they take a few times that).
-const recordCacheBytes = 64 << 20
-
 func (t *tx) Measurements(contractID string) ([]*domain.Measurement, error) {
 	return pgNumbered[domain.Measurement](t, "contract_measurements", contractID)
 }

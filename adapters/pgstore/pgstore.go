@@ -129,7 +129,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if n <= 0 {
 		n = DefaultMaxWriters
 	}
-	s := &Store{pool: pool, opts: opts, writers: make(chan struct{}, n), records: recordcache.New(recordCacheBytes)}
+	s := &Store{pool: pool, opts: opts, writers: make(chan struct{}, n), records: recordcache.New(recordcache.DefaultMax)}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err

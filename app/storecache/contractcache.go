@@ -25,7 +25,7 @@ type contractCache struct {
 // maxCachedContractLines bounds the cache by the contracts' lines (a line
 // is a few hundred bytes decoded): when a contract would pass it, the
 // cache starts over.
-const maxCachedContractLines = 200_000
+const maxCachedContractLines = 100_000
 
 func newContractCache() *contractCache { return &contractCache{m: map[string]*domain.Contract{}} }
 

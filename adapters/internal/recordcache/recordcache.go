@@ -24,6 +24,11 @@ type entry struct {
 	v   any
 }
 
+// DefaultMax is the raw bytes a store's cache keeps: 32 MB, a few times
+// that decoded (a dense 5,000-line contract's 36 measurements are about
+// 6 MB).
+const DefaultMax = 32 << 20
+
 // New returns a cache keeping at most max bytes of raw records (the
 // decoded values take a few times that); when full it starts over.
 func New(max int) *Cache { return &Cache{m: map[string]entry{}, max: max} }
