@@ -88,6 +88,7 @@ func TestSchedule(t *testing.T) {
 	}
 	// The workbook's cached figures are the table's; the PDF carries its totals.
 	xr := h.Do("GET", path+"/table.xlsx", tok, "", "Accept", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+	dump("schedule.xlsx", xr.Body)
 	if xr.Status != 200 {
 		t.Fatalf("XLSX %d %s", xr.Status, xr.Body)
 	}
