@@ -129,25 +129,30 @@ func (in BudgetInput) applyFields(b *domain.Budget) {
 func (s *Service) CreateBudget(ctx context.Context, p domain.Principal, in BudgetInput) (*domain.PricedBudget, error) {
 	var out *domain.PricedBudget
 	err := s.store.Update(ctx, func(tx Tx) error {
-		now := s.now()
-		b := &domain.Budget{ID: NewID(now), CompanyID: p.CompanyID, UserID: p.UserID, DepartmentID: p.DepartmentID,
-			CreatedAt: now, UpdatedAt: now}
-		in.applyFields(b)
-		b.Banks, b.Items = bankRefs(in.Banks), nodes(in.Items)
-		b.AssignIDs()
-		if err := s.checkTree(tx, p, b, true, true); err != nil {
-			return err
-		}
-		if in.TCU != nil {
-			if err := in.TCU.apply(b); err != nil {
-				return err
-			}
-		}
 		var err error
-		out, err = saveBudget(tx, p, b)
+		out, err = s.createBudget(tx, p, in)
 		return err
 	})
 	return out, err
+}
+
+// createBudget is CreateBudget in the caller's transaction.
+func (s *Service) createBudget(tx Tx, p domain.Principal, in BudgetInput) (*domain.PricedBudget, error) {
+	now := s.now()
+	b := &domain.Budget{ID: NewID(now), CompanyID: p.CompanyID, UserID: p.UserID, DepartmentID: p.DepartmentID,
+		CreatedAt: now, UpdatedAt: now}
+	in.applyFields(b)
+	b.Banks, b.Items = bankRefs(in.Banks), nodes(in.Items)
+	b.AssignIDs()
+	if err := s.checkTree(tx, p, b, true, true); err != nil {
+		return nil, err
+	}
+	if in.TCU != nil {
+		if err := in.TCU.apply(b); err != nil {
+			return nil, err
+		}
+	}
+	return saveBudget(tx, p, b)
 }
 
 // BudgetPatch names the fields of a budget to change; nil fields stay.

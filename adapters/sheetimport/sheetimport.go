@@ -105,10 +105,14 @@ func (e RowError) Error() string {
 type Sheet struct {
 	HeaderRow int
 	Columns   [numColumns]int // -1 when absent
-	Stages    []Stage
-	Lines     []Line
-	Errors    []RowError
-	Skipped   []int
+	// PriceWithBDI: the only unit price column is titled "com BDI", so
+	// the lines' UnitPrice include the tender's BDI (a column without
+	// BDI is taken first when the sheet has both).
+	PriceWithBDI bool
+	Stages       []Stage
+	Lines        []Line
+	Errors       []RowError
+	Skipped      []int
 }
 
 // Read reads the sheet in r. An error is returned for a file that cannot
@@ -132,8 +136,8 @@ func Read(ctx context.Context, name string, r io.ReaderAt, size int64, l Limits)
 		if line > l.HeaderRow {
 			return nil, fmt.Errorf("no header row in the first %d rows: a row with the titles item, description, unit and quantity", l.HeaderRow)
 		}
-		if cols, ok := header(cells); ok {
-			sh.HeaderRow, sh.Columns = line, cols
+		if cols, withBDI, ok := header(cells); ok {
+			sh.HeaderRow, sh.Columns, sh.PriceWithBDI = line, cols, withBDI
 			break
 		}
 	}
@@ -289,8 +293,7 @@ func matchTitle(t string, c Column) bool {
 }
 
 // header reports whether cells are the header row, and the columns.
-func header(cells []string) ([numColumns]int, bool) {
-	var cols [numColumns]int
+func header(cells []string) (cols [numColumns]int, withBDI, ok bool) {
 	for i := range cols {
 		cols[i] = -1
 	}
@@ -300,18 +303,28 @@ func header(cells []string) ([numColumns]int, bool) {
 			continue
 		}
 		for col := ColItem; col < numColumns; col++ {
-			if cols[col] < 0 && matchTitle(t, col) {
+			if !matchTitle(t, col) {
+				continue
+			}
+			bdi := col == ColUnitPrice && strings.Contains(t, "COM BDI")
+			// The first column of each title is taken, but a unit price
+			// without BDI (the cost the budget's BDI applies to) is
+			// preferred to one with BDI, wherever it stands.
+			if cols[col] < 0 || (col == ColUnitPrice && withBDI && !bdi) {
 				cols[col] = i
+				if col == ColUnitPrice {
+					withBDI = bdi
+				}
 				break
 			}
 		}
 	}
 	for _, c := range required {
 		if cols[c] < 0 {
-			return cols, false
+			return cols, false, false
 		}
 	}
-	return cols, true
+	return cols, withBDI, true
 }
 
 // itemNumber normalises an item number: digits separated by dots, a final

@@ -167,6 +167,34 @@ func TestReadMessyXLSX(t *testing.T) {
 	if len(sh.Skipped) != 2 {
 		t.Fatalf("skipped %v, want the subtotal and total rows", sh.Skipped)
 	}
+	if !sh.PriceWithBDI {
+		t.Error("the only price column is titled com BDI: PriceWithBDI should say so")
+	}
+}
+
+// TestPriceWithoutBDIPreferred: of two unit price columns, the one without
+// BDI is read, wherever it stands; a sheet whose only price is without BDI
+// says so.
+func TestPriceWithoutBDIPreferred(t *testing.T) {
+	for _, tc := range []struct {
+		header, row string
+		want       string
+		withBDI    bool
+	}{
+		{"Item;Descrição;Un;Quant.;Preço Unit. com BDI;Preço Unit. sem BDI", "1;A;m;2;12,50;10,00", "10", false},
+		{"Item;Descrição;Un;Quant.;Custo unitário sem BDI;Preço unitário com BDI", "1;A;m;2;10,00;12,50", "10", false},
+		{"Item;Descrição;Un;Quant.;Preço unitário", "1;A;m;2;10,00", "10", false},
+		{"Item;Descrição;Un;Quant.;P. Unit. com BDI", "1;A;m;2;12,50", "12.5", true},
+	} {
+		data := tc.header + "\n" + tc.row + "\n"
+		sh, err := Read(context.Background(), "t.csv", strings.NewReader(data), int64(len(data)), DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(sh.Lines) != 1 || sh.Lines[0].UnitPrice.String() != tc.want || sh.PriceWithBDI != tc.withBDI {
+			t.Errorf("%s: lines %+v, with BDI %v; want price %s, with BDI %v", tc.header, sh.Lines, sh.PriceWithBDI, tc.want, tc.withBDI)
+		}
+	}
 }
 
 func TestReadLimits(t *testing.T) {

@@ -18,12 +18,14 @@ import (
 
 // A budget from a tender's spreadsheet (docs/budgets.md):
 //
-//	POST /budgets/import?code=…&description=…&location=MG&bank=SINAPI&version=08/2026[&bdi=25][&desonerado=true][&dry_run=true]
+//	POST /budgets/import?code=…&description=…&location=MG&bank=SINAPI&version=08/2026[&bdi=25][&desonerado=true][&unmatched=own][&dry_run=true]
 //
 // with the sheet as the body (text/csv, or the XLSX media type), capped as
-// every body. 201 with the budget; with dry_run, 200 with the report of
-// how each line was matched, nothing written. Every row that cannot be
-// read or matched is a 422 error naming it (source.parameter "row <n>").
+// every body. 201 with the budget, meta.unmatched listing the lines
+// imported as own priced lines; with dry_run, 200 with the report of how
+// each line was matched, nothing written. Every row that cannot be read
+// or matched (or, with unmatched=own, imported) is a 422 error naming it
+// (source.pointer "/rows/<n>").
 
 // isSheetUpload reports whether a request uploads a sheet to import.
 func isSheetUpload(r *http.Request) bool {
@@ -33,7 +35,7 @@ func isSheetUpload(r *http.Request) bool {
 }
 
 // sheetParams are the import's query parameters.
-var sheetParams = []string{"code", "description", "client", "location", "bank", "version", "bdi", "desonerado", "dry_run"}
+var sheetParams = []string{"code", "description", "client", "location", "bank", "version", "bdi", "desonerado", "unmatched", "dry_run"}
 
 // importBudgetSheet handles POST /budgets/import.
 func (h *handlers) importBudgetSheet(w http.ResponseWriter, r *http.Request) {
@@ -46,7 +48,7 @@ func (h *handlers) importBudgetSheet(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, domain.Errorf(httpapi.EUNSUPPORTED, "the sheet must be sent as text/csv or %s", reports.XLSXMediaType))
 		return
 	}
-	in := app.SheetImport{Budget: app.BudgetInput{Code: q.Get("code"), Description: q.Get("description"), Client: q.Get("client"),
+	in := app.SheetImport{Unmatched: q.Get("unmatched"), Budget: app.BudgetInput{Code: q.Get("code"), Description: q.Get("description"), Client: q.Get("client"),
 		State: q.Get("location"), Banks: []app.BankInput{{Name: q.Get("bank"), State: q.Get("location"), Month: q.Get("version")}}}}
 	var bad paramErrors
 	for _, name := range []string{"code", "description", "location", "bank", "version"} {
@@ -70,6 +72,9 @@ func (h *handlers) importBudgetSheet(w http.ResponseWriter, r *http.Request) {
 			*target = v
 		}
 	}
+	if u := q.Get("unmatched"); u != "" && u != app.UnmatchedRefuse && u != app.UnmatchedOwn {
+		bad = append(bad, &paramError{Param: "unmatched", Message: "must be " + app.UnmatchedRefuse + " or " + app.UnmatchedOwn})
+	}
 	if len(bad) > 0 {
 		h.writeError(w, r, bad)
 		return
@@ -89,12 +94,16 @@ func (h *handlers) importBudgetSheet(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, l := range sheet.Lines {
 		in.Lines = append(in.Lines, app.SheetLine{Row: l.Row, Number: l.Number, Stage: l.Stage, Bank: l.Bank, Code: l.Code,
-			Description: l.Description, Quantity: l.Quantity})
+			Description: l.Description, Unit: l.Unit, Quantity: l.Quantity, UnitPrice: l.UnitPrice, HasPrice: l.HasPrice})
 	}
+	in.PriceWithBDI = sheet.PriceWithBDI
 	// The rows that cannot be read and those that cannot be matched, at once.
 	var v domain.Validation
 	for _, e := range sheet.Errors {
 		v.Add("/rows/"+strconv.Itoa(e.Row), "%s", e.Error())
+	}
+	if v.Len() > 0 {
+		in.DryRun = true // the lines read are only matched, to name every row at once
 	}
 	matches, pb, err := h.env.App.ImportBudgetSheet(r.Context(), principal(r), in)
 	if err != nil && domain.ErrorCode(err) != domain.EINVALID {
@@ -107,13 +116,19 @@ func (h *handlers) importBudgetSheet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if pb != nil {
+		unmatched := []map[string]any{}
+		for _, m := range matches {
+			if m.Unmatched {
+				unmatched = append(unmatched, matchRow(m))
+			}
+		}
 		w.Header().Set("Location", created(r, pb.ID))
-		h.writeDoc(w, r, http.StatusCreated, h.budgetDoc(pb, true))
+		h.writeDocWith(w, r, http.StatusCreated, h.budgetDoc(pb, true), nil, &jsonapi.Meta{"unmatched": unmatched})
 		return
 	}
 	rows := make([]map[string]any, len(matches))
 	for i, m := range matches {
-		rows[i] = map[string]any{"row": m.Row, "number": m.Number, "kind": string(m.Kind), "bank": m.Bank, "code": m.Code, "edition": m.Edition}
+		rows[i] = matchRow(m)
 	}
 	skipped := sheet.Skipped
 	if skipped == nil {
@@ -122,4 +137,14 @@ func (h *handlers) importBudgetSheet(w http.ResponseWriter, r *http.Request) {
 	h.writeNodes(w, r, &jsonapi.OnePayload{Data: &jsonapi.Node{Type: "budget-imports", ID: "dry-run", Attributes: map[string]any{
 		"header_row": sheet.HeaderRow, "stages": len(sheet.Stages), "lines": rows, "skipped_rows": skipped,
 	}}})
+}
+
+// matchRow is a sheet line's match as the answer gives it; an unmatched
+// line imported as an own priced line carries unmatched and its reason.
+func matchRow(m app.SheetMatch) map[string]any {
+	row := map[string]any{"row": m.Row, "number": m.Number, "kind": string(m.Kind), "bank": m.Bank, "code": m.Code, "edition": m.Edition}
+	if m.Unmatched {
+		row["unmatched"], row["reason"] = true, m.Reason
+	}
+	return row
 }

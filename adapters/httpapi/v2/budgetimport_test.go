@@ -1,6 +1,7 @@
 package v2_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -67,4 +68,66 @@ func TestImportBudgetSheet(t *testing.T) {
 		t.Errorf("dry run: %v (budgets %d → %d)", dry, before, list())
 	}
 	errorsOf(t, h.Do("POST", path, tok, `{"data":{}}`), 415)
+
+	// Unmatched lines imported as own priced lines (unmatched=own): the
+	// unknown code at its sheet price gives the same total; the
+	// unreadable quantity is still refused; a dry run writes nothing.
+	resources := func() int {
+		return len(expect(t, h.Do("GET", "/api/public/v2/my_database/resources?page[size]=100", tok, ""), 200)["data"].([]any))
+	}
+	before, nres := list(), resources()
+	own6 := strings.Replace(path, "IMP-1", "IMP-6", 1) + "&unmatched=own"
+	errs = errorsOf(t, h.Do("POST", own6, tok, messy, "Content-Type", "text/csv"), 422)
+	if len(errs) != 1 || errs[0].Pointer != "/rows/7" {
+		t.Errorf("unmatched=own still refuses the unreadable quantity, only it: %+v", errs)
+	}
+	// The sheet carries 89478 at the budget's own unit price without BDI.
+	var price string
+	for _, row := range expect(t, h.Do("GET", budgets+"/"+f.id+"/reports/synthetic", tok, ""), 200)["data"].([]any) {
+		if a := row.(map[string]any)["attributes"].(map[string]any); a["code"] == "89478" {
+			price = strings.Replace(num(t, a["unit_price"]), ".", ",", 1)
+		}
+	}
+	unknown := strings.Replace(sheet, "1.2;89478;SINAPI;ALVENARIA ESTRUTURAL 14X19X29;M2;33,25;194,81", "1.2;99999;SINAPI;ALVENARIA ESTRUTURAL 14X19X29;M2;33,25;"+price, 1)
+	dry = attrs(t, expect(t, h.Do("POST", own6+"&dry_run=true", tok, unknown, "Content-Type", "text/csv"), 200))
+	if l := dry["lines"].([]any)[1].(map[string]any); l["unmatched"] != true || l["code"] != "IMP-6-1.2" || !strings.Contains(l["reason"].(string), "99999") {
+		t.Errorf("dry run's unmatched line: %v", l)
+	}
+	if list() != before || resources() != nres {
+		t.Errorf("a dry run wrote: budgets %d → %d, resources %d → %d", before, list(), nres, resources())
+	}
+	doc := expect(t, h.Do("POST", own6, tok, unknown, "Content-Type", "text/csv"), 201)
+	got = doc["data"].(map[string]any)["attributes"].(map[string]any)
+	if num(t, got["total_with_bdi"]) != num(t, want) {
+		t.Errorf("imported with an own priced line: total %v, want %v", got["total_with_bdi"], want)
+	}
+	um := doc["meta"].(map[string]any)["unmatched"].([]any)
+	if len(um) != 1 || num(t, um[0].(map[string]any)["row"]) != "5" {
+		t.Errorf("meta.unmatched %v", um)
+	}
+	res := expect(t, h.Do("GET", "/api/public/v2/my_database/resources?filter[code]=IMP-6-1.2", tok, ""), 200)["data"].([]any)
+	if len(res) != 1 {
+		t.Fatalf("the own resource of the unmatched line: %v", res)
+	}
+	ra := res[0].(map[string]any)["attributes"].(map[string]any)
+	if ra["secondary_code"] != "99999" || ra["unit"] != "M2" || fmt.Sprint(ra["tags"]) != "[unmatched]" || fmt.Sprint(ra["resource_type"]) != "5" ||
+		num(t, ra["locals"].(map[string]any)["MG"].(map[string]any)["pnd"]) != strings.Replace(price, ",", ".", 1) {
+		t.Errorf("the own resource of the unmatched line: %v", ra)
+	}
+	// Without a unit price, or with prices with BDI only, a line cannot be
+	// an own priced line: refused, naming the row.
+	noPrice := strings.Replace(unknown, "M2;33,25;"+price, "M2;33,25;", 1)
+	r = h.Do("POST", strings.Replace(own6, "IMP-6", "IMP-7", 1), tok, noPrice, "Content-Type", "text/csv")
+	if errs := errorsOf(t, r, 422); len(errs) != 1 || errs[0].Pointer != "/rows/5" || !strings.Contains(string(r.Body), "no unit price") {
+		t.Errorf("a line without a price: %s", r.Body)
+	}
+	withBDI := strings.Replace(unknown, "Preço Unit. (R$)", "Preço Unit. com BDI", 1)
+	r = h.Do("POST", strings.Replace(own6, "IMP-6", "IMP-7", 1), tok, withBDI, "Content-Type", "text/csv")
+	if errs := errorsOf(t, r, 422); len(errs) != 1 || !strings.Contains(string(r.Body), "sem BDI") {
+		t.Errorf("prices with BDI only: %s", r.Body)
+	}
+	if list() != before+1 || resources() != nres+1 {
+		t.Errorf("refused imports wrote: budgets %d → %d, resources %d → %d", before, list(), nres, resources())
+	}
+	errorsOf(t, h.Do("POST", own6+"&unmatched=maybe", tok, unknown, "Content-Type", "text/csv"), 400)
 }
