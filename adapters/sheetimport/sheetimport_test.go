@@ -178,8 +178,8 @@ func TestReadMessyXLSX(t *testing.T) {
 func TestPriceWithoutBDIPreferred(t *testing.T) {
 	for _, tc := range []struct {
 		header, row string
-		want       string
-		withBDI    bool
+		want        string
+		withBDI     bool
 	}{
 		{"Item;Descrição;Un;Quant.;Preço Unit. com BDI;Preço Unit. sem BDI", "1;A;m;2;12,50;10,00", "10", false},
 		{"Item;Descrição;Un;Quant.;Custo unitário sem BDI;Preço unitário com BDI", "1;A;m;2;10,00;12,50", "10", false},
