@@ -104,6 +104,7 @@ func importEdition(tx Tx, now time.Time, d *EditionData) (ImportSummary, error) 
 	if in.Source != "" {
 		ed.Source = in.Source
 	}
+	ed.Files = domain.MergeFiles(ed.Files, in.Files)
 	ed.ImportedAt = now
 	for _, r := range inCodeOrder(d.Resources, resourceCode) {
 		old, err := tx.BankResource(key, r.Code)
@@ -148,7 +149,7 @@ func replaceEdition(tx Tx, now time.Time, in domain.Edition, d *EditionData) (Im
 	if err := tx.DeleteBankRecords(key); err != nil {
 		return ImportSummary{}, err
 	}
-	ed := &domain.Edition{Bank: in.Bank, State: in.State, Month: in.Month, Region: in.Region, Source: in.Source, ImportedAt: now}
+	ed := &domain.Edition{Bank: in.Bank, State: in.State, Month: in.Month, Region: in.Region, Source: in.Source, ImportedAt: now, Files: domain.MergeFiles(nil, in.Files)}
 	for _, r := range in.Regimes {
 		ed.AddRegime(r)
 	}

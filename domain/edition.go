@@ -21,6 +21,11 @@ type Edition struct {
 	Structures   int      // number of compositions whose structure is known
 	Source       string   // where the data came from
 	ImportedAt   time.Time
+	// Files are the official files the edition was read from (name,
+	// size, SHA-256, title lines), by name (MergeFiles); none when its
+	// importer read no file of the publisher's (the demo's normalised
+	// subsets, an edition imported before files were recorded).
+	Files []SourceFile
 }
 
 // Key returns the edition's key.

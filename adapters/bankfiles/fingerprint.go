@@ -21,24 +21,30 @@ func (b Bank) Fingerprint(ctx context.Context, path string, l Limits) (domain.So
 		return domain.SourceFile{}, badFile(path, 0, "%v", err)
 	}
 	defer fh.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, fh)
+	st, err := fh.Stat()
 	if err != nil {
 		return domain.SourceFile{}, badFile(path, 0, "%v", err)
 	}
-	sf := domain.SourceFile{Name: filepath.Base(path), Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}
-	if _, err := fh.Seek(0, io.SeekStart); err != nil {
-		return domain.SourceFile{}, badFile(path, 0, "%v", err)
-	}
-	f, _, err := newFile(ctx, path, fh, n, b.Formats, l.withDefaults())
+	f, _, err := newFile(ctx, path, fh, st.Size(), b.Formats, l.withDefaults())
 	if err == errNoHeader {
-		return sf, nil
+		return sourceFile(path, fh, st.Size(), nil)
 	}
 	if err != nil {
 		return domain.SourceFile{}, err
 	}
 	defer f.src.close()
-	for _, r := range f.Title {
+	return sourceFile(path, fh, st.Size(), f.Title)
+}
+
+// sourceFile is the record of the file name of size bytes in r, whose
+// title rows are title: its base name, size, SHA-256 and title lines.
+func sourceFile(name string, r io.ReaderAt, size int64, title []Row) (domain.SourceFile, error) {
+	h := sha256.New()
+	if _, err := io.Copy(h, io.NewSectionReader(r, 0, size)); err != nil {
+		return domain.SourceFile{}, badFile(name, 0, "%v", err)
+	}
+	sf := domain.SourceFile{Name: filepath.Base(name), Size: size, SHA256: hex.EncodeToString(h.Sum(nil))}
+	for _, r := range title {
 		var cells []string
 		for _, c := range r.Cells {
 			if c = strings.TrimSpace(c); c != "" {

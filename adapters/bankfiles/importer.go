@@ -81,11 +81,12 @@ type Importer struct {
 	// take DefaultLimits'.
 	Limits Limits
 
-	bank  Bank
-	state string
-	month string
-	files []FileSummary
-	b     Builder
+	bank    Bank
+	state   string
+	month   string
+	files   []FileSummary
+	sources []domain.SourceFile // the record of each file read (Edition.Files)
+	b       Builder
 }
 
 // NewImporter returns an Importer of the edition of bank for a state (UF)
@@ -131,6 +132,10 @@ func (im *Importer) Add(ctx context.Context, name string, r io.ReaderAt, size in
 		f.progress = func(done, total int64) { im.Progress(name, done, total) }
 	}
 	sum.Format = format.Name()
+	rec, err := sourceFile(name, r, size, f.Title)
+	if err != nil {
+		return sum, err
+	}
 	im.b.file = &sum
 	err = format.Read(f, &im.b)
 	im.b.file = nil
@@ -143,6 +148,7 @@ func (im *Importer) Add(ctx context.Context, name string, r io.ReaderAt, size in
 		im.Progress(name, total, total)
 	}
 	im.files = append(im.files, sum)
+	im.sources = append(im.sources, rec)
 	return sum, nil
 }
 
@@ -153,7 +159,8 @@ func (im *Importer) Files() []FileSummary { return append([]FileSummary(nil), im
 func (im *Importer) Counts() []RegimeCount { return im.b.counts() }
 
 // Edition returns the edition the files are imported into, without regimes
-// or counts, its Source citing the publisher and the files read.
+// or counts, its Source citing the publisher and the files read, its Files
+// recording each (name, size, SHA-256, title lines).
 func (im *Importer) Edition() domain.Edition {
 	names := make([]string, len(im.files))
 	for i, f := range im.files {
@@ -162,6 +169,7 @@ func (im *Importer) Edition() domain.Edition {
 	return domain.Edition{
 		Bank: im.bank.Name, State: im.state, Month: im.month,
 		Source: fmt.Sprintf("%s, %s %s: %s", im.bank.Publisher, im.state, im.month, strings.Join(names, ", ")),
+		Files:  append([]domain.SourceFile(nil), im.sources...),
 	}
 }
 

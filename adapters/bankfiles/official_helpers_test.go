@@ -363,3 +363,20 @@ func brToDot(s string) (string, bool) {
 	}
 	return ip, true
 }
+
+// fileRecords are the records an import keeps of the files at paths
+// (domain.SourceFile), sorted by name as an edition keeps them, computed
+// here from the bytes; each file's title lines are titles(name).
+func fileRecords(t *testing.T, titles func(name string) []string, paths ...string) []domain.SourceFile {
+	t.Helper()
+	var out []domain.SourceFile
+	for _, p := range paths {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := p[strings.LastIndexByte(p, '/')+1:]
+		out = append(out, domain.SourceFile{Name: name, Size: int64(len(raw)), SHA256: fmt.Sprintf("%x", sha256.Sum256(raw)), Titles: titles(name)})
+	}
+	return domain.MergeFiles(nil, out)
+}

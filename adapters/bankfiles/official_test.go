@@ -95,8 +95,9 @@ func TestImportSinapiPE(t *testing.T) {
 	if d := cmp.Diff([]int{4811, 7737, 7737}, rows); d != "" {
 		t.Errorf("rows per file (-want +got):\n%s", d)
 	}
+	// Caixa's CSV files have no title rows above their header.
 	want := []*domain.Edition{{Bank: "SINAPI", State: "PE", Month: "10/2024", Regimes: []domain.Regime{nd, des},
-		Resources: 4811, Compositions: 7737}}
+		Resources: 4811, Compositions: 7737, Files: fileRecords(t, func(string) []string { return nil }, peFiles...)}}
 	if d := cmp.Diff(want, db.editions(t), ignoreImport); d != "" {
 		t.Errorf("editions (-want +got):\n%s", d)
 	}
@@ -228,8 +229,21 @@ func TestImportSicroAL(t *testing.T) {
 		im.Counts()); d != "" {
 		t.Errorf("counts (-want +got):\n%s", d)
 	}
+	// The publisher's title rows, as each report writes them.
+	titles := func(name string) []string {
+		t := []string{"CGCIT SISTEMA DE CUSTOS REFERENCIAIS DE OBRAS - SICRO DNIT", "Alagoas - Janeiro/2024"}
+		switch {
+		case strings.Contains(name, "Equipamentos_com"):
+			t[1] += " - Com desoneração"
+		case strings.Contains(name, "Mao_de_Obra_com"):
+			t = append(t, "Com desoneração")
+		case strings.Contains(name, "Mao_de_Obra_sem"):
+			t = append(t, "Sem desoneração")
+		}
+		return t
+	}
 	want := []*domain.Edition{{Bank: "SICRO3", State: "AL", Month: "01/2024", Regimes: []domain.Regime{nd, des},
-		Resources: resources, Compositions: 6368}}
+		Resources: resources, Compositions: 6368, Files: fileRecords(t, titles, alFiles...)}}
 	if d := cmp.Diff(want, db.editions(t), ignoreImport); d != "" {
 		t.Errorf("editions (-want +got):\n%s", d)
 	}
@@ -400,7 +414,8 @@ func TestSinapiXLSXMatchesCSV(t *testing.T) {
 			}
 			want := parse(t, bankfiles.OfficialSinapi(), tc.state, tc.month, tc.csv...)
 			got := parse(t, bankfiles.OfficialSinapi(), tc.state, tc.month, files...)
-			if d := cmp.Diff(want, got, decimals, cmpopts.IgnoreFields(domain.Edition{}, "Source")); d != "" {
+			// The records are the same; the files read (Source, Files) differ.
+			if d := cmp.Diff(want, got, decimals, cmpopts.IgnoreFields(domain.Edition{}, "Source", "Files")); d != "" {
 				t.Errorf("XLSX differs from CSV (-csv +xlsx):\n%s", d)
 			}
 		})
@@ -644,7 +659,7 @@ func TestSinapiWindows1252CSV(t *testing.T) {
 	writeFile(t, path, latin)
 	want := parse(t, bankfiles.OfficialSinapi(), "PE", "10/2024", peSinteticoND)
 	got := parse(t, bankfiles.OfficialSinapi(), "PE", "10/2024", path)
-	if d := cmp.Diff(want, got, decimals, cmpopts.IgnoreFields(domain.Edition{}, "Source")); d != "" {
+	if d := cmp.Diff(want, got, decimals, cmpopts.IgnoreFields(domain.Edition{}, "Source", "Files")); d != "" {
 		t.Errorf("Windows-1252 differs from UTF-8 (-utf8 +cp1252):\n%s", d)
 	}
 	if c := got[0].Compositions[0]; !strings.Contains(c.Description, "ÁGUA, DN 80 MM, JUNTA ELÁSTICA") {

@@ -141,6 +141,8 @@ type editionRecord struct {
 	Structures   int    `json:"structures"`
 	Source       string `json:"source"`
 	ImportedAt   string `json:"imported_at"`
+	// Files are domain.SourceFile, whose JSON names are the record's.
+	Files []domain.SourceFile `json:"files,omitempty"`
 }
 
 type bankResourceRecord struct {
@@ -477,7 +479,7 @@ func toEditionRecord(e *domain.Edition) editionRecord {
 	r := editionRecord{
 		Bank: e.Bank, State: e.State, Month: e.Month, Region: e.Region,
 		Resources: e.Resources, Compositions: e.Compositions, Structures: e.Structures,
-		Source: e.Source, ImportedAt: encTime(e.ImportedAt),
+		Source: e.Source, ImportedAt: encTime(e.ImportedAt), Files: e.Files,
 	}
 	if e.Regimes != nil {
 		r.Regimes = make([]int, len(e.Regimes))
@@ -492,7 +494,7 @@ func (r *editionRecord) domain(d *decoder) *domain.Edition {
 	e := &domain.Edition{
 		Bank: r.Bank, State: r.State, Month: r.Month, Region: r.Region,
 		Resources: r.Resources, Compositions: r.Compositions, Structures: r.Structures,
-		Source: r.Source, ImportedAt: d.time("imported_at", r.ImportedAt),
+		Source: r.Source, ImportedAt: d.time("imported_at", r.ImportedAt), Files: r.Files,
 	}
 	if r.Regimes != nil {
 		e.Regimes = make([]domain.Regime, len(r.Regimes))

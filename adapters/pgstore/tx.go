@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/costdb/costdb/adapters/internal/recordcache"
@@ -850,15 +851,21 @@ func (t *tx) DeleteComposition(id string) error {
 
 // Editions.
 
-const editionCols = `e.bank, e.state, e.month, e.region, e.regimes, e.resources, e.compositions, e.structures, e.source, e.imported_at, e.imported_at_ns`
+const editionCols = `e.bank, e.state, e.month, e.region, e.regimes, e.resources, e.compositions, e.structures, e.source, e.imported_at, e.imported_at_ns, e.files`
 
 func scanEdition(r pgx.Row) (*domain.Edition, error) {
 	var e domain.Edition
 	var regimes []int32
 	var at time.Time
 	var ns int32
-	if err := r.Scan(&e.Bank, &e.State, &e.Month, &e.Region, &regimes, &e.Resources, &e.Compositions, &e.Structures, &e.Source, &at, &ns); err != nil {
+	var files []byte
+	if err := r.Scan(&e.Bank, &e.State, &e.Month, &e.Region, &regimes, &e.Resources, &e.Compositions, &e.Structures, &e.Source, &at, &ns, &files); err != nil {
 		return nil, err
+	}
+	if files != nil {
+		if err := json.Unmarshal(files, &e.Files); err != nil {
+			return nil, fmt.Errorf("edition %s: files: %w", e.Key(), err)
+		}
 	}
 	if regimes != nil {
 		e.Regimes = make([]domain.Regime, len(regimes))
@@ -919,13 +926,20 @@ func (t *tx) PutEdition(e *domain.Edition) error {
 		}
 	}
 	at, ns := ts(e.ImportedAt)
-	return t.exec(`INSERT INTO editions (key, bank, state, month, region, regimes, resources, compositions, structures, source, imported_at, imported_at_ns)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+	var files []byte // NULL for none
+	if len(e.Files) > 0 {
+		var err error
+		if files, err = json.Marshal(e.Files); err != nil {
+			return err
+		}
+	}
+	return t.exec(`INSERT INTO editions (key, bank, state, month, region, regimes, resources, compositions, structures, source, imported_at, imported_at_ns, files)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 		ON CONFLICT (key) DO UPDATE SET bank = excluded.bank, state = excluded.state, month = excluded.month, region = excluded.region,
 			regimes = excluded.regimes, resources = excluded.resources, compositions = excluded.compositions,
 			structures = excluded.structures, source = excluded.source, imported_at = excluded.imported_at,
-			imported_at_ns = excluded.imported_at_ns`,
-		k, e.Bank, e.State, e.Month, e.Region, regimes, e.Resources, e.Compositions, e.Structures, e.Source, at, ns)
+			imported_at_ns = excluded.imported_at_ns, files = excluded.files`,
+		k, e.Bank, e.State, e.Month, e.Region, regimes, e.Resources, e.Compositions, e.Structures, e.Source, at, ns, files)
 }
 
 // Budgets.

@@ -403,6 +403,12 @@ func testEditions(t *testing.T, s app.Store) {
 	regional := newEdition("SICRO3", "AL", "01/2024")
 	regional.Region = "Sertão"
 	regional.Regimes = nil
+	// The official files read, kept in order with their title lines.
+	aug.Files = []domain.SourceFile{
+		{Name: "SINAPI_Custo_Ref_Insumos_MG_202608_NaoDesonerado.csv", Size: 123456, SHA256: strings.Repeat("ab", 32),
+			Titles: []string{"SINAPI - SISTEMA NACIONAL DE PESQUISA DE CUSTOS", "Mês de coleta: 08/2026 — preços medianos"}},
+		{Name: "SINAPI_Custo_Ref_Composicoes_MG_202608_NaoDesonerado.csv", Size: 7, SHA256: strings.Repeat("0f", 32)},
+	}
 	update(t, s, func(tx app.Tx) error {
 		for _, e := range []*domain.Edition{aug, regional, jul, sicro} {
 			if err := tx.PutEdition(e); err != nil {
