@@ -785,3 +785,16 @@ func editionRegimes(tx Tx, ref domain.BankRef) ([]domain.Regime, error) {
 	}
 	return append([]domain.Regime(nil), ed.Regimes...), nil
 }
+
+// EditionFiles implements domain.FileSource: the files the edition was
+// read from (none for an edition not held).
+func (s source) EditionFiles(key string) ([]domain.SourceFile, error) {
+	e, err := s.tx.Edition(key)
+	if isNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return e.Files, nil
+}

@@ -167,3 +167,52 @@ func versionOf(ctx context.Context) (int, bool) {
 	n, ok := ctx.Value(versionKey{}).(int)
 	return n, ok
 }
+
+// CheckVersion checks version n of a budget of the caller's company
+// against the editions held (domain.CheckVersion, docs/verify.md): its
+// bank records against the editions' records now, the files recorded at
+// the freeze against the files the editions record now, and its figures
+// recomputed.
+func (s *Service) CheckVersion(ctx context.Context, p domain.Principal, id string, n int) (*domain.VersionCheck, *domain.BudgetVersion, error) {
+	var out *domain.VersionCheck
+	var ver *domain.BudgetVersion
+	err := s.store.View(ctx, func(tx Tx) error {
+		v, err := s.version(tx, p, id, n)
+		if err != nil {
+			return err
+		}
+		ver = v
+		out, err = domain.CheckVersion(v.Content, heldEditions{source{tx: tx}})
+		return err
+	})
+	return out, ver, err
+}
+
+// CheckVersionContent checks a version's canonical content (a version
+// exported, read back) against the editions this store holds: what
+// `costdb verify` asks of a store it filled from the official files.
+func (s *Service) CheckVersionContent(ctx context.Context, content []byte) (*domain.VersionCheck, error) {
+	var out *domain.VersionCheck
+	err := s.store.View(ctx, func(tx Tx) error {
+		var err error
+		out, err = domain.CheckVersion(content, heldEditions{source{tx: tx}})
+		return err
+	})
+	return out, err
+}
+
+// heldEditions is the store's editions as domain.CheckVersion reads them:
+// the bank records as a budget reads them (source), and each edition's
+// files.
+type heldEditions struct{ source }
+
+func (h heldEditions) EditionFiles(key string) ([]domain.SourceFile, bool, error) {
+	e, err := h.tx.Edition(key)
+	if isNotFound(err) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return e.Files, true, nil
+}

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"sort"
+	"strings"
 	"time"
 )
 
@@ -25,11 +27,27 @@ type BudgetVersion struct {
 // VersionFormat is the version of the canonical encoding of VersionContent.
 const VersionFormat = 1
 
-// VersionContent is what a frozen version holds.
+// VersionContent is what a frozen version holds. Sources, when the
+// editions it read recorded their files, are those files by edition (left
+// out of the encoding when none, so versions frozen before keep their hash).
 type VersionContent struct {
-	Format int
-	Budget *Budget
-	Prices *PriceSnapshot
+	Format  int
+	Budget  *Budget
+	Prices  *PriceSnapshot
+	Sources []EditionSources `json:",omitempty"`
+}
+
+// EditionSources are the official files of one edition a version read
+// (Edition.Files at the time it was frozen), by the edition's key.
+type EditionSources struct {
+	Edition string // the edition's key (EditionKey)
+	Files   []SourceFile
+}
+
+// FileSource is a PriceSource that also knows the files each edition was
+// read from; Freeze records them.
+type FileSource interface {
+	EditionFiles(editionKey string) ([]SourceFile, error)
 }
 
 // PriceSnapshot is every record a budget's reports read, as it was: a
@@ -50,6 +68,24 @@ func NewPriceSnapshot() *PriceSnapshot {
 }
 
 func snapKey(a, b string) string { return a + "\x00" + b }
+
+// EditionKeys are the keys of the editions the snapshot holds records of,
+// sorted.
+func (s *PriceSnapshot) EditionKeys() []string {
+	seen := map[string]bool{}
+	for k := range s.BankResources {
+		seen[k[:strings.IndexByte(k, 0)]] = true
+	}
+	for k := range s.BankCompositions {
+		seen[k[:strings.IndexByte(k, 0)]] = true
+	}
+	out := make([]string, 0, len(seen))
+	for k := range seen {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
 
 // OwnResource implements PriceSource.
 func (s *PriceSnapshot) OwnResource(code string) (*Resource, error) {
@@ -127,7 +163,8 @@ func (r *Recorder) BankComposition(ref BankRef, code string) (*BankComposition, 
 }
 
 // Freeze computes the budget's reports (synthetic, analytic, ABC) from
-// src, recording every record they read, and returns the version's content
+// src, recording every record they read (and, when src is a FileSource,
+// the files of each edition read), and returns the version's content
 // in its canonical encoding with its hash. The canonical encoding is JSON
 // (encoding/json of VersionContent): fields in their declared order, the
 // keys of maps sorted, decimals as strings in their shortest exact form,
@@ -143,7 +180,19 @@ func Freeze(b *Budget, src PriceSource) (content []byte, hash string, err error)
 	if _, err := bp.ABC(b, ABCLimits{}); err != nil {
 		return nil, "", err
 	}
-	content, err = json.Marshal(VersionContent{Format: VersionFormat, Budget: b, Prices: rec.Snap})
+	vc := VersionContent{Format: VersionFormat, Budget: b, Prices: rec.Snap}
+	if fs, ok := src.(FileSource); ok {
+		for _, key := range rec.Snap.EditionKeys() {
+			files, err := fs.EditionFiles(key)
+			if err != nil {
+				return nil, "", err
+			}
+			if len(files) > 0 {
+				vc.Sources = append(vc.Sources, EditionSources{Edition: key, Files: files})
+			}
+		}
+	}
+	content, err = json.Marshal(vc)
 	if err != nil {
 		return nil, "", err
 	}

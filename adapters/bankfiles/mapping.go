@@ -282,6 +282,11 @@ func ReadMapped(ctx context.Context, m *Mapping, path, state, month string, l Li
 		base = base[i+1:]
 	}
 	meta.Source = fmt.Sprintf("%s, %s %s: %s", publisher, meta.State, meta.Month, base)
+	rec, err := sourceFile(path, fh, st.Size(), f.Title)
+	if err != nil {
+		return nil, sum, err
+	}
+	meta.Files = []domain.SourceFile{rec}
 	eds, err := b.editions(meta)
 	return eds, sum, err
 }

@@ -118,6 +118,7 @@ type WorkbookFile struct {
 	temp     bool
 	book     *excelize.File
 	sheets   map[string]string // NFC name → name in the workbook
+	source   domain.SourceFile // the file opened (the zip, or the workbook), as its editions record it
 }
 
 // workbookPattern is the name of the main workbook in Caixa's monthly zip.
@@ -216,7 +217,26 @@ func OpenSinapiWorkbookWith(ctx context.Context, path string, l Limits) (*Workbo
 		}
 		return nil, ErrNotWorkbook
 	}
+	if wf.source, err = fileRecord(path); err != nil {
+		wf.Close()
+		return nil, err
+	}
 	return wf, nil
+}
+
+// fileRecord is the record of the file at path (sourceFile), without
+// title lines.
+func fileRecord(path string) (domain.SourceFile, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return domain.SourceFile{}, badFile(path, 0, "%v", err)
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return domain.SourceFile{}, badFile(path, 0, "%v", err)
+	}
+	return sourceFile(path, fh, st.Size(), nil)
 }
 
 // zipName is an entry's name, decoded from Latin-1 when it is not UTF-8
@@ -716,13 +736,14 @@ func (wf *WorkbookFile) Read(ctx context.Context, opt WorkbookOptions) (*Workboo
 	}
 
 	out.States = states
-	name, ref := wf.name, out.Month
+	name, ref, src := wf.name, out.Month, wf.source
 	out.build = func(st string) (Edition, StateSummary) {
 		ed, sum := buildState(name, st, ref, func(yield func(domain.Regime, *wbPrices, *wbPrices)) {
 			for _, d := range data {
 				yield(d.regime, d.ins, d.com)
 			}
 		}, structure, parents)
+		ed.Edition.Files = []domain.SourceFile{src}
 		return withBase(ed, st, noCharges), sum
 	}
 	return out, nil

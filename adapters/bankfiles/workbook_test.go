@@ -4,7 +4,9 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -198,12 +200,22 @@ func TestSinapiWorkbook(t *testing.T) {
 				wb.Insumos[i].Code = "034556"
 			}
 		}
-		got, err := readWorkbook(t, writeWorkbook(t, dir, "SINAPI_Referência_2026_08.xlsx", wb), bankfiles.WorkbookOptions{States: []string{"MG"}})
+		path := writeWorkbook(t, dir, "SINAPI_Referência_2026_08.xlsx", wb)
+		got, err := readWorkbook(t, path, bankfiles.WorkbookOptions{States: []string{"MG"}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		codes := map[string]bool{}
 		eds, _ := got.Editions()
+		// The edition records the workbook it was read from.
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := eds[0].Edition.Files; len(f) != 1 || f[0].Name != "SINAPI_Referência_2026_08.xlsx" || f[0].Size != int64(len(raw)) ||
+			f[0].SHA256 != fmt.Sprintf("%x", sha256.Sum256(raw)) {
+			t.Errorf("files %+v, want the workbook's record", f)
+		}
 		for _, r := range eds[0].Resources {
 			codes[r.Code] = true
 		}

@@ -53,6 +53,7 @@ Usage:
   costdb keys rotate|list --db PATH [--signing-key-file FILE]
   costdb migrate --from PATH --to postgres://USER@HOST/DB
   costdb healthcheck [--addr ADDR]   (exit 0 when /readyz answers 200)
+  costdb verify [--json] VERSION.json --files DIR   (recompute a frozen version from the official files, offline)
   costdb version        (or costdb --version)
 
 While a server runs, users, import, backup and keys rotate go through its
@@ -91,6 +92,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runMigrate(ctx, args[1:], stdout, stderr)
 	case "healthcheck":
 		err = runHealthcheck(ctx, args[1:], stdout, stderr)
+	case "verify":
+		err = runVerify(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		runVersion(stdout)
 		return 0

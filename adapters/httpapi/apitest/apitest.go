@@ -249,7 +249,10 @@ func (h *Harness) Do(method, path, token, body string, headers ...string) *Respo
 	}
 	r := &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
 	h.checkContract(req, body, r)
-	if strings.HasPrefix(path, "/api/public/v2") && len(bytes.TrimSpace(b)) > 0 && isJSON(resp.Header.Get("Content-Type")) {
+	// A file the answer hands over (Content-Disposition: attachment, such as
+	// a frozen version's content) is the file, not a JSON:API document.
+	attachment := strings.HasPrefix(resp.Header.Get("Content-Disposition"), "attachment")
+	if strings.HasPrefix(path, "/api/public/v2") && len(bytes.TrimSpace(b)) > 0 && isJSON(resp.Header.Get("Content-Type")) && !attachment {
 		if err := ValidateJSONAPI(b); err != nil {
 			h.T.Errorf("%s %s: the response is not a valid JSON:API document: %v\n%s", method, path, err, b)
 		}

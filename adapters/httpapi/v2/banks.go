@@ -164,6 +164,7 @@ func (h *handlers) bankNode(e *domain.Edition, self string) *jsonapi.Node {
 			"structures":   e.Structures,
 			"source":       e.Source,
 			"imported_at":  h.env.FormatTime(e.ImportedAt),
+			"files":        sourceFiles(e.Files),
 		},
 		Relationships: map[string]any{
 			"items": relatedOnly{Links: jsonapi.Links{"related": self + "/items"}},
@@ -274,4 +275,12 @@ func (h *handlers) writeNodes(w http.ResponseWriter, r *http.Request, p any) {
 		sparseNodes(fieldsOf(r), p.Data...)
 	}
 	h.writeJSON(w, r, http.StatusOK, p)
+}
+
+// sourceFiles are an edition's files as the API gives them: [] for none.
+func sourceFiles(f []domain.SourceFile) []domain.SourceFile {
+	if f == nil {
+		return []domain.SourceFile{}
+	}
+	return f
 }

@@ -212,6 +212,7 @@ func Routes(env *httpapi.Env) http.Handler {
 		h.contractProgressRoutes(r)
 		h.contractDocumentRoutes(r)
 		h.changeCauseRoutes(r)
+		h.verifyRoutes(r)
 		h.conformityRoutes(r)
 	})
 	return r
