@@ -186,7 +186,7 @@ func TestVerify(t *testing.T) {
 		t.Errorf("a file missing: exit %d\n%s", code, out)
 	}
 
-	if code, out := verify(t.TempDir()+"/none"); code != 1 || !strings.Contains(out, "none") {
+	if code, out := verify(t.TempDir() + "/none"); code != 1 || !strings.Contains(out, "none") {
 		t.Errorf("a directory that does not exist: exit %d %s", code, out)
 	}
 	var errb bytes.Buffer
