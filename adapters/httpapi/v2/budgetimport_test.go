@@ -1,9 +1,13 @@
 package v2_test
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/shopspring/decimal"
+	"github.com/xuri/excelize/v2"
 )
 
 // TestImportBudgetSheet: a tender's sheet written from the real sample
@@ -130,4 +134,88 @@ func TestImportBudgetSheet(t *testing.T) {
 		t.Errorf("refused imports wrote: budgets %d → %d, resources %d → %d", before, list(), nres, resources())
 	}
 	errorsOf(t, h.Do("POST", own6+"&unmatched=maybe", tok, unknown, "Content-Type", "text/csv"), 400)
+}
+
+// TestImportMessyTenderWorkbook: a tender's XLSX written from the real
+// sample budget's synthetic report as tenders publish them (a title merged
+// over the columns, stage titles merged, subtotal and total rows, numbers
+// typed as text with R$ and thousands dots, prices without and with BDI,
+// and a line whose code is another bank's, unknown here) imports with
+// unmatched=own to the same total with BDI as the budget it came from.
+func TestImportMessyTenderWorkbook(t *testing.T) {
+	f := newBudgetFixture(t)
+	h, tok := f.h, f.u.Token
+	want := attrs(t, expect(t, h.Do("GET", budgets+"/"+f.id, tok, ""), 200))["total_with_bdi"]
+	br := func(s string) string { // 1234.5 → 1.234,50
+		d := decimal.RequireFromString(s).StringFixed(2)
+		ip, fp, _ := strings.Cut(d, ".")
+		var b strings.Builder
+		for i, c := range ip {
+			if i > 0 && (len(ip)-i)%3 == 0 {
+				b.WriteByte('.')
+			}
+			b.WriteRune(c)
+		}
+		return b.String() + "," + fp
+	}
+	x := excelize.NewFile()
+	s := x.GetSheetName(0)
+	row := 1
+	put := func(v ...any) {
+		cell, _ := excelize.CoordinatesToCellName(1, row)
+		if err := x.SetSheetRow(s, cell, &v); err != nil {
+			t.Fatal(err)
+		}
+		row++
+	}
+	merge := func(from, to string) {
+		if err := x.MergeCell(s, fmt.Sprintf("%s%d", from, row-1), fmt.Sprintf("%s%d", to, row-1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("PLANILHA ORÇAMENTÁRIA SINTÉTICA — EDIFÍCIO RESIDENCIAL")
+	merge("A", "H")
+	put("Referência: SINAPI MG 08/2026, não desonerado; BDI 25%")
+	merge("A", "H")
+	put()
+	put("ITEM", "FONTE", "CÓDIGO", "DESCRIÇÃO DOS SERVIÇOS", "UNID.", "QUANT.", "PREÇO UNIT. COM BDI (R$)", "PREÇO UNIT. SEM BDI (R$)")
+	stageTotal := ""
+	for _, r := range expect(t, h.Do("GET", budgets+"/"+f.id+"/reports/synthetic", tok, ""), 200)["data"].([]any) {
+		a := r.(map[string]any)["attributes"].(map[string]any)
+		if a["kind"] == "stage" {
+			if stageTotal != "" {
+				put(nil, nil, nil, "SUBTOTAL", nil, nil, nil, stageTotal)
+			}
+			put(a["number"], nil, nil, a["description"])
+			merge("D", "H")
+			stageTotal = num(t, a["total_with_bdi"])
+			continue
+		}
+		bank, code := "SINAPI", str(a["code"])
+		if code == "34586" { // another bank's code for the same block, at the same price
+			bank, code = "ORSE", "00123"
+		}
+		put(a["number"], bank, code, a["description"], a["unit"], br(num(t, a["quantity"])),
+			"R$ "+br(num(t, a["unit_price_with_bdi"])), "R$ "+br(num(t, a["unit_price"])))
+	}
+	put(nil, nil, nil, "SUBTOTAL", nil, nil, nil, stageTotal)
+	put("TOTAL GERAL", nil, nil, nil, nil, nil, nil, num(t, want))
+	var buf bytes.Buffer
+	if err := x.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	const xlsx = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+	path := budgets + "/import?code=EDITAL-7&description=Edifício&location=MG&bank=SINAPI&version=08/2026&bdi=25"
+	r := h.Do("POST", path, tok, buf.String(), "Content-Type", xlsx)
+	if errs := errorsOf(t, r, 422); len(errs) != 1 || errs[0].Pointer != "/rows/10" || !strings.Contains(string(r.Body), "ORSE") {
+		t.Errorf("the unknown code, refused by default: %s", r.Body)
+	}
+	doc := expect(t, h.Do("POST", path+"&unmatched=own", tok, buf.String(), "Content-Type", xlsx), 201)
+	got := doc["data"].(map[string]any)["attributes"].(map[string]any)
+	if num(t, got["total_with_bdi"]) != num(t, want) || num(t, got["lines"]) != "3" {
+		t.Errorf("imported total with BDI %v (%v lines), the budget it came from %v", got["total_with_bdi"], got["lines"], want)
+	}
+	if um := doc["meta"].(map[string]any)["unmatched"].([]any); len(um) != 1 || um[0].(map[string]any)["code"] != "EDITAL-7-2.1" {
+		t.Errorf("meta.unmatched %v", um)
+	}
 }
