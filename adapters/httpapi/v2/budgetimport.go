@@ -2,6 +2,7 @@ package v2
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -19,6 +20,7 @@ import (
 // A budget from a tender's spreadsheet (docs/budgets.md):
 //
 //	POST /budgets/import?code=…&description=…&location=MG&bank=SINAPI&version=08/2026[&bdi=25][&desonerado=true][&unmatched=own][&dry_run=true]
+//	POST /budgets/import?…&bank=SINAPI&version=08/2026&editions=SICRO3:01/2024[,BANK:MM/YYYY…]   more editions
 //
 // with the sheet as the body (text/csv, or the XLSX media type), capped as
 // every body. 201 with the budget, meta.unmatched listing the lines
@@ -35,7 +37,7 @@ func isSheetUpload(r *http.Request) bool {
 }
 
 // sheetParams are the import's query parameters.
-var sheetParams = []string{"code", "description", "client", "location", "bank", "version", "bdi", "desonerado", "unmatched", "dry_run"}
+var sheetParams = []string{"code", "description", "client", "location", "bank", "version", "editions", "bdi", "desonerado", "unmatched", "dry_run"}
 
 // importBudgetSheet handles POST /budgets/import.
 func (h *handlers) importBudgetSheet(w http.ResponseWriter, r *http.Request) {
@@ -49,9 +51,23 @@ func (h *handlers) importBudgetSheet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	in := app.SheetImport{Unmatched: q.Get("unmatched"), Budget: app.BudgetInput{Code: q.Get("code"), Description: q.Get("description"), Client: q.Get("client"),
-		State: q.Get("location"), Banks: []app.BankInput{{Name: q.Get("bank"), State: q.Get("location"), Month: q.Get("version")}}}}
+		State: q.Get("location")}}
 	var bad paramErrors
-	for _, name := range []string{"code", "description", "location", "bank", "version"} {
+	required := []string{"code", "description", "location", "bank", "version"}
+	in.Budget.Banks = []app.BankInput{{Name: q.Get("bank"), State: q.Get("location"), Month: q.Get("version")}}
+	if eds := q.Get("editions"); eds != "" {
+		// More editions, of other banks: BANK:MM/YYYY,BANK:MM/YYYY (the
+		// sheet's bank column chooses each line's).
+		for _, e := range strings.Split(eds, ",") {
+			bank, month, ok := strings.Cut(strings.TrimSpace(e), ":")
+			if !ok || strings.TrimSpace(bank) == "" || strings.TrimSpace(month) == "" {
+				bad = append(bad, &paramError{Param: "editions", Message: fmt.Sprintf("%q is not BANK:MM/YYYY", e)})
+				continue
+			}
+			in.Budget.Banks = append(in.Budget.Banks, app.BankInput{Name: bank, State: q.Get("location"), Month: month})
+		}
+	}
+	for _, name := range required {
 		if strings.TrimSpace(q.Get(name)) == "" {
 			bad = append(bad, &paramError{Param: name, Message: "is required"})
 		}

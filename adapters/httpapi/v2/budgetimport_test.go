@@ -2,10 +2,13 @@ package v2_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/costdb/costdb/adapters/bankfiles/sample"
+	"github.com/costdb/costdb/app"
 	"github.com/shopspring/decimal"
 	"github.com/xuri/excelize/v2"
 )
@@ -217,5 +220,39 @@ func TestImportMessyTenderWorkbook(t *testing.T) {
 	}
 	if um := doc["meta"].(map[string]any)["unmatched"].([]any); len(um) != 1 || um[0].(map[string]any)["code"] != "EDITAL-7-2.1" {
 		t.Errorf("meta.unmatched %v", um)
+	}
+}
+
+// TestImportSheetSeveralEditions: a sheet mixing SINAPI and SICRO lines
+// imports with editions naming the second bank, each line matched in the
+// edition its bank column names; without it, the SICRO line is refused.
+func TestImportSheetSeveralEditions(t *testing.T) {
+	f := newBudgetFixture(t)
+	h, tok := f.h, f.u.Token
+	eds, err := sample.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range eds {
+		if e.Edition.Bank == "SICRO3" { // the sample's SICRO AL, held as MG too
+			e.Edition.State = "MG"
+			if _, err := h.App.ImportEditions(context.Background(), []app.EditionData{{Edition: e.Edition, Resources: e.Resources, Compositions: e.Compositions}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	sheet := "Item;Fonte;Código;Descrição;Unid.;Quant.\n1;;;OBRAS;;\n1.1;SINAPI;89306;ALVENARIA;M2;10\n1.2;SICRO3;0307731;APARELHO DE APOIO;dm³;40\n"
+	path := budgets + "/import?code=MIX-1&description=Mista&location=MG&bank=SINAPI&version=08/2026"
+	r := h.Do("POST", path, tok, sheet, "Content-Type", "text/csv")
+	if errs := errorsOf(t, r, 422); len(errs) != 1 || errs[0].Pointer != "/rows/4" {
+		t.Errorf("a SICRO line without its edition: %s", r.Body)
+	}
+	got := attrs(t, expect(t, h.Do("POST", path+"&editions=SICRO3:01/2024", tok, sheet, "Content-Type", "text/csv"), 201))
+	items := flatten(t, got["items"])
+	if len(items) != 3 || items[1].Bank != "SINAPI" || items[2].Bank != "SICRO3" || items[2].Code != "0307731" || len(got["banks"].([]any)) != 2 {
+		t.Errorf("tree %+v, banks %v", items, got["banks"])
+	}
+	if errs := errorsOf(t, h.Do("POST", path+"&editions=SICRO3", tok, sheet, "Content-Type", "text/csv"), 400); len(errs) != 1 || errs[0].Parameter != "editions" {
+		t.Errorf("a bad editions: %+v", errs)
 	}
 }
