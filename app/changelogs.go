@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/costdb/costdb/domain"
@@ -70,7 +71,7 @@ func (s *Service) ImportChangeLog(ctx context.Context, bank string, changes []do
 			}
 			out[i] = ChangeMonthSummary{Bank: bank, Month: m, Changes: len(byMonth[m])}
 		}
-		return nil
+		return s.emitBankChanges(tx, bank, months)
 	})
 	if err != nil {
 		return nil, err
@@ -204,11 +205,22 @@ func (s *Service) WhereUsed(ctx context.Context, p domain.Principal, q ChangeQue
 	}
 	var out []ChangeUse
 	err := s.store.View(ctx, func(tx Tx) error {
+		var err error
+		out, err = s.whereUsed(tx, p.CompanyID, q)
+		return err
+	})
+	return out, err
+}
+
+// whereUsed is WhereUsed in the caller's transaction, for companyID.
+func (s *Service) whereUsed(tx Tx, companyID string, q ChangeQuery) ([]ChangeUse, error) {
+	p := domain.Principal{CompanyID: companyID}
+	out := []ChangeUse{}
+	err := func() error {
 		changes, err := s.changes(tx, q)
 		if err != nil {
 			return err
 		}
-		out = []ChangeUse{}
 		if len(changes) == 0 {
 			return nil
 		}
@@ -287,6 +299,49 @@ func (s *Service) WhereUsed(ctx context.Context, p domain.Principal, q ChangeQue
 				Contracts: append([]UseRef{}, contracts[c.Code]...)})
 		}
 		return nil
-	})
+	}()
 	return out, err
+}
+
+// emitBankChanges tells each company whose webhooks want bank.changes
+// which codes of each month's log it uses (WhereUsed), in the import's
+// transaction; a company that uses none is told nothing.
+func (s *Service) emitBankChanges(tx Tx, bank string, months []string) error {
+	wt, ok := Optional[WebhookTx](tx)
+	if !ok {
+		return nil
+	}
+	hooks, err := wt.Webhooks("")
+	if err != nil {
+		return err
+	}
+	companies := map[string]bool{}
+	var order []string
+	for _, w := range hooks {
+		if w.Wants(domain.EventBankChanges) && !companies[w.CompanyID] {
+			companies[w.CompanyID] = true
+			order = append(order, w.CompanyID)
+		}
+	}
+	for _, company := range order {
+		for _, m := range months {
+			uses, err := s.whereUsed(tx, company, ChangeQuery{Bank: bank, Month: m})
+			if err != nil {
+				return err
+			}
+			if len(uses) == 0 {
+				continue
+			}
+			codes := make([]string, 0, len(uses))
+			for _, u := range uses {
+				codes = append(codes, u.Change.Code)
+			}
+			q := url.Values{"filter[bank]": {bank}, "filter[month]": {m}}
+			if err := s.emit(tx, company, domain.EventBankChanges, "/api/public/v2/bank_changes/where_used?"+q.Encode(),
+				map[string]any{"bank": bank, "month": m, "codes": codes}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

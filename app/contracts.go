@@ -32,7 +32,11 @@ func (s *Service) CreateContract(ctx context.Context, p domain.Principal, budget
 		now := s.now()
 		c.ID, c.CreatedAt = NewID(now), now
 		out = c
-		return ct.PutContract(c)
+		if err := ct.PutContract(c); err != nil {
+			return err
+		}
+		return s.emit(tx, p.CompanyID, domain.EventContractCreated, contractPath(c.ID),
+			map[string]any{"contract_id": c.ID, "number": c.Number, "budget_id": budgetID, "version": n})
 	})
 	return out, err
 }
@@ -154,7 +158,7 @@ type MeasurementInput struct {
 
 // contractWrite runs fn on a contract of the caller's company held for the
 // transaction (LockContract), then stores what fn returns.
-func (s *Service) contractWrite(ctx context.Context, p domain.Principal, id string, fn func(ContractTx, *ContractView) error) error {
+func (s *Service) contractWrite(ctx context.Context, p domain.Principal, id string, fn func(Tx, ContractTx, *ContractView) error) error {
 	return s.store.Update(ctx, func(tx Tx) error {
 		ct, err := contractTx(tx)
 		if err != nil {
@@ -164,7 +168,7 @@ func (s *Service) contractWrite(ctx context.Context, p domain.Principal, id stri
 		if err != nil {
 			return err
 		}
-		return fn(ct, v)
+		return fn(tx, ct, v)
 	})
 }
 
@@ -174,7 +178,7 @@ func (s *Service) contractWrite(ctx context.Context, p domain.Principal, id stri
 // contract lacks.
 func (s *Service) CreateMeasurement(ctx context.Context, p domain.Principal, contractID string, in MeasurementInput) (*domain.Measurement, error) {
 	var out *domain.Measurement
-	err := s.contractWrite(ctx, p, contractID, func(ct ContractTx, v *ContractView) error {
+	err := s.contractWrite(ctx, p, contractID, func(tx Tx, ct ContractTx, v *ContractView) error {
 		var start, end string
 		if in.PeriodStart != nil {
 			start = *in.PeriodStart
@@ -270,17 +274,25 @@ func (s *Service) MeasurementStep(ctx context.Context, p domain.Principal, contr
 
 func (s *Service) measurementStep(ctx context.Context, p domain.Principal, contractID string, n int, fn func(*ContractView, *domain.Measurement) error) (*domain.Measurement, error) {
 	var out *domain.Measurement
-	err := s.contractWrite(ctx, p, contractID, func(ct ContractTx, v *ContractView) error {
+	err := s.contractWrite(ctx, p, contractID, func(tx Tx, ct ContractTx, v *ContractView) error {
 		m, err := v.Measurement(n)
 		if err != nil {
 			return err
 		}
+		was := m.Status
 		if err := fn(v, m); err != nil {
 			return err
 		}
 		m.UpdatedAt = s.now()
 		out = m
-		return ct.PutMeasurement(m)
+		if err := ct.PutMeasurement(m); err != nil {
+			return err
+		}
+		if m.Status == domain.StatusApproved && was != domain.StatusApproved {
+			return s.emit(tx, p.CompanyID, domain.EventMeasurementApproved, contractPath(contractID)+"/measurements/"+strconv.Itoa(m.Number),
+				map[string]any{"contract_id": contractID, "measurement": m.Number, "period_start": m.PeriodStart, "period_end": m.PeriodEnd})
+		}
+		return nil
 	})
 	return out, err
 }
@@ -340,7 +352,11 @@ func (s *Service) CreateAmendment(ctx context.Context, p domain.Principal, contr
 		now := s.now()
 		a.ID, a.CreatedAt, a.UpdatedAt = NewID(now), now, now
 		out = a
-		return ct.PutAmendment(a)
+		if err := ct.PutAmendment(a); err != nil {
+			return err
+		}
+		return s.emit(tx, p.CompanyID, domain.EventAmendmentCreated, contractPath(contractID)+"/amendments/"+strconv.Itoa(a.Number),
+			map[string]any{"contract_id": contractID, "amendment": a.Number, "description": a.Description})
 	})
 	if err != nil {
 		return nil, nil, err
@@ -434,7 +450,7 @@ func (s *Service) priceAsResource(tx Tx, p domain.Principal, b *domain.Budget, b
 // (with the contract held), reject needs a reason.
 func (s *Service) AmendmentStep(ctx context.Context, p domain.Principal, contractID string, n int, action MeasurementAction, reason string) (*domain.Amendment, error) {
 	var out *domain.Amendment
-	err := s.contractWrite(ctx, p, contractID, func(ct ContractTx, v *ContractView) error {
+	err := s.contractWrite(ctx, p, contractID, func(tx Tx, ct ContractTx, v *ContractView) error {
 		a, err := v.Amendment(n)
 		if err != nil {
 			return err

@@ -72,6 +72,15 @@ func (s *Service) ImportEditionsFunc(ctx context.Context, n int, edition func(i 
 				return err
 			}
 			out = append(out, sum)
+			event := domain.EventEditionImported
+			if d.Replace {
+				event = domain.EventEditionReplaced
+			}
+			e := sum.Edition
+			if err := s.emit(tx, "", event, "/api/public/v2/banks/"+EditionID(e.Ref()),
+				map[string]any{"bank": e.Bank, "state": e.State, "month": e.Month, "region": e.Region}); err != nil {
+				return err
+			}
 		}
 		return ctx.Err() // stopped while the last edition was written: nothing commits
 	})

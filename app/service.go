@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
+	"net/url"
 	"sync"
 	"time"
 
@@ -25,6 +26,11 @@ type Config struct {
 	MaxBudgetDepth int
 	// MaxItemsPerComposition caps the items one composition may hold. Default 2000.
 	MaxItemsPerComposition int
+	// WebhookURLCheck, when not nil, says whether a webhook's URL may be
+	// reached (adapters/webhooks.CheckURL: no private, loopback or
+	// link-local address unless the operator allows them); its error is
+	// the URL's 422.
+	WebhookURLCheck func(ctx context.Context, u *url.URL) error
 }
 
 // Service runs the use cases over a Store. It is safe for concurrent use.

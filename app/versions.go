@@ -43,7 +43,11 @@ func (s *Service) FreezeBudget(ctx context.Context, p domain.Principal, id strin
 		if err := vt.PutBudgetVersion(out); err != nil {
 			return err
 		}
-		return freezeSchedule(tx, b, out.Number)
+		if err := freezeSchedule(tx, b, out.Number); err != nil {
+			return err
+		}
+		return s.emit(tx, p.CompanyID, domain.EventBudgetFrozen, budgetVersionPath(b.ID, out.Number),
+			map[string]any{"budget_id": b.ID, "code": b.Code, "version": out.Number, "hash": out.Hash})
 	})
 	return out, err
 }

@@ -1,6 +1,8 @@
 package storecache
 
 import (
+	"time"
+
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 )
@@ -160,4 +162,85 @@ func (t *writeTx) ChangeMonths(bank string) ([]string, error) {
 		return nil, err
 	}
 	return c.ChangeMonths(bank)
+}
+
+// Webhooks and their deliveries: a write drops its company's cached
+// answers (the webhook lists and delivery lists are company reads).
+
+var _ app.WebhookTx = (*writeTx)(nil)
+
+func (t *writeTx) webhooks() (app.WebhookTx, error) {
+	return optional[app.WebhookTx](t, "webhooks")
+}
+
+func (t *writeTx) PutWebhook(w *domain.Webhook) error {
+	wt, err := t.webhooks()
+	if err != nil {
+		return err
+	}
+	t.company(w.CompanyID)
+	return wt.PutWebhook(w)
+}
+
+func (t *writeTx) Webhook(id string) (*domain.Webhook, error) {
+	wt, err := t.webhooks()
+	if err != nil {
+		return nil, err
+	}
+	return wt.Webhook(id)
+}
+
+func (t *writeTx) Webhooks(companyID string) ([]*domain.Webhook, error) {
+	wt, err := t.webhooks()
+	if err != nil {
+		return nil, err
+	}
+	return wt.Webhooks(companyID)
+}
+
+func (t *writeTx) DeleteWebhook(id string) error {
+	wt, err := t.webhooks()
+	if err != nil {
+		return err
+	}
+	w, err := wt.Webhook(id)
+	if err != nil {
+		return err
+	}
+	t.company(w.CompanyID)
+	return wt.DeleteWebhook(id)
+}
+
+func (t *writeTx) PutDelivery(d *domain.WebhookDelivery) error {
+	wt, err := t.webhooks()
+	if err != nil {
+		return err
+	}
+	t.company(d.CompanyID)
+	return wt.PutDelivery(d)
+}
+
+func (t *writeTx) Delivery(id string) (*domain.WebhookDelivery, error) {
+	wt, err := t.webhooks()
+	if err != nil {
+		return nil, err
+	}
+	return wt.Delivery(id)
+}
+
+func (t *writeTx) Deliveries(webhookID, state string, limit int) ([]*domain.WebhookDelivery, error) {
+	wt, err := t.webhooks()
+	if err != nil {
+		return nil, err
+	}
+	return wt.Deliveries(webhookID, state, limit)
+}
+
+// ClaimDeliveries only leases: no answer shows a lease, nothing to drop.
+func (t *writeTx) ClaimDeliveries(now, until time.Time, n int) ([]*domain.WebhookDelivery, error) {
+	wt, err := t.webhooks()
+	if err != nil {
+		return nil, err
+	}
+	return wt.ClaimDeliveries(now, until, n)
 }
