@@ -228,9 +228,7 @@ const MaxDeliveriesListed = 500
 // company (of one state when state is not ""), oldest first, the newest
 // MaxDeliveriesListed at most.
 func (s *Service) WebhookDeliveries(ctx context.Context, p domain.Principal, id, state string) ([]*domain.WebhookDelivery, error) {
-	switch state {
-	case "", domain.DeliveryPending, domain.DeliveryDelivered, domain.DeliveryDead:
-	default:
+	if state != "" && !domain.ValidDeliveryState(state) {
 		return nil, domain.FieldErrorf("/state", "%q is not a state: pending, delivered or dead", state)
 	}
 	var out []*domain.WebhookDelivery

@@ -90,6 +90,11 @@ const (
 	DeliveryDead      = "dead"
 )
 
+// ValidDeliveryState reports whether s is a delivery's state.
+func ValidDeliveryState(s string) bool {
+	return s == DeliveryPending || s == DeliveryDelivered || s == DeliveryDead
+}
+
 // WebhookDelivery is one event for one webhook: the outbox's row. Its ID
 // is the event's id the receiver sees (the same on every retry); IDs are
 // in creation order, the order a webhook's deliveries are made in.

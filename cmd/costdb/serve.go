@@ -20,6 +20,7 @@ import (
 	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/adapters/httpapi/server"
 	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/adapters/webhooks"
 	"github.com/costdb/costdb/app/storecache"
 	"github.com/costdb/costdb/domain"
 )
@@ -77,6 +78,17 @@ type Main struct {
 	// MaxExports is how many XLSX and PDF documents the server writes at
 	// once (httpapi.ExportLimit).
 	MaxExports int
+	// PublicURL is the server's URL as its clients reach it, which
+	// webhook deliveries name resources under; default http:// and Addr.
+	PublicURL string
+	// WebhooksAllowPrivate lets webhooks reach private, loopback and
+	// link-local addresses; WebhookTimeout cuts one delivery.
+	WebhooksAllowPrivate bool
+	WebhookTimeout       time.Duration
+	// webhookRetry, when set (by tests), replaces the retry policy.
+	webhookRetry domain.RetryPolicy
+	stopWebhooks context.CancelFunc
+	webhooksDone chan struct{}
 
 	Stdout, Stderr io.Writer
 
@@ -118,6 +130,7 @@ func NewMain(stdout, stderr io.Writer) *Main {
 		// A proxy or NAT address may serve many users.
 		AuthAddressFailures: 100,
 		MaxExports:          2,
+		WebhookTimeout:      10 * time.Second,
 	}
 }
 
@@ -150,6 +163,9 @@ func (m *Main) ParseFlags(args []string) error {
 	fs.IntVar(&m.MaxConns, "max-conns", m.MaxConns, "most open connections to the API; over it the longest idle is closed, or the new one refused 503 when none is idle; default 0: the descriptor limit less 256, at most 65536 (env COSTDB_MAX_CONNS)")
 	fs.IntVar(&m.MaxConnsPerClient, "max-conns-per-client", m.MaxConnsPerClient, "most open connections from one client address, trusted proxies excepted; default 0: a tenth of max-conns, at least 64 (env COSTDB_MAX_CONNS_PER_CLIENT)")
 	fs.IntVar(&m.MaxExports, "max-exports", m.MaxExports, "XLSX and PDF documents written at once; another waits up to 2s for a slot, then answers 503 (env COSTDB_MAX_EXPORTS)")
+	fs.StringVar(&m.PublicURL, "public-url", m.PublicURL, "the server's URL as clients reach it, which webhook deliveries name resources under; default: http:// and --addr (env COSTDB_PUBLIC_URL)")
+	fs.BoolVar(&m.WebhooksAllowPrivate, "webhooks-allow-private", m.WebhooksAllowPrivate, "let webhooks reach private, loopback and link-local addresses (a receiver on the server's own network); default: refused (env COSTDB_WEBHOOKS_ALLOW_PRIVATE)")
+	fs.DurationVar(&m.WebhookTimeout, "webhook-timeout", m.WebhookTimeout, "time one webhook delivery may take, connecting and answering (env COSTDB_WEBHOOK_TIMEOUT)")
 	fs.StringVar(&m.SigningKeyFile, "signing-key-file", m.SigningKeyFile, "file holding the token signing keys (a key ring written by costdb, or one raw key of at least 32 bytes); default: the database's path + .keys, created on first start (env COSTDB_SIGNING_KEY_FILE)")
 	fs.StringVar(&m.AdminAddr, "admin-addr", m.AdminAddr, "loopback address of the admin listener (operator commands, /metrics, /healthz, /readyz); default: 127.0.0.1 on the API's port + 1; off: none (env COSTDB_ADMIN_ADDR)")
 	fs.StringVar(&m.MetricsAddr, "metrics-addr", m.MetricsAddr, "address of a listener serving only /metrics, /healthz and /readyz, on any interface (such as 0.0.0.0:9090 in a container, for Prometheus); default: none, /metrics is on the admin listener (env COSTDB_METRICS_ADDR)")
@@ -232,6 +248,7 @@ func (m *Main) Open(ctx context.Context) error {
 	m.tokens, m.keyFile = tokens, keyFile
 	cfg := app.Config{TokenTTL: m.TokenTTL, MaxItemsPerRequest: m.MaxItems, MaxItemsPerComposition: m.MaxCompItems}
 	cfg.MaxBudgetLines, cfg.MaxBudgetDepth = m.MaxBudgetLines, m.MaxBudgetDepth
+	cfg.WebhookURLCheck = webhooks.CheckURL(m.WebhooksAllowPrivate, nil)
 	svcStore := m.metrics.Store(st)
 	if m.wrapStore != nil {
 		svcStore = m.wrapStore(svcStore)
@@ -275,7 +292,25 @@ func (m *Main) Open(ctx context.Context) error {
 		}
 	}()
 	m.log.Info("costdb listening", "addr", ln.Addr().String(), "db", redactDB(m.DBPath))
+	m.startWebhooks(svc)
 	return m.openOps(ctx, env)
+}
+
+// startWebhooks starts delivering the outbox's events (adapters/webhooks);
+// Close stops it.
+func (m *Main) startWebhooks(svc *app.Service) {
+	base := m.PublicURL
+	if base == "" {
+		base = m.URL()
+	}
+	d := &webhooks.Dispatcher{App: svc, BaseURL: base, Timeout: m.WebhookTimeout, AllowPrivate: m.WebhooksAllowPrivate,
+		Policy: m.webhookRetry, Log: m.log}
+	ctx, cancel := context.WithCancel(context.Background())
+	m.stopWebhooks, m.webhooksDone = cancel, make(chan struct{})
+	go func() {
+		defer close(m.webhooksDone)
+		d.Run(ctx)
+	}()
 }
 
 // URL is the base URL of the running server.
@@ -302,6 +337,10 @@ func (m *Main) Close() error {
 		if err := m.server.Shutdown(ctx); err != nil {
 			first = err
 		}
+	}
+	if m.stopWebhooks != nil {
+		m.stopWebhooks() // a delivery cut here is tried again once its lease ends
+		<-m.webhooksDone
 	}
 	m.closeOps()
 	if m.store != nil {

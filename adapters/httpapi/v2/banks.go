@@ -266,6 +266,12 @@ func structureDocs(lines []app.StructureLine) []structureDoc {
 // writeNodes writes a document built by hand (a *jsonapi.OnePayload or
 // *jsonapi.ManyPayload) with status 200.
 func (h *handlers) writeNodes(w http.ResponseWriter, r *http.Request, p any) {
+	h.writeNodesStatus(w, r, http.StatusOK, p)
+}
+
+// writeNodesStatus is writeNodes with another status (201 for a record
+// created).
+func (h *handlers) writeNodesStatus(w http.ResponseWriter, r *http.Request, st int, p any) {
 	switch p := p.(type) {
 	case *jsonapi.OnePayload:
 		linkRelationships(apiBase(r), []*jsonapi.Node{p.Data})
@@ -274,7 +280,7 @@ func (h *handlers) writeNodes(w http.ResponseWriter, r *http.Request, p any) {
 		linkRelationships(apiBase(r), p.Data)
 		sparseNodes(fieldsOf(r), p.Data...)
 	}
-	h.writeJSON(w, r, http.StatusOK, p)
+	h.writeJSON(w, r, st, p)
 }
 
 // sourceFiles are an edition's files as the API gives them: [] for none.

@@ -213,6 +213,7 @@ func Routes(env *httpapi.Env) http.Handler {
 		h.contractDocumentRoutes(r)
 		h.changeCauseRoutes(r)
 		h.verifyRoutes(r)
+		h.webhookRoutes(r)
 		h.conformityRoutes(r)
 	})
 	return r
