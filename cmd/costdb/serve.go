@@ -85,7 +85,7 @@ type Main struct {
 	// link-local addresses; WebhookTimeout cuts one delivery.
 	WebhooksAllowPrivate bool
 	WebhookTimeout       time.Duration
-	// webhookRetry, when set (by tests), replaces the retry policy.
+	// webhookRetry.Base is the first retry's wait (--webhook-retry-base).
 	webhookRetry domain.RetryPolicy
 	stopWebhooks context.CancelFunc
 	webhooksDone chan struct{}
@@ -166,6 +166,7 @@ func (m *Main) ParseFlags(args []string) error {
 	fs.StringVar(&m.PublicURL, "public-url", m.PublicURL, "the server's URL as clients reach it, which webhook deliveries name resources under; default: http:// and --addr (env COSTDB_PUBLIC_URL)")
 	fs.BoolVar(&m.WebhooksAllowPrivate, "webhooks-allow-private", m.WebhooksAllowPrivate, "let webhooks reach private, loopback and link-local addresses (a receiver on the server's own network); default: refused (env COSTDB_WEBHOOKS_ALLOW_PRIVATE)")
 	fs.DurationVar(&m.WebhookTimeout, "webhook-timeout", m.WebhookTimeout, "time one webhook delivery may take, connecting and answering (env COSTDB_WEBHOOK_TIMEOUT)")
+	fs.DurationVar(&m.webhookRetry.Base, "webhook-retry-base", domain.DefaultRetryPolicy.Base, "wait before a failed webhook delivery's first retry, doubling with each (at most 1h apart, for 24h) (env COSTDB_WEBHOOK_RETRY_BASE)")
 	fs.StringVar(&m.SigningKeyFile, "signing-key-file", m.SigningKeyFile, "file holding the token signing keys (a key ring written by costdb, or one raw key of at least 32 bytes); default: the database's path + .keys, created on first start (env COSTDB_SIGNING_KEY_FILE)")
 	fs.StringVar(&m.AdminAddr, "admin-addr", m.AdminAddr, "loopback address of the admin listener (operator commands, /metrics, /healthz, /readyz); default: 127.0.0.1 on the API's port + 1; off: none (env COSTDB_ADMIN_ADDR)")
 	fs.StringVar(&m.MetricsAddr, "metrics-addr", m.MetricsAddr, "address of a listener serving only /metrics, /healthz and /readyz, on any interface (such as 0.0.0.0:9090 in a container, for Prometheus); default: none, /metrics is on the admin listener (env COSTDB_METRICS_ADDR)")
@@ -303,8 +304,12 @@ func (m *Main) startWebhooks(svc *app.Service) {
 	if base == "" {
 		base = m.URL()
 	}
+	policy := domain.DefaultRetryPolicy
+	if m.webhookRetry.Base > 0 {
+		policy.Base = m.webhookRetry.Base
+	}
 	d := &webhooks.Dispatcher{App: svc, BaseURL: base, Timeout: m.WebhookTimeout, AllowPrivate: m.WebhooksAllowPrivate,
-		Policy: m.webhookRetry, Log: m.log}
+		Policy: policy, Log: m.log}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.stopWebhooks, m.webhooksDone = cancel, make(chan struct{})
 	go func() {

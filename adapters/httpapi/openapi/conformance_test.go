@@ -1,6 +1,7 @@
 package openapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/costdb/costdb/adapters/httpapi/apitest"
+	"github.com/costdb/costdb/domain"
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
@@ -589,6 +591,40 @@ func (f *fixtures) index() string {
 	return name
 }
 
+// webhook registers a webhook of the caller's company, deleting the
+// company's others first when they near the cap of 20.
+func (f *fixtures) webhook() string {
+	var list struct{ Data []struct{ ID string } }
+	if r := f.h.Do("GET", "/api/public/v2/webhooks", f.tok, ""); r.Status == 200 {
+		_ = json.Unmarshal(r.Body, &list)
+	}
+	if len(list.Data) >= 10 {
+		for _, w := range list.Data {
+			f.h.Do("DELETE", "/api/public/v2/webhooks/"+w.ID, f.tok, "")
+		}
+	}
+	return f.create("/api/public/v2/webhooks", `{"url":"https://erp.example.com/costdb/hooks","events":["budget.frozen"]}`)
+}
+
+// delivery makes the webhook hook a delivered delivery (a budget frozen,
+// its event marked delivered, as a dispatcher would) and returns its id.
+func (f *fixtures) delivery(hook string) string {
+	b := f.budget()
+	f.create("/api/public/v2/budgets/"+b+"/versions", "")
+	var list struct{ Data []struct{ ID string } }
+	if r := f.h.Do("GET", "/api/public/v2/webhooks/"+hook+"/deliveries", f.tok, ""); r.Status == 200 {
+		_ = json.Unmarshal(r.Body, &list)
+	}
+	if len(list.Data) == 0 {
+		f.t.Fatalf("fixture delivery: none for webhook %s", hook)
+	}
+	id := list.Data[len(list.Data)-1].ID
+	if err := f.h.App.FinishDelivery(context.Background(), id, true, "", domain.DefaultRetryPolicy); err != nil {
+		f.t.Fatal(err)
+	}
+	return id
+}
+
 // schedule gives the budget at path (budget) a schedule: its stage n1 in
 // one month.
 func (f *fixtures) schedule(path string) {
@@ -615,12 +651,13 @@ func (f *fixtures) resolve(path string, body any, reuse bool) (target, id string
 	}
 	if strings.Contains(p, "{id}") {
 		kind := ""
-		for _, k := range []string{"groups", "resources", "compositions", "budgets", "indexes"} {
+		for _, k := range []string{"groups", "resources", "compositions", "budgets", "indexes", "webhooks"} {
 			if strings.Contains(p, "/"+k+"/") {
 				kind = k
 			}
 		}
-		fresh := map[string]func() string{"groups": f.group, "resources": f.resource, "compositions": f.composition, "budgets": f.budget, "indexes": f.index}[kind]
+		fresh := map[string]func() string{"groups": f.group, "resources": f.resource, "compositions": f.composition, "budgets": f.budget,
+			"indexes": f.index, "webhooks": f.webhook}[kind]
 		switch {
 		case reuse && f.kept[kind] != "":
 			// A broken request changes nothing, so the record a broken
@@ -657,6 +694,9 @@ func (f *fixtures) resolve(path string, body any, reuse bool) (target, id string
 		if strings.HasSuffix(p, "/versions/1/schedule") {
 			id += ":1" // a version's own schedule is "<budget>:<version>"
 		}
+	}
+	if strings.Contains(p, "{delivery}") {
+		p = strings.Replace(p, "{delivery}", f.delivery(id), 1)
 	}
 	p = strings.Replace(p, "{code}", sampleComposition, 1)
 	if strings.Contains(p, "{node}") {

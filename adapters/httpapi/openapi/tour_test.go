@@ -70,7 +70,7 @@ func operations(t *testing.T) []op {
 
 // jsonapiType is the JSON:API type an operation's documents carry.
 func jsonapiType(o op) string {
-	for _, t := range []string{"groups", "resources", "compositions", "budgets"} {
+	for _, t := range []string{"groups", "resources", "compositions", "budgets", "webhooks"} {
 		if strings.Contains(o.path, "/"+t) {
 			return t
 		}
