@@ -322,3 +322,76 @@ func TestSignature(t *testing.T) {
 		}
 	}
 }
+
+// TestEventsOfChangeLogsAndContracts: a change log touching a code the
+// company's budget uses tells that company (with the codes), not another
+// whose records use none; making a contract and approving its measurement
+// are told too.
+func TestEventsOfChangeLogsAndContracts(t *testing.T) {
+	h := apitest.NewWithConfig(t, app.Config{WebhookURLCheck: webhooks.CheckURL(true, nil)})
+	u := h.AddUser("Construtora Alfa", "ana@alfa.com.br")
+	other := h.AddUser("Construtora Beta", "bia@beta.com.br")
+	rc, rcOther := newReceiver(t), newReceiver(t)
+	register := func(tok string, rc *receiver) {
+		doc := expect(t, h.Do("POST", "/api/public/v2/webhooks", tok, `{"url":"`+rc.URL+`/h",
+		  "events":["bank.changes","contract.created","measurement.approved","amendment.created"]}`), 201)
+		rc.secret = attrs(doc)["secret"].(string)
+	}
+	register(u.Token, rc)
+	register(other.Token, rcOther)
+	d := &webhooks.Dispatcher{App: h.App, BaseURL: h.URL, AllowPrivate: true, Timeout: 2 * time.Second}
+	ctx := context.Background()
+	drain := func() {
+		for {
+			n, err := d.Once(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n == 0 {
+				return
+			}
+		}
+	}
+	budget := expect(t, h.Do("POST", "/api/public/v2/budgets", u.Token, budgetBody), 201)["data"].(obj)["id"].(string)
+	if _, err := h.App.ImportChangeLog(ctx, "SINAPI", []domain.BankChange{
+		{Month: "08/2026", Composition: true, Code: "89306", Kind: domain.ChangeDescription, Text: "nova descrição"},
+		{Month: "08/2026", Composition: true, Code: "99999", Kind: domain.ChangeDeactivated},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	drain()
+	got := rc.deliveries()
+	if len(got) != 1 || got[0].Event != "bank.changes" || got[0].Data["month"] != "08/2026" ||
+		fmtAny(got[0].Data["codes"]) != `["89306"]` ||
+		!strings.Contains(got[0].Resource, "/api/public/v2/bank_changes/where_used?filter%5Bbank%5D=SINAPI") {
+		t.Fatalf("the company using 89306: %+v", got)
+	}
+	if n := len(rcOther.deliveries()); n != 0 {
+		t.Errorf("a company using none of the codes was told %d times", n)
+	}
+
+	expect(t, h.Do("POST", "/api/public/v2/budgets/"+budget+"/versions", u.Token, ""), 201)
+	c := expect(t, h.Do("POST", "/api/public/v2/contracts", u.Token, `{"budget_id":"`+budget+`","version":1,"number":"CT-1/2026",
+	  "contractor":"Construtora Exemplo","start_date":"2026-09-01","base_month":"2026-08","retention":5,"index":"INCC"}`), 201)
+	contract := c["data"].(obj)["id"].(string)
+	line := attrs(c)["lines"].([]any)[0].(obj)["id"].(string)
+	expect(t, h.Do("POST", "/api/public/v2/contracts/"+contract+"/measurements", u.Token,
+		`{"period_start":"2026-09-01","period_end":"2026-09-30","quantities":{"`+line+`":2}}`), 201)
+	expect(t, h.Do("POST", "/api/public/v2/contracts/"+contract+"/measurements/1/submit", u.Token, ""), 200)
+	expect(t, h.Do("POST", "/api/public/v2/contracts/"+contract+"/measurements/1/approve", u.Token, ""), 200)
+	drain()
+	var events []string
+	for _, g := range rc.deliveries()[1:] {
+		events = append(events, g.Event)
+	}
+	if strings.Join(events, " ") != "contract.created measurement.approved" {
+		t.Errorf("contract events: %v", events)
+	}
+	for i, err := range rc.verified {
+		if err != nil {
+			t.Errorf("delivery %d: %v", i, err)
+		}
+	}
+}
+
+func fmtAny(v any) string { b, _ := json.Marshal(v); return string(b) }

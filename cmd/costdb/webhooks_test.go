@@ -153,15 +153,19 @@ func TestWebhooksTwoServersOnePostgres(t *testing.T) {
 
 // TestWebhookKill9: events written while the receiver is unreachable, the
 // server killed with SIGKILL before any delivery: a new process delivers
-// each event once, in order.
+// each event once, in order; on both engines.
 func TestWebhookKill9(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
 	t.Parallel()
-	dir := t.TempDir()
+	t.Run("bolt", func(t *testing.T) { webhookKill9(t, filepath.Join(t.TempDir(), "c.db")) })
+	t.Run("postgres", func(t *testing.T) { webhookKill9(t, pgtest.NewDatabase(t)) })
+}
+
+func webhookKill9(t *testing.T, db string) {
 	bin := builtBinary(t)
-	db := filepath.Join(dir, "c.db")
+	keys := filepath.Join(t.TempDir(), "keys")
 	out, err := exec.Command(bin, "users", "add", "--db", db, "--company", "Alfa", "--email", "a@alfa.com").Output()
 	if err != nil {
 		t.Fatal(err)
@@ -170,7 +174,7 @@ func TestWebhookKill9(t *testing.T) {
 	_ = json.Unmarshal(out, &u)
 	start := func() (*exec.Cmd, string) {
 		cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--admin-addr", "off", "--db", db, "--demo",
-			"--webhooks-allow-private", "--webhook-retry-base", "200ms")
+			"--signing-key-file", keys, "--webhooks-allow-private", "--webhook-retry-base", "200ms")
 		stderr, _ := cmd.StderrPipe()
 		cmd.Stdout = io.Discard
 		if err := cmd.Start(); err != nil {
