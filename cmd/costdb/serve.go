@@ -19,8 +19,8 @@ import (
 	"github.com/costdb/costdb/adapters/boltstore"
 	"github.com/costdb/costdb/adapters/httpapi"
 	"github.com/costdb/costdb/adapters/httpapi/server"
-	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/adapters/webhooks"
+	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/app/storecache"
 	"github.com/costdb/costdb/domain"
 )
