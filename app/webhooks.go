@@ -40,8 +40,9 @@ type WebhookTx interface {
 	// (the newest when there are more), of the state when state is not "".
 	Deliveries(webhookID, state string, limit int) ([]*domain.WebhookDelivery, error)
 	// ClaimDeliveries leases until `until` at most n pending deliveries
-	// due at now, each the oldest pending one of its webhook and leased by
-	// no one (a lease ended at now is no lease); on PostgreSQL rows another
+	// of active webhooks due at now, each the oldest pending one of its
+	// webhook and leased by no one (a lease ended at now is no lease); an
+	// inactive webhook's wait, untouched. On PostgreSQL rows another
 	// transaction holds are skipped (FOR UPDATE SKIP LOCKED), so several
 	// servers never claim one delivery at once.
 	ClaimDeliveries(now, until time.Time, n int) ([]*domain.WebhookDelivery, error)

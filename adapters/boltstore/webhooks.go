@@ -216,6 +216,11 @@ func (t *tx) ClaimDeliveries(now, until time.Time, n int) ([]*domain.WebhookDeli
 		if d.NextAt.After(now) || d.LeaseUntil.After(now) {
 			continue
 		}
+		if w, err := t.Webhook(d.WebhookID); err != nil {
+			return nil, err
+		} else if !w.Active { // held while inactive
+			continue
+		}
 		d.LeaseUntil = until
 		if err := t.putJSON(bucketWebhookDeliveries, k, d); err != nil {
 			return nil, err

@@ -489,6 +489,8 @@ func (s *Store) Close() error {
 var Tables = []string{
 	"settings", "companies", "departments", "users", "groups", "resources", "compositions",
 	"editions", "bank_resources", "bank_compositions", "budgets",
+	"budget_versions", "contracts", "contract_measurements", "contract_amendments", "bank_changes", "charges_tables",
+	"webhooks", "webhook_deliveries",
 }
 
 // Counts returns the number of rows of each table of Tables, in one

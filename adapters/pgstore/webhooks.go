@@ -140,6 +140,7 @@ func (t *tx) ClaimDeliveries(now, until time.Time, n int) ([]*domain.WebhookDeli
 	ds, err := jsonRows[domain.WebhookDelivery](t, `SELECT d.body FROM webhook_deliveries d
 		WHERE d.id IN (SELECT DISTINCT ON (webhook_id) id FROM webhook_deliveries WHERE state = 'pending' ORDER BY webhook_id, id)
 		  AND d.next_at <= $1 AND (d.lease_until IS NULL OR d.lease_until <= $1)
+		  AND EXISTS (SELECT 1 FROM webhooks w WHERE w.id = d.webhook_id AND (w.body->>'Active')::boolean)
 		ORDER BY d.id LIMIT $2 FOR UPDATE OF d SKIP LOCKED`, now, n)
 	if err != nil {
 		return nil, err

@@ -26,7 +26,7 @@ func testWebhooks(t *testing.T, s app.Store) {
 	w1 := &domain.Webhook{ID: "wh1", CompanyID: coA, URL: "https://erp.example.com/costdb", Events: []string{domain.EventBudgetFrozen},
 		Secret: "whsec_1", Active: true, CreatedAt: tBRT}
 	w2 := &domain.Webhook{ID: "wh2", CompanyID: coB, URL: "http://b.example.com/h", Events: []string{domain.EventEditionImported},
-		Secret: "whsec_2", CreatedAt: tUTC}
+		Secret: "whsec_2", Active: true, CreatedAt: tUTC}
 	d := func(id, hook, state string, next time.Time) *domain.WebhookDelivery {
 		return &domain.WebhookDelivery{ID: id, WebhookID: hook, CompanyID: coA, Event: domain.EventBudgetFrozen,
 			Resource: "/api/public/v2/budgets/b/versions/1", Data: []byte(`{"version":1}`), CreatedAt: t0, Since: t0,
@@ -100,6 +100,13 @@ func testWebhooks(t *testing.T, s app.Store) {
 	// A lease over is no lease: claimed again.
 	if got := ids(claim(t0.Add(3*time.Hour), 1)); len(got) != 1 {
 		t.Fatalf("claim after the leases ended: %v, want one", got)
+	}
+	// An inactive webhook's deliveries are not claimed.
+	w2off := *w2
+	w2off.Active = false
+	update(t, s, func(tx app.Tx) error { return wt(tx).PutWebhook(&w2off) })
+	if got := ids(claim(t0.Add(4*time.Hour), 10)); len(got) != 1 || got[0] != "d2" {
+		t.Fatalf("claim with wh2 inactive: %v, want [d2]", got)
 	}
 
 	// Concurrent claimers: each pending delivery claimed once.

@@ -83,9 +83,15 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	err = dst.Update(ctx, func(tx app.Tx) error {
 		copied = map[string]int{} // the function may run again
 		count := func(table string) { copied[table]++ }
-		return src.Walk(ctx, boltstore.Visitor{
+		var companies, budgets []string
+		banks := map[string]bool{"SINAPI": true, "SICRO3": true}
+		err := src.Walk(ctx, boltstore.Visitor{
 			Setting: func(k string, v []byte) error { count("settings"); return tx.PutSetting(k, v) },
-			Company: func(c *domain.Company) error { count("companies"); return tx.PutCompany(c) },
+			Company: func(c *domain.Company) error {
+				count("companies")
+				companies = append(companies, c.ID)
+				return tx.PutCompany(c)
+			},
 			Department: func(d *domain.Department) error {
 				count("departments")
 				return tx.PutDepartment(d)
@@ -100,7 +106,11 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 				count("compositions")
 				return tx.PutComposition(c)
 			},
-			Edition: func(e *domain.Edition) error { count("editions"); return tx.PutEdition(e) },
+			Edition: func(e *domain.Edition) error {
+				count("editions")
+				banks[e.Bank] = true
+				return tx.PutEdition(e)
+			},
 			BankResource: func(k string, r *domain.BankResource) error {
 				count("bank_resources")
 				return tx.PutBankResource(k, r)
@@ -109,8 +119,17 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 				count("bank_compositions")
 				return tx.PutBankComposition(k, c)
 			},
-			Budget: func(b *domain.Budget) error { count("budgets"); return tx.PutBudget(b) },
+			Budget: func(b *domain.Budget) error {
+				count("budgets")
+				budgets = append(budgets, b.ID)
+				return tx.PutBudget(b)
+			},
 		})
+		if err != nil {
+			return err
+		}
+		// The records of the store's optional ports, read through them.
+		return src.View(ctx, func(stx app.Tx) error { return copyOptional(stx, tx, companies, budgets, banks, count) })
 	})
 	if err != nil {
 		return fmt.Errorf("copy: %w (nothing was written)", err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -227,8 +228,47 @@ func populate(t *testing.T, path string) ([]string, string) {
 	}
 	b := pb.Budget.ID
 	node := pb.Budget.Items[0].ID
+	// The optional ports' records: a frozen version, a contract with a
+	// measurement and an amendment, a change log, a labour charges table,
+	// a webhook with a delivery (the version's event).
+	wh, err := svc.CreateWebhook(ctx, p, app.WebhookInput{URL: "https://erp.example.com/hooks", Events: []string{domain.EventBudgetFrozen}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.FreezeBudget(ctx, p, b); err != nil {
+		t.Fatal(err)
+	}
+	off := false // its delivery held, so that both servers show it as copied
+	if _, err := svc.UpdateWebhook(ctx, p, wh.ID, app.WebhookPatch{Active: &off}); err != nil {
+		t.Fatal(err)
+	}
+	ct, err := svc.CreateContract(ctx, p, b, 1, domain.ContractInput{Number: "CT-1/2026", Contractor: "Construtora", StartDate: "2026-09-01",
+		BaseMonth: "2026-08", Retention: dec("5"), IndexName: "INCC"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, end := "2026-09-01", "2026-09-30"
+	if _, err := svc.CreateMeasurement(ctx, p, ct.ID, app.MeasurementInput{PeriodStart: &start, PeriodEnd: &end,
+		Quantities: map[string]decimal.Decimal{ct.Lines[0].ID: dec("10")}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := svc.CreateAmendment(ctx, p, ct.ID, app.AmendmentInput{Description: "Aditivo 1",
+		Changes: []domain.AmendmentChange{{LineID: ct.Lines[0].ID, Quantity: dec("5")}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.ImportChangeLog(ctx, "SINAPI", []domain.BankChange{{Month: "08/2026", Composition: true, Code: "89306",
+		Kind: domain.ChangeDescription, Text: "nova"}}); err != nil {
+		t.Fatal(err)
+	}
 	v1, v2 := "/api/v1/base/mybase", "/api/public/v2/my_database"
-	return []string{
+	optional := []string{
+		"/api/public/v2/budgets/" + b + "/versions", "/api/public/v2/budgets/" + b + "/versions/1",
+		"/api/public/v2/contracts", "/api/public/v2/contracts/" + ct.ID, "/api/public/v2/contracts/" + ct.ID + "/measurements",
+		"/api/public/v2/contracts/" + ct.ID + "/amendments",
+		"/api/public/v2/bank_changes?filter[bank]=SINAPI&filter[month]=08/2026",
+		"/api/public/v2/webhooks", "/api/public/v2/webhooks/" + wh.ID, "/api/public/v2/webhooks/" + wh.ID + "/deliveries",
+	}
+	return append([]string{
 		v1 + "/groups", v1 + "/groups/" + g.ID,
 		v1 + "/resources", v1 + "/resources/" + r.ID, v1 + "/resources/find_by_code?code=OWN-R",
 		v1 + "/compositions", v1 + "/compositions/" + pc.ID, v1 + "/compositions/find_by_code?code=INNER&state=MG",
@@ -244,7 +284,7 @@ func populate(t *testing.T, path string) ([]string, string) {
 		"/api/public/v2/budgets", "/api/public/v2/budgets/" + b, "/api/public/v2/budgets/" + b + "/nodes/" + node,
 		"/api/public/v2/budgets/" + b + "/reports/synthetic", "/api/public/v2/budgets/" + b + "/reports/analytic",
 		"/api/public/v2/budgets/" + b + "/reports/abc", "/api/public/v2/budgets/" + b + "/reports/abc.svg",
-	}, nu.SecretToken
+	}, optional...), nu.SecretToken
 }
 
 // TestMigrateRoundTrip copies a bbolt database holding every kind of
@@ -259,9 +299,10 @@ func TestMigrateRoundTrip(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("migrate: %d %s %s", code, out, stderr)
 	}
-	for _, table := range []string{"settings", "companies", "users", "groups", "resources", "compositions", "editions", "bank_resources", "budgets"} {
-		if !strings.Contains(out, table) {
-			t.Errorf("the report names no %s:\n%s", table, out)
+	for _, table := range []string{"settings", "companies", "users", "groups", "resources", "compositions", "editions", "bank_resources", "budgets",
+		"budget_versions", "contracts", "contract_measurements", "contract_amendments", "bank_changes", "webhooks", "webhook_deliveries"} {
+		if !regexp.MustCompile(`(?m)^` + table + ` +[1-9][0-9]* read +[1-9][0-9]* written  ok$`).MatchString(out) {
+			t.Errorf("the report shows no %s copied:\n%s", table, out)
 		}
 	}
 	// Without --from, migrate brings the schema up to date (already is).
