@@ -135,4 +135,3 @@ func copyOptional(src, dst app.Tx, companies, budgets []string, banks map[string
 	}
 	return nil
 }
-
