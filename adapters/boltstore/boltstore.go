@@ -116,6 +116,7 @@ var (
 		bucketBudgets, bucketBudgetByCode, bucketBudgetsByCompany,
 		bucketGroupsOrder, bucketResourcesOrder, bucketCompositionsOrder, bucketCompositionsUses,
 		bucketBudgetsOrder, bucketBudgetsUses, bucketListCounts,
+		bucketSearch,
 	}
 
 	keySchemaVersion = []byte("schema_version")
@@ -199,6 +200,11 @@ func initSchema(btx *bolt.Tx, path string) error {
 		if err := meta.Put(keySchemaVersion, []byte(strconv.Itoa(SchemaVersion))); err != nil {
 			return fmt.Errorf("boltstore: upgrade %s: %w", path, err)
 		}
+	}
+	// The search index of the editions held before it, or written by a
+	// costdb that did not keep it (search.go).
+	if err := buildSearch(btx); err != nil {
+		return fmt.Errorf("boltstore: build the search index of %s: %w", path, err)
 	}
 	return nil
 }

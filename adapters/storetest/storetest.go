@@ -80,6 +80,7 @@ func Run(t *testing.T, open func(t *testing.T) app.Store) {
 		{"CompositionStamps", testCompositionStamps},
 		{"CompanyProfiles", testCompanyProfiles},
 		{"Contracts", testContracts},
+		{"Search", testSearch},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
