@@ -51,27 +51,54 @@ type SearchItem struct {
 	Matched, Terms int
 }
 
-// Search answers a search: the page of items and how many match. Bad
-// input is EINVALID naming each query parameter (q, kind, state).
-func (s *Service) Search(ctx context.Context, in SearchInput) ([]*SearchItem, int, error) {
+// searchInput is a search checked.
+type searchInput struct {
+	q           domain.SearchQuery
+	kind        domain.ItemKind
+	bank, state string
+}
+
+// checkSearch checks a search: EINVALID naming each query parameter that is
+// bad (q, kind, state), all at once.
+func checkSearch(in SearchInput) (searchInput, error) {
+	var out searchInput
 	var fields []domain.FieldError
 	q, err := domain.ParseSearch("q", in.Q)
 	fields = append(fields, domain.ErrorFields(err)...)
-	kind := domain.ItemKind(in.Kind)
-	if kind != "" && kind != domain.KindResource && kind != domain.KindComposition {
+	out.q = q
+	out.kind = domain.ItemKind(in.Kind)
+	if out.kind != "" && out.kind != domain.KindResource && out.kind != domain.KindComposition {
 		fields = append(fields, domain.FieldError{Field: "kind", Message: "must be resource or composition"})
 	}
-	bank := ""
 	if strings.TrimSpace(in.Bank) != "" {
-		bank = domain.NormalizeBank(in.Bank)
+		out.bank = domain.NormalizeBank(in.Bank)
 	}
-	state := strings.ToUpper(strings.TrimSpace(in.State))
-	if in.State != "" && len(state) != 2 {
+	out.state = strings.ToUpper(strings.TrimSpace(in.State))
+	if in.State != "" && !isUF(out.state) {
 		fields = append(fields, domain.FieldError{Field: "state", Message: "must be a state's two letters (UF), as MG"})
 	}
 	if len(fields) > 0 {
-		return nil, 0, &domain.Error{Code: domain.EINVALID, Message: "the search is not valid", Fields: fields}
+		return out, &domain.Error{Code: domain.EINVALID, Message: "the search is not valid", Fields: fields}
 	}
+	return out, nil
+}
+
+// CheckSearch is the check Search makes of its input before it reads
+// anything, for a caller that found other errors in the request and
+// answers them all at once.
+func CheckSearch(in SearchInput) error {
+	_, err := checkSearch(in)
+	return err
+}
+
+// Search answers a search: the page of items and how many match. Bad
+// input is EINVALID naming each query parameter (q, kind, state).
+func (s *Service) Search(ctx context.Context, in SearchInput) ([]*SearchItem, int, error) {
+	c, err := checkSearch(in)
+	if err != nil {
+		return nil, 0, err
+	}
+	q, kind, bank, state := c.q, c.kind, c.bank, c.state
 	var out []*SearchItem
 	var total int
 	err = s.store.View(ctx, func(tx Tx) error {
@@ -143,4 +170,9 @@ func searchScope(eds []*domain.Edition, bank, state string, all bool) []*domain.
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key() < out[j].Key() })
 	return out
+}
+
+// isUF reports whether s is two letters A to Z.
+func isUF(s string) bool {
+	return len(s) == 2 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'A' && s[1] <= 'Z'
 }
