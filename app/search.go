@@ -122,21 +122,8 @@ func (s *Service) Search(ctx context.Context, in SearchInput) ([]*SearchItem, in
 		total = n
 		out = make([]*SearchItem, len(hits))
 		for i, h := range hits {
-			it := &SearchItem{Edition: h.Edition, Kind: h.Kind, Code: h.Code, Matched: h.Matched, Terms: len(q.Terms)}
-			key := h.Edition.Key()
-			if h.Kind == domain.KindComposition {
-				c, err := tx.BankComposition(key, h.Code)
-				if err != nil {
-					return err
-				}
-				it.Description, it.Unit = c.Description, c.Unit
-			} else {
-				r, err := tx.BankResource(key, h.Code)
-				if err != nil {
-					return err
-				}
-				it.Description, it.Unit = r.Description, r.Unit
-			}
+			it := &SearchItem{Edition: h.Edition, Kind: h.Kind, Code: h.Code, Description: h.Description, Unit: h.Unit,
+				Matched: h.Matched, Terms: len(q.Terms)}
 			out[i] = it
 		}
 		return nil

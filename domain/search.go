@@ -152,6 +152,9 @@ type SearchHit struct {
 	Edition *Edition
 	Kind    ItemKind
 	Code    string
+	// Description and Unit are the item's (a store fills them for the
+	// hits it answers, not for those it only ranks).
+	Description, Unit string
 	// Matched is how many of the query's terms the description matches;
 	// Length its length in characters.
 	Matched int

@@ -229,17 +229,17 @@ func (t *tx) SearchBank(q domain.SearchQuery, editions []*domain.Edition, kind d
 				if !term.Prefix && len(wk) != len(k) {
 					break
 				}
-				if err := eachPosting(v, func(kb byte, code []byte, length int) {
+				if err := eachPosting(v, func(kb byte, code, id []byte, length int) {
 					if want != 0 && kb != want {
 						return
 					}
-					a := found[string(kb)+string(code)]
+					a := found[string(id)] // no copy of id for a lookup
 					if a == nil {
 						a = &searchAcc{hit: domain.SearchHit{Edition: e, Kind: domain.KindResource, Code: string(code), Length: length}}
 						if kb == 'c' {
 							a.hit.Kind = domain.KindComposition
 						}
-						found[string(kb)+string(code)] = a
+						found[string(id)] = a
 					}
 					if a.last != i+1 {
 						a.last = i + 1
@@ -260,25 +260,47 @@ func (t *tx) SearchBank(q domain.SearchQuery, editions []*domain.Edition, kind d
 	if offset >= len(hits) {
 		return []*domain.SearchHit{}, total, nil
 	}
-	return hits[offset:], total, nil
+	hits = hits[offset:]
+	for _, h := range hits {
+		bucket := bucketBankResources
+		if h.Kind == domain.KindComposition {
+			bucket = bucketBankCompositions
+		}
+		k := key(h.Edition.Key(), h.Code)
+		var r struct {
+			Description string `json:"description"`
+			Unit        string `json:"unit"`
+		}
+		v := t.btx.Bucket(bucket).Get(k)
+		if v == nil {
+			return nil, 0, fmt.Errorf("boltstore: search index names %q, which bucket %s lacks", k, bucket)
+		}
+		if err := json.Unmarshal(v, &r); err != nil {
+			return nil, 0, fmt.Errorf("boltstore: corrupt record %q in bucket %s: %w", k, bucket, err)
+		}
+		h.Description, h.Unit = r.Description, r.Unit
+	}
+	return hits, total, nil
 }
 
-// eachPosting calls fn for each item of a postings value.
-func eachPosting(v []byte, fn func(kind byte, code []byte, length int)) error {
+// eachPosting calls fn for each item of a postings value: its kind, code,
+// its bytes up to the code (which name it within the edition) and its
+// description's length.
+func eachPosting(v []byte, fn func(kind byte, code, id []byte, length int)) error {
 	for len(v) > 0 {
 		kb := v[0]
 		n, w := binary.Uvarint(v[1:])
 		if w <= 0 || uint64(len(v)-1-w) < n {
 			return fmt.Errorf("bad posting")
 		}
-		code := v[1+w : 1+w+int(n)]
+		code, id := v[1+w:1+w+int(n)], v[:1+w+int(n)]
 		v = v[1+w+int(n):]
 		l, w2 := binary.Uvarint(v)
 		if w2 <= 0 {
 			return fmt.Errorf("bad posting length")
 		}
 		v = v[w2:]
-		fn(kb, code, int(l))
+		fn(kb, code, id, int(l))
 	}
 	return nil
 }

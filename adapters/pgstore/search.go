@@ -52,6 +52,11 @@ func (t *tx) SearchBank(q domain.SearchQuery, editions []*domain.Edition, kind d
 	if err := t.flush(); err != nil {
 		return nil, 0, err
 	}
+	// The edition keys are compared as text made from the column
+	// (edition_key || ''), so that the planner finds the rows by the
+	// full-text index alone: ANDed with the primary key's index on a
+	// national month's 28 editions, the bitmap of every row of them cost
+	// more than the search itself.
 	byKey := make(map[string]*domain.Edition, len(editions))
 	keys := make([]string, len(editions))
 	for i, e := range editions {
@@ -59,49 +64,86 @@ func (t *tx) SearchBank(q domain.SearchQuery, editions []*domain.Edition, kind d
 		byKey[keys[i]] = e
 	}
 	terms := make([]string, len(q.Terms))
-	args := []any{keys, ""}
-	var matched []string
 	for i, term := range q.Terms {
 		terms[i] = tsTerm(term)
-		args = append(args, terms[i])
-		matched = append(matched, "(search @@ $"+strconv.Itoa(len(args))+"::tsquery)::int")
 	}
-	args[1] = strings.Join(terms, " | ")
-	sum := strings.Join(matched, " + ")
-	var parts []string
-	if kind == "" || kind == domain.KindComposition {
-		parts = append(parts, `SELECT 'composition' AS kind, edition_key, code, char_length(description) AS len, `+sum+` AS matched
-			FROM bank_compositions WHERE edition_key = ANY($1) AND search @@ $2::tsquery`)
-	}
-	if kind == "" || kind == domain.KindResource {
-		parts = append(parts, `SELECT 'resource' AS kind, edition_key, code, char_length(description) AS len, `+sum+` AS matched
-			FROM bank_resources WHERE edition_key = ANY($1) AND search @@ $2::tsquery`)
-	}
-	args = append(args, offset, limit)
-	sql := `SELECT h.kind, h.edition_key, h.code, h.len, h.matched, count(*) OVER ()
-		FROM (` + strings.Join(parts, " UNION ALL ") + `) h JOIN editions e ON e.key = h.edition_key
-		ORDER BY h.matched DESC, h.len, h.code, h.kind COLLATE "C", e.bank, e.state,
-			right(e.month, 4) || left(e.month, 2) DESC, e.region
-		OFFSET $` + strconv.Itoa(len(args)-1) + ` LIMIT $` + strconv.Itoa(len(args))
-	out := []*domain.SearchHit{}
-	total := -1
-	err := t.query(sql, args, func(rows pgx.Rows) error {
-		var h domain.SearchHit
-		var k, ek string
-		var n int
-		if err := rows.Scan(&k, &ek, &h.Code, &h.Length, &h.Matched, &n); err != nil {
-			return err
+	// The rows of the editions whose words match the tsquery $2.
+	from := func(cols string) string {
+		var parts []string
+		if kind == "" || kind == domain.KindComposition {
+			parts = append(parts, `SELECT 'composition' AS kind, `+cols+` FROM bank_compositions
+				WHERE (edition_key || '') = ANY($1) AND search @@ $2::tsquery`)
 		}
-		h.Kind, h.Edition, total = domain.ItemKind(k), byKey[ek], n
-		out = append(out, &h)
-		return nil
-	})
+		if kind == "" || kind == domain.KindResource {
+			parts = append(parts, `SELECT 'resource' AS kind, `+cols+` FROM bank_resources
+				WHERE (edition_key || '') = ANY($1) AND search @@ $2::tsquery`)
+		}
+		return "(" + strings.Join(parts, " UNION ALL ") + ")"
+	}
+	// A page ranked by order (with matched, the count of terms matched,
+	// and total): its rows' descriptions and units are read after the
+	// ranking (carried through it, they made it a tenth slower).
+	page := func(matched, total, order string) string {
+		return `WITH page AS (
+			SELECT h.kind, h.edition_key, h.code, h.len, ` + matched + ` AS matched, ` + total + ` AS total,
+				e.bank, e.state, right(e.month, 4) || left(e.month, 2) AS month, e.region
+			FROM ` + from(`edition_key, code, char_length(description) AS len, search`) + ` h
+			JOIN editions e ON e.key = h.edition_key
+			ORDER BY ` + order + `h.len, h.code, h.kind COLLATE "C", e.bank, e.state, right(e.month, 4) || left(e.month, 2) DESC, e.region
+			OFFSET $3 LIMIT $4)
+		SELECT p.kind, p.edition_key, p.code, coalesce(c.description, r.description), coalesce(c.unit, r.unit),
+			p.len, p.matched, p.total
+		FROM page p
+		LEFT JOIN bank_compositions c ON p.kind = 'composition' AND c.edition_key = p.edition_key AND c.code = p.code
+		LEFT JOIN bank_resources r ON p.kind = 'resource' AND r.edition_key = p.edition_key AND r.code = p.code
+		ORDER BY p.matched DESC, p.len, p.code, p.kind COLLATE "C", p.bank, p.state, p.month DESC, p.region`
+	}
+	read := func(sql string, args ...any) ([]*domain.SearchHit, int, error) {
+		out := []*domain.SearchHit{}
+		total := -1
+		err := t.query(sql, args, func(rows pgx.Rows) error {
+			var h domain.SearchHit
+			var k, ek string
+			var n int
+			if err := rows.Scan(&k, &ek, &h.Code, &h.Description, &h.Unit, &h.Length, &h.Matched, &n); err != nil {
+				return err
+			}
+			h.Kind, h.Edition, total = domain.ItemKind(k), byKey[ek], n
+			out = append(out, &h)
+			return nil
+		})
+		return out, total, err
+	}
+	anyTerm := strings.Join(terms, " | ")
+	count := `(SELECT count(*) FROM ` + from("1") + ` x)`
+
+	// The items that match every term come first: when they fill the
+	// page, it is read from them alone (the full-text index finds them,
+	// few), and the total is a count of the items matching any term;
+	// that is most first pages, a third of the time of ranking every item.
+	if out, _, err := read(page(strconv.Itoa(len(terms)), "0", ""), keys, strings.Join(terms, " & "), 0, offset+limit); err != nil {
+		return nil, 0, err
+	} else if len(out) == offset+limit {
+		var total int
+		if err := t.ptx.QueryRow(t.ctx, `SELECT `+count, keys, anyTerm).Scan(&total); err != nil {
+			return nil, 0, t.fail(err)
+		}
+		return out[offset:], total, nil
+	}
+
+	matched := make([]string, len(terms))
+	args := []any{keys, anyTerm, offset, limit}
+	for i := range terms {
+		args = append(args, terms[i])
+		matched[i] = "(h.search @@ $" + strconv.Itoa(len(args)) + "::tsquery)::int"
+	}
+	sum := strings.Join(matched, " + ")
+	out, total, err := read(page(sum, "count(*) OVER ()", sum+" DESC, "), args...)
 	if err != nil {
 		return nil, 0, err
 	}
 	if total < 0 { // a page past the end: count alone
-		count := `SELECT count(*) FROM (` + strings.Join(parts, " UNION ALL ") + `) h JOIN editions e ON e.key = h.edition_key`
-		if err := t.ptx.QueryRow(t.ctx, count, args[:len(args)-2]...).Scan(&total); err != nil {
+		if err := t.ptx.QueryRow(t.ctx, `SELECT `+count, keys, anyTerm).Scan(&total); err != nil {
 			return nil, 0, t.fail(err)
 		}
 	}

@@ -113,6 +113,11 @@ func testSearch(t *testing.T, s app.Store) {
 	expect(app.SearchInput{Q: q, State: "MG", AllEditions: true}, 5,
 		"SINAPI/MG/07/2026 r 00001 4/4", "SINAPI/MG/08/2026 r 00001 4/4", "SINAPI/MG/08/2026 c 89282 4/4",
 		"SINAPI/MG/08/2026 r 00002 3/4", "SINAPI/MG/08/2026 r 00003 1/4")
+	// Pages the items matching every word fill (PostgreSQL reads them
+	// alone), and pages they do not.
+	expect(app.SearchInput{Q: q, Page: app.Page{Offset: 1, Limit: 2}}, 6, "SINAPI/PE/08/2026 r 00001 4/4", "SINAPI/MG/08/2026 c 89282 4/4")
+	expect(app.SearchInput{Q: q, Page: app.Page{Limit: 1}}, 6, "SINAPI/MG/08/2026 r 00001 4/4")
+	expect(app.SearchInput{Q: "ceramico", Page: app.Page{Offset: 1, Limit: 2}}, 5, "SICRO3/AL/01/2024 c 0307 1/1", "SINAPI/MG/08/2026 r 00001 1/1")
 	expect(app.SearchInput{Q: q, Page: app.Page{Offset: 2, Limit: 2}}, 6, "SINAPI/MG/08/2026 c 89282 4/4", "SINAPI/MG/08/2026 r 00002 3/4")
 	expect(app.SearchInput{Q: q, Page: app.Page{Offset: 6, Limit: 2}}, 6)
 	expect(app.SearchInput{Q: "areia 140"}, 1, "SINAPI/MG/08/2026 r 00004 1/2")
