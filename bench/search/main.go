@@ -13,6 +13,7 @@
 //	go run ./bench/search                         # bbolt, 5 rounds of 40 requests per query
 //	go run ./bench/search -engine postgres        # a throwaway PostgreSQL cluster (pgtest)
 //	go run ./bench/search -rounds 7 -n 60
+//	go run ./bench/search -reopen                 # also: the open that builds a lost index
 //
 // It prints the import's time, then per query and per round the median
 // time to the end of the answer, and the median of the rounds. It is not
@@ -35,6 +36,7 @@ import (
 	"time"
 
 	"github.com/costdb/costdb/adapters/bankfiles"
+	"github.com/costdb/costdb/adapters/boltstore"
 	"github.com/costdb/costdb/adapters/pgstore"
 	"github.com/costdb/costdb/adapters/pgstore/pgtest"
 	"github.com/costdb/costdb/app"
@@ -42,6 +44,7 @@ import (
 	"github.com/costdb/costdb/bench/benchfix"
 	"github.com/costdb/costdb/domain"
 	"github.com/shopspring/decimal"
+	bolt "go.etcd.io/bbolt"
 )
 
 var (
@@ -49,6 +52,7 @@ var (
 	rounds = flag.Int("rounds", 5, "rounds (the median of the rounds' medians is printed)")
 	n      = flag.Int("n", 40, "requests per query and round")
 	data   = flag.String("data", "adapters/bankfiles/testdata/sinapi-pe-202410", "directory of the real SINAPI PE 10/2024 files")
+	reopen = flag.Bool("reopen", false, "bolt: at the end, drop the search index and time the open that builds it again")
 )
 
 // states are the 27 UFs.
@@ -108,6 +112,20 @@ func main() {
 			}
 			fmt.Printf("%-22q %-8s total %-6s rounds %s → median %.2f ms\n", q, srv.name, total, list(meds), median(meds))
 		}
+	}
+	if *reopen && *engine == "bolt" {
+		bs := f.Store.(*boltstore.Store)
+		path := bs.Path()
+		benchfix.Must(bs.Close())
+		db, err := bolt.Open(path, 0o600, nil)
+		benchfix.Must(err)
+		benchfix.Must(db.Update(func(tx *bolt.Tx) error { return tx.DeleteBucket([]byte("search")) }))
+		benchfix.Must(db.Close())
+		t0 := time.Now()
+		st, err := boltstore.Open(path, boltstore.Options{})
+		benchfix.Must(err)
+		fmt.Printf("open building the search index of %d editions: %.1f s\n", len(states)+2, time.Since(t0).Seconds())
+		f.Store = st
 	}
 }
 

@@ -63,6 +63,11 @@ func TestSearch(t *testing.T) {
 	h := apitest.New(t)
 	u := h.AddUser("Construtora Alfa", "ana@alfa.com.br")
 	other := h.AddUser("Construtora Beta", "bia@beta.com.br")
+	// An import shows in the next answer (cached answers are kept under
+	// the generation an import moves on).
+	if doc := expect(t, h.Do("GET", searchFor("bloco ceramico", "&state=PE"), u.Token, ""), 200); total(t, doc) != "0" {
+		t.Fatalf("PE before its import: %v", hits(t, doc))
+	}
 	importSearchExtra(t, h)
 
 	// The three spellings find BLOCO CERÂMICO with both words.
