@@ -214,6 +214,9 @@ func (t *tx) SearchBank(q domain.SearchQuery, editions []*domain.Edition, kind d
 		return nil, 0, err
 	}
 	b := t.btx.Bucket(bucketSearch)
+	if b == nil { // Open makes it; a file read otherwise has no index
+		return nil, 0, fmt.Errorf("boltstore: the file has no search index (open it with boltstore.Open)")
+	}
 	var want byte
 	if kind != "" {
 		want = itemKindByte(kind)
