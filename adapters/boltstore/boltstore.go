@@ -200,6 +200,15 @@ func initSchema(btx *bolt.Tx, path string) error {
 			return fmt.Errorf("boltstore: upgrade %s: %w", path, err)
 		}
 	}
+	// The search index of the editions held before it, or written by a
+	// costdb that did not keep it (search.go). Its bucket is not one of
+	// allBuckets: a backup made before it existed is still whole.
+	if _, err := btx.CreateBucketIfNotExists(bucketSearch); err != nil {
+		return fmt.Errorf("boltstore: init %s: bucket %s: %w", path, bucketSearch, err)
+	}
+	if err := buildSearch(btx); err != nil {
+		return fmt.Errorf("boltstore: build the search index of %s: %w", path, err)
+	}
 	return nil
 }
 

@@ -34,6 +34,9 @@ type tx struct {
 		id   string
 		data []byte
 	}
+	// search holds the editions whose search index the transaction must
+	// write again (search.go).
+	search map[string]*searchEdition
 }
 
 // structures returns the transaction's pending structure writes.
@@ -46,6 +49,9 @@ func (t *tx) structures() *structureWrites {
 
 // flush writes the pending structures: the end of an Update's function.
 func (t *tx) flush() error {
+	if err := t.flushSearch(); err != nil {
+		return err
+	}
 	if t.structs == nil {
 		return nil
 	}
@@ -576,6 +582,7 @@ func (t *tx) PutEdition(e *domain.Edition) error {
 	if err := checkParts("edition", "key", k); err != nil {
 		return err
 	}
+	t.searchNote(k, nil)
 	return t.put(bucketEditions, []byte(k), toEditionRecord(e))
 }
 
@@ -589,6 +596,7 @@ func (t *tx) PutBankResource(editionKey string, v *domain.BankResource) error {
 		return err
 	}
 	fillPages(t.bucket(bucketBankResources))
+	t.searchNote(editionKey, &searchItem{kind: 'r', code: v.Code, description: v.Description})
 	return t.put(bucketBankResources, key(editionKey, v.Code), toBankResourceRecord(v))
 }
 
@@ -624,6 +632,7 @@ func (t *tx) PutBankComposition(editionKey string, c *domain.BankComposition) er
 		return err
 	}
 	r.Structure = sk
+	t.searchNote(editionKey, &searchItem{kind: 'c', code: c.Code, description: c.Description})
 	if err := t.put(bucketBankCompositions, k, r); err != nil {
 		return err
 	}
@@ -649,6 +658,9 @@ func (t *tx) DeleteBankRecords(editionKey string) error {
 		return err
 	}
 	if err := checkParts("edition", "key", editionKey); err != nil {
+		return err
+	}
+	if err := t.searchWipe(editionKey); err != nil {
 		return err
 	}
 	prefix := key(editionKey, "")

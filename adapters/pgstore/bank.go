@@ -330,12 +330,12 @@ func (t *tx) flush() error {
 		}
 		keys := b.resOrder
 		_, err := t.ptx.CopyFrom(t.ctx, pgx.Identifier{"bank_resources"},
-			[]string{"edition_key", "code", "description", "unit", "type", "pnd", "pd", "pndi", "pdi", "regimes", "base"},
+			[]string{"edition_key", "code", "description", "unit", "type", "pnd", "pd", "pndi", "pdi", "regimes", "base", "words"},
 			pgx.CopyFromSlice(len(keys), func(i int) ([]any, error) {
 				v := b.resources[keys[i]]
 				p := v.Prices
 				return []any{keys[i].edition, v.Code, v.Description, v.Unit, int32(v.Type), num(p.PND), num(p.PD), num(p.PNDI), num(p.PDI),
-					toRegimes(v.Regimes), optNum(v.Base)}, nil
+					toRegimes(v.Regimes), optNum(v.Base), searchWords(v.Description)}, nil
 			}))
 		if err != nil {
 			return t.fail(err)
@@ -357,7 +357,7 @@ func (t *tx) flush() error {
 		keys := b.compOrder
 		_, err := t.ptx.CopyFrom(t.ctx, pgx.Identifier{"bank_compositions"},
 			[]string{"edition_key", "code", "description", "unit", "class", "cost_pnd", "cost_pd", "has_items", "regimes",
-				"item_kinds", "item_codes", "item_coefs"},
+				"item_kinds", "item_codes", "item_coefs", "words"},
 			pgx.CopyFromSlice(len(keys), func(i int) ([]any, error) {
 				c := b.compositions[keys[i]]
 				// The structure's arrays are made row by row, as COPY
@@ -371,7 +371,7 @@ func (t *tx) flush() error {
 					}
 				}
 				return []any{keys[i].edition, c.Code, c.Description, c.Unit, c.Class, num(c.Cost.PND), num(c.Cost.PD), c.Items != nil,
-					toRegimes(c.Regimes), kinds, codes, coefs}, nil
+					toRegimes(c.Regimes), kinds, codes, coefs, searchWords(c.Description)}, nil
 			}))
 		if err != nil {
 			return t.fail(err)

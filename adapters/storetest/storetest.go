@@ -81,6 +81,7 @@ func Run(t *testing.T, open func(t *testing.T) app.Store) {
 		{"CompanyProfiles", testCompanyProfiles},
 		{"Contracts", testContracts},
 		{"Webhooks", testWebhooks},
+		{"Search", testSearch},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

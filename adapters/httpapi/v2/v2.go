@@ -109,6 +109,7 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Get("/banks/{id}/items", h.listBankItems)
 		r.Get("/banks/{id}/labour-charges", h.listLabourCharges)
 		r.Get("/banks/{id}/items/{code}", h.getBankItem)
+		r.Get(searchPath, h.search)
 		r.Get(bankChangesPath, h.listBankChanges)
 		r.Get(whereUsedPath, h.bankChangesWhereUsed)
 		r.Post("/banks/{id}/items/{code}/copy", h.copyBankComposition)
