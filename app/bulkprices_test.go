@@ -127,3 +127,31 @@ func TestCheckPriceQueries(t *testing.T) {
 		t.Errorf("no query: %v", err)
 	}
 }
+
+// TestPriceItemsSeveralStates: a bank held for several states needs the
+// state; told on that item alone, pointer /state.
+func TestPriceItemsSeveralStates(t *testing.T) {
+	f := newFixture(t)
+	out, err := f.svc.PriceItems(ctx, f.a, []app.PriceQuery{{Bank: "SINAPI", Code: "0001"}})
+	if err != nil || out[0].Err != nil || out[0].Query.State != "MG" {
+		t.Fatalf("one state held: %v %+v", err, out)
+	}
+	sp := app.EditionData{
+		Edition:   domain.Edition{Bank: "SINAPI", State: "SP", Month: "09/2026", Regimes: []domain.Regime{domain.NaoDesonerado, domain.Desonerado}},
+		Resources: []*domain.BankResource{{Code: "0001", Description: "AREIA MEDIA", Unit: "M3", Type: domain.TypeMaterial, Prices: domain.PriceLine{PND: dec("140"), PD: dec("140")}}},
+	}
+	if _, err := f.svc.ImportEditions(ctx, []app.EditionData{sp}); err != nil {
+		t.Fatal(err)
+	}
+	out, err = f.svc.PriceItems(ctx, f.a, []app.PriceQuery{{Bank: "SINAPI", Code: "0001"}, {Bank: "SINAPI", Code: "0001", State: "SP"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, ok := out[0].Err.(*domain.Error)
+	if !ok || e.Code != domain.EINVALID || len(e.Fields) != 1 || e.Fields[0].Field != "/state" {
+		t.Errorf("no state, two held: %v", out[0].Err)
+	}
+	if p, ok := out[1].Price(); out[1].Err != nil || !ok || !p.Equal(dec("140")) {
+		t.Errorf("SP: %v %s", out[1].Err, p)
+	}
+}

@@ -122,13 +122,13 @@ func (h *handlers) priceBulk(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	var err2 error
+	var checked error // the queries' own rules, when data holds some
 	if qs != nil {
-		_, err2 = app.CheckPriceQueries(qs)
+		_, checked = app.CheckPriceQueries(qs)
 	}
-	if err2 != nil || wrong.Len() > 0 {
+	if checked != nil || wrong.Len() > 0 {
 		// Refused whole: every bad member of the body at once.
-		_ = wrong.Merge("/data", err2)
+		_ = wrong.Merge("/data", checked)
 		h.writeError(w, r, wrong.Err())
 		return
 	}
