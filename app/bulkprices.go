@@ -77,7 +77,7 @@ type BulkPrice struct {
 	Err         error
 }
 
-// Description and Unit are the item's.
+// Description is the item's description.
 func (b *BulkPrice) Description() string {
 	switch {
 	case b.Bank != nil:
@@ -210,7 +210,7 @@ func bankPrice(tx Tx, eds map[BankViewQuery]editionPick, b *BulkPrice) error {
 		eds[vq] = pick
 	}
 	if pick.err != nil {
-		return monthPointer(pick.err)
+		return pick.err // its month and state were checked: not held, or several states
 	}
 	it, err := bankItemIn(tx, pick.ed, q.Code, q.Kind, false)
 	if err != nil {
@@ -219,22 +219,6 @@ func bankPrice(tx Tx, eds map[BankViewQuery]editionPick, b *BulkPrice) error {
 	b.Bank = it
 	b.Query.State, b.Query.Month = pick.ed.State, pick.ed.Month
 	return nil
-}
-
-// monthPointer names viewEdition's /version as the query names it, /month.
-func monthPointer(err error) error {
-	e, ok := err.(*domain.Error)
-	if !ok || len(e.Fields) == 0 {
-		return err
-	}
-	c := *e
-	c.Fields = append([]domain.FieldError(nil), e.Fields...)
-	for i := range c.Fields {
-		if c.Fields[i].Field == "/version" {
-			c.Fields[i].Field = "/month"
-		}
-	}
-	return &c
 }
 
 // ownPrice reads an item of the caller's own base: the composition with the
