@@ -302,35 +302,44 @@ func (s *Service) BankItem(ctx context.Context, ref domain.BankRef, code string,
 		if err != nil {
 			return err
 		}
-		ref, key := ed.Ref(), ed.Key()
-		if kind != domain.KindResource {
-			c, err := tx.BankComposition(key, code)
-			switch {
-			case err == nil:
-				out = compositionItem(ref, c)
-				out.Structure, err = structure(tx, key, c.Items)
-				return err
-			case !isNotFound(err):
-				return err
-			}
-		}
-		if kind != domain.KindComposition {
-			r, err := tx.BankResource(key, code)
-			switch {
-			case err == nil:
-				out = resourceItem(ref, r)
-				return nil
-			case !isNotFound(err):
-				return err
-			}
-		}
-		what := "no resource or composition"
-		if kind != "" {
-			what = "no " + string(kind)
-		}
-		return domain.Errorf(domain.ENOTFOUND, "%s %s exists in %s", what, code, editionName(ref))
+		out, err = bankItemIn(tx, ed, code, kind, true)
+		return err
 	})
 	return out, err
+}
+
+// bankItemIn is the item with the code in the edition, as BankItem gives
+// it: its published structure only when withStructure. ENOTFOUND when the
+// edition has no such item.
+func bankItemIn(tx Tx, ed *domain.Edition, code string, kind domain.ItemKind, withStructure bool) (*BankItem, error) {
+	ref, key := ed.Ref(), ed.Key()
+	if kind != domain.KindResource {
+		c, err := tx.BankComposition(key, code)
+		switch {
+		case err == nil:
+			out := compositionItem(ref, c)
+			if withStructure {
+				out.Structure, err = structure(tx, key, c.Items)
+			}
+			return out, err
+		case !isNotFound(err):
+			return nil, err
+		}
+	}
+	if kind != domain.KindComposition {
+		r, err := tx.BankResource(key, code)
+		switch {
+		case err == nil:
+			return resourceItem(ref, r), nil
+		case !isNotFound(err):
+			return nil, err
+		}
+	}
+	what := "no resource or composition"
+	if kind != "" {
+		what = "no " + string(kind)
+	}
+	return nil, domain.Errorf(domain.ENOTFOUND, "%s %s exists in %s", what, code, editionName(ref))
 }
 
 // structure looks every item of a published structure up in the edition.

@@ -274,20 +274,26 @@ func (s *Service) Composition(ctx context.Context, p domain.Principal, id string
 func (s *Service) CompositionByCode(ctx context.Context, p domain.Principal, code, state string) (*domain.PricedComposition, error) {
 	var out *domain.PricedComposition
 	err := s.store.View(ctx, func(tx Tx) error {
-		var c *domain.Composition
 		var err error
-		if strings.TrimSpace(state) == "" {
-			c, err = compositionInAnyState(tx, p, code)
-		} else {
-			c, err = tx.CompositionByCode(p.CompanyID, code, strings.ToUpper(state))
-		}
-		if err != nil {
-			return err
-		}
-		out, err = price(tx, p, c)
+		out, err = compositionByCode(tx, p, code, state)
 		return err
 	})
 	return out, err
+}
+
+// compositionByCode is CompositionByCode inside a transaction.
+func compositionByCode(tx Tx, p domain.Principal, code, state string) (*domain.PricedComposition, error) {
+	var c *domain.Composition
+	var err error
+	if strings.TrimSpace(state) == "" {
+		c, err = compositionInAnyState(tx, p, code)
+	} else {
+		c, err = tx.CompositionByCode(p.CompanyID, code, strings.ToUpper(state))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return price(tx, p, c)
 }
 
 // compositionInAnyState finds the company's composition with the code when

@@ -53,6 +53,7 @@ type handlers struct {
 //	GET    /banks, /banks/{id}                           imported bank editions (banks.go)
 //	GET    /banks/{id}/items, /banks/{id}/items/{code}   an edition's items, one item with its structure
 //	GET    /banks/{bank}/labour-charges                  a bank's labour charges tables (chargestables.go)
+//	POST   /prices/bulk                                  up to 1,000 bank or own items priced at once (bulkprices.go)
 //	GET    /my_database/compositions                     list (page[number], page[size], sort, filter[…])
 //	POST   /my_database/compositions                     create → 201 + Location
 //	GET    /my_database/compositions/find_by_code        ?code=&state=
@@ -115,6 +116,7 @@ func Routes(env *httpapi.Env) http.Handler {
 		r.Post("/banks/{id}/items/{code}/copy", h.copyBankComposition)
 		r.Get("/price_history/{code}", h.priceHistory)
 		r.Get("/price_history/{code}/chart.svg", h.priceChart)
+		r.Post(bulkPath, h.priceBulk) // bulkprices.go
 
 		const c, res, g = "/my_database/compositions", "/my_database/resources", "/my_database/groups"
 		r.Get(c, h.listCompositions)
