@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -35,31 +33,7 @@ func TestKill9UnderConcurrentLoad(t *testing.T) {
 	var u map[string]string
 	_ = json.Unmarshal(out, &u)
 	start := func() (*exec.Cmd, string) {
-		cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", db, "--demo")
-		stderr, _ := cmd.StderrPipe()
-		cmd.Stdout = io.Discard
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		addr := make(chan string, 1)
-		var once sync.Once
-		go func() {
-			sc := bufio.NewScanner(stderr)
-			re := regexp.MustCompile(`addr=(\S+)`)
-			for sc.Scan() {
-				if m := re.FindStringSubmatch(sc.Text()); m != nil {
-					once.Do(func() { addr <- m[1] })
-				}
-			}
-		}()
-		select {
-		case a := <-addr:
-			return cmd, "http://" + a
-		case <-time.After(30 * time.Second):
-			_ = cmd.Process.Kill()
-			t.Fatal("server did not start")
-		}
-		return nil, ""
+		return startBinary(t, bin, "serve", "--addr", "127.0.0.1:0", "--db", db, "--demo")
 	}
 	login := func(base string) string {
 		r := post(t, base+"/api/public/v2/authenticate", "", `{"email":"a@alfa.com","secret_token":"`+u["secret_token"]+`"}`)

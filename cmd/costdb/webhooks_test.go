@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -9,7 +8,6 @@ import (
 	"net/http"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -173,32 +171,8 @@ func webhookKill9(t *testing.T, db string) {
 	var u map[string]string
 	_ = json.Unmarshal(out, &u)
 	start := func() (*exec.Cmd, string) {
-		cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--admin-addr", "off", "--db", db, "--demo",
+		return startBinary(t, bin, "serve", "--addr", "127.0.0.1:0", "--admin-addr", "off", "--db", db, "--demo",
 			"--signing-key-file", keys, "--webhooks-allow-private", "--webhook-retry-base", "200ms")
-		stderr, _ := cmd.StderrPipe()
-		cmd.Stdout = io.Discard
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		addr := make(chan string, 1)
-		var once sync.Once
-		go func() {
-			sc := bufio.NewScanner(stderr)
-			re := regexp.MustCompile(`costdb listening" addr=(\S+)`)
-			for sc.Scan() {
-				if m := re.FindStringSubmatch(sc.Text()); m != nil {
-					once.Do(func() { addr <- m[1] })
-				}
-			}
-		}()
-		select {
-		case a := <-addr:
-			return cmd, "http://" + a
-		case <-time.After(30 * time.Second):
-			_ = cmd.Process.Kill()
-			t.Fatal("server did not start")
-		}
-		return nil, ""
 	}
 	cmd, base := start()
 	tok := login(t, base, "a@alfa.com", u["secret_token"])
