@@ -20,19 +20,33 @@ import (
 // under write load does not decode it. Bounded; when full it starts again
 // empty.
 type compositionCache struct {
-	mu   sync.Mutex
-	m    map[string]cachedComposition
-	hits atomic.Int64
+	mu    sync.Mutex
+	m     map[string]cachedComposition
+	bytes int // the entries' estimated sizes (compositionBytes)
+	hits  atomic.Int64
 }
 
 type cachedComposition struct {
 	stamp []byte
 	c     *domain.Composition
+	size  int
 }
 
-// maxCachedCompositions bounds the cache (each entry keeps its record's
-// bytes and the decoded composition: a few KB).
-const maxCachedCompositions = 1024
+// maxCompositionCacheBytes bounds the cache by the estimated size of what
+// it keeps (a composition of 20 items about 5 KB with its stamp: some 3,000
+// of them; one of 2,000 items about 330 KB), so that large compositions
+// cannot make it hold more memory than small ones.
+const maxCompositionCacheBytes = 16 << 20
+
+// compositionBytes estimates what an entry keeps: the stamp, the record's
+// strings, and per item its struct, code and decimal.
+func compositionBytes(stamp []byte, c *domain.Composition) int {
+	n := 512 + len(stamp) + len(c.Code) + len(c.Description) + len(c.Unit) + len(c.Note)
+	for _, it := range c.Items {
+		n += 160 + len(it.Code) + len(it.Bank)
+	}
+	return n
+}
 
 func newCompositionCache() *compositionCache {
 	return &compositionCache{m: map[string]cachedComposition{}}
@@ -60,10 +74,19 @@ func (cc *compositionCache) put(id string, stamp []byte, c *domain.Composition) 
 		return
 	}
 	e := cachedComposition{stamp: stamp, c: c.Clone()}
+	e.size = compositionBytes(stamp, e.c)
+	if e.size > maxCompositionCacheBytes/4 {
+		return // one entry never takes most of the cache
+	}
 	cc.mu.Lock()
-	if len(cc.m) >= maxCachedCompositions {
+	if old, ok := cc.m[id]; ok {
+		cc.bytes -= old.size
+	}
+	if cc.bytes+e.size > maxCompositionCacheBytes {
 		clear(cc.m)
+		cc.bytes = 0
 	}
 	cc.m[id] = e
+	cc.bytes += e.size
 	cc.mu.Unlock()
 }

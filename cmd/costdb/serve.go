@@ -78,6 +78,8 @@ type Main struct {
 	// MaxExports is how many XLSX and PDF documents the server writes at
 	// once (httpapi.ExportLimit).
 	MaxExports int
+	// MemoryLimit is --memory-limit (memlimit.go): auto, off or a size.
+	MemoryLimit string
 	// PublicURL is the server's URL as its clients reach it, which
 	// webhook deliveries name resources under; default http:// and Addr.
 	PublicURL string
@@ -131,6 +133,7 @@ func NewMain(stdout, stderr io.Writer) *Main {
 		AuthAddressFailures: 100,
 		MaxExports:          2,
 		WebhookTimeout:      10 * time.Second,
+		MemoryLimit:         "auto",
 	}
 }
 
@@ -163,6 +166,7 @@ func (m *Main) ParseFlags(args []string) error {
 	fs.IntVar(&m.MaxConns, "max-conns", m.MaxConns, "most open connections to the API; over it the longest idle is closed, or the new one refused 503 when none is idle; default 0: the descriptor limit less 256, at most 65536 (env COSTDB_MAX_CONNS)")
 	fs.IntVar(&m.MaxConnsPerClient, "max-conns-per-client", m.MaxConnsPerClient, "most open connections from one client address, trusted proxies excepted; default 0: a tenth of max-conns, at least 64 (env COSTDB_MAX_CONNS_PER_CLIENT)")
 	fs.IntVar(&m.MaxExports, "max-exports", m.MaxExports, "XLSX and PDF documents written at once; another waits up to 2s for a slot, then answers 503 (env COSTDB_MAX_EXPORTS)")
+	fs.StringVar(&m.MemoryLimit, "memory-limit", m.MemoryLimit, "soft memory limit of the Go runtime: auto (90% of the cgroup's memory limit when there is one and GOMEMLIMIT is not set), off, or a size such as 800MiB (env COSTDB_MEMORY_LIMIT)")
 	fs.StringVar(&m.PublicURL, "public-url", m.PublicURL, "the server's URL as clients reach it, which webhook deliveries name resources under; default: http:// and --addr (env COSTDB_PUBLIC_URL)")
 	fs.BoolVar(&m.WebhooksAllowPrivate, "webhooks-allow-private", m.WebhooksAllowPrivate, "let webhooks reach private, loopback and link-local addresses (a receiver on the server's own network); default: refused (env COSTDB_WEBHOOKS_ALLOW_PRIVATE)")
 	fs.DurationVar(&m.WebhookTimeout, "webhook-timeout", m.WebhookTimeout, "time one webhook delivery may take, connecting and answering (env COSTDB_WEBHOOK_TIMEOUT)")
@@ -218,6 +222,9 @@ func (m *Main) Open(ctx context.Context) error {
 		return fmt.Errorf("time zone %q: %v", m.TimeZone, err)
 	}
 	if err := m.checkOps(); err != nil {
+		return err
+	}
+	if err := m.applyMemoryLimit(); err != nil {
 		return err
 	}
 	// Every connection holds a descriptor: take all the system allows,
