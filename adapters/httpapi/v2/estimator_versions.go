@@ -108,15 +108,25 @@ func (h *handlers) listVersions(w http.ResponseWriter, r *http.Request) {
 	h.writeDocWith(w, r, http.StatusOK, docs, selfLink(r), &jsonapi.Meta{"total": len(docs)})
 }
 
-// getVersion handles GET /budgets/{id}/versions/{version}.
-func (h *handlers) getVersion(w http.ResponseWriter, r *http.Request) {
+// versionRead reads the query (none but fields) and {version} of a read of
+// one version; false when it answered the error.
+func (h *handlers) versionRead(w http.ResponseWriter, r *http.Request) (int, bool) {
 	if _, err := query(r); err != nil {
 		h.writeError(w, r, err)
-		return
+		return 0, false
 	}
 	n, err := versionNumber(r, "version")
 	if err != nil {
 		h.writeError(w, r, err)
+		return 0, false
+	}
+	return n, true
+}
+
+// getVersion handles GET /budgets/{id}/versions/{version}.
+func (h *handlers) getVersion(w http.ResponseWriter, r *http.Request) {
+	n, ok := h.versionRead(w, r)
+	if !ok {
 		return
 	}
 	v, err := h.env.App.BudgetVersion(r.Context(), principal(r), chi.URLParam(r, "id"), n)

@@ -26,13 +26,8 @@ func (h *handlers) verifyRoutes(r chi.Router) {
 
 // versionContent handles GET /budgets/{id}/versions/{version}/content.
 func (h *handlers) versionContent(w http.ResponseWriter, r *http.Request) {
-	if _, err := query(r); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	n, err := versionNumber(r, "version")
-	if err != nil {
-		h.writeError(w, r, err)
+	n, ok := h.versionRead(w, r)
+	if !ok {
 		return
 	}
 	v, err := h.env.App.BudgetVersion(r.Context(), principal(r), chi.URLParam(r, "id"), n)
@@ -51,13 +46,8 @@ func (h *handlers) versionContent(w http.ResponseWriter, r *http.Request) {
 
 // versionVerification handles GET /budgets/{id}/versions/{version}/verification.
 func (h *handlers) versionVerification(w http.ResponseWriter, r *http.Request) {
-	if _, err := query(r); err != nil {
-		h.writeError(w, r, err)
-		return
-	}
-	n, err := versionNumber(r, "version")
-	if err != nil {
-		h.writeError(w, r, err)
+	n, ok := h.versionRead(w, r)
+	if !ok {
 		return
 	}
 	id := chi.URLParam(r, "id")
