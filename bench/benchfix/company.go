@@ -22,6 +22,8 @@ import (
 type Company struct {
 	Compositions []string // IDs, in creation order
 	Resources    []string // codes, in creation order
+	// The time the resources and the compositions took to write.
+	ResourcesTook, CompositionsTook time.Duration
 }
 
 // materials name the own resources; one in ten is a masonry block, so that
@@ -67,6 +69,7 @@ func GenerateCompany(ctx context.Context, st app.Store, email string, comps, res
 	now := time.Now().UTC()
 	out := &Company{}
 	const batch = 2000
+	t0 := time.Now()
 	for start := 0; start < res; start += batch {
 		var rs []*domain.Resource
 		for i := start; i < min(start+batch, res); i++ {
@@ -96,6 +99,8 @@ func GenerateCompany(ctx context.Context, st app.Store, email string, comps, res
 			return nil, err
 		}
 	}
+	out.ResourcesTook = time.Since(t0)
+	t0 = time.Now()
 	banks := []domain.BankRef{{Name: "SINAPI", State: "MG", Month: "08/2026"}}
 	for start := 0; start < comps; start += batch {
 		var cs []*domain.Composition
@@ -142,6 +147,7 @@ func GenerateCompany(ctx context.Context, st app.Store, email string, comps, res
 			return nil, err
 		}
 	}
+	out.CompositionsTook = time.Since(t0)
 	return out, nil
 }
 
