@@ -39,6 +39,7 @@ var (
 	zipfS      = flag.Float64("zipf", 1.1, "issue 29: exponent s of the Zipf key choice (> 1)")
 	writeShare = flag.Float64("writes", 0.10, "issue 29: share of the mixed load's requests that are add_items (P6)")
 	seed       = flag.Uint64("seed", 29, "issue 29: seed of the generated company and of the key choices")
+	writeConns = flag.Int("writeconns", 0, "issue 29, P6: when > 0, this many of the connections send only add_items and the others only reads (read-only: the readers alone), instead of -writes of every connection's requests")
 )
 
 const (
@@ -226,11 +227,16 @@ func driveMix(base string, workers int, d time.Duration, next func(w int, body [
 
 // getLoad is a read-only load of GETs prefix+composition, keys from pick.
 func (p *p29) getLoad(base, prefix string, hdr []string, pick func(w int) picker) result {
-	picks := make([]picker, *conns)
+	return p.getLoadN(*conns, base, prefix, hdr, pick)
+}
+
+// getLoadN is getLoad on n connections.
+func (p *p29) getLoadN(n int, base, prefix string, hdr []string, pick func(w int) picker) result {
+	picks := make([]picker, n)
 	for w := range picks {
 		picks[w] = pick(w)
 	}
-	return driveMix(base, *conns, *roundD, func(w int, _ []byte) (string, string, []string, []byte, int) {
+	return driveMix(base, n, *roundD, func(w int, _ []byte) (string, string, []string, []byte, int) {
 		return "GET", prefix + p.comps[picks[w]()], hdr, nil, 0
 	})
 }
@@ -357,13 +363,18 @@ func (p *p29) p5() {
 // the service runs), alternately: read throughput of both, their ratio,
 // and the writes' latency.
 func (p *p29) p6() {
-	fmt.Printf("\nP6 uniform v2 GET of a composition, read-only against %.0f%% add_items to random compositions, alternately (cached server)\n", *writeShare*100)
+	wc := min(max(*writeConns, 0), *conns-1)
+	if wc > 0 {
+		fmt.Printf("\nP6 uniform v2 GET of a composition on %d connections, alone against beside %d connections sending only add_items to random compositions, alternately (cached server)\n", *conns-wc, wc)
+	} else {
+		fmt.Printf("\nP6 uniform v2 GET of a composition, read-only against %.0f%% add_items to random compositions, alternately (cached server)\n", *writeShare*100)
+	}
 	fmt.Printf("%-24s %10s %10s %7s %9s %9s %9s %9s %9s %9s %9s\n", "", "ro read/s", "mix read/s", "ratio", "write/s", "w p50 ms", "w p99 ms", "r p50 ms", "r p99 ms", "ro p50", "ro p99")
 	prefix := v2Base + "/compositions/"
 	whdr := []string{"Content-Type", "application/json", "Authorization", "Bearer " + p.f.Token}
 	var ro, mx, ratio, ws, w50, w99, r50, r99, o50, o99 []float64
 	for range *rounds {
-		a := p.getLoad(p.f.URL, prefix, p.v2h, p.uniform)
+		a := p.getLoadN(*conns-wc, p.f.URL, prefix, p.v2h, p.uniform)
 		picks := make([]picker, *conns)
 		coins := make([]*rand.Rand, *conns)
 		for w := range picks {
@@ -373,7 +384,7 @@ func (p *p29) p6() {
 		n := make([]int, *conns)
 		b := driveMix(p.f.URL, *conns, *roundD, func(w int, body []byte) (string, string, []string, []byte, int) {
 			id := p.comps[picks[w]()]
-			if coins[w].Float64() >= *writeShare {
+			if write := w < wc || (wc == 0 && coins[w].Float64() < *writeShare); !write {
 				return "GET", prefix + id, p.v2h, nil, 0
 			}
 			n[w]++
