@@ -170,17 +170,17 @@ func (r result) pct(class int, q float64) float64 {
 	return float64(l[min(len(l)-1, int(q*float64(len(l))))].Microseconds()) / 1000
 }
 
-// driveMix runs workers raw clients against base for d, each sending the
+// driveMix runs n raw clients against base for d, each sending the
 // request next gives it as soon as the answer to the last has come, and
 // times each answer by its class (0 read, 1 write). Any answer but 200 ends
 // the run. Requests started before d ran out are waited for and counted.
-func driveMix(base string, workers int, d time.Duration, next func(w int, body []byte) (method, path string, hdr []string, out []byte, class int)) result {
+func driveMix(base string, n int, d time.Duration, next func(w int, body []byte) (method, path string, hdr []string, out []byte, class int)) result {
 	var failed atomic.Value
 	stop := time.Now().Add(d)
 	start := time.Now()
-	lats := make([][2][]time.Duration, workers)
+	lats := make([][2][]time.Duration, n)
 	var wg sync.WaitGroup
-	for w := range workers {
+	for w := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
