@@ -62,6 +62,9 @@ type Fixture struct {
 	Token     string
 	CompID    string
 	Comps     []string // one composition per writer
+	// Svc is the service the servers run (with the response cache's
+	// store), for setting up more data in process.
+	Svc *app.Service
 }
 
 func Must(err error) {
@@ -144,7 +147,7 @@ func SetupStore(st Store, dir string, writers int) *Fixture {
 	Must(err)
 	srv := server.New("", h, server.DefaultTimeouts)
 	go func() { _ = srv.Serve(ln) }()
-	f := &Fixture{Dir: dir, Store: st, URL: "http://" + ln.Addr().String(), Srv: srv, H: h}
+	f := &Fixture{Dir: dir, Store: st, URL: "http://" + ln.Addr().String(), Srv: srv, H: h, Svc: svc}
 	renv := *env
 	if fv := reflect.ValueOf(&renv).Elem().FieldByName("NoResponseCache"); fv.IsValid() {
 		fv.SetBool(true)

@@ -26,6 +26,14 @@
 // raw much less, so raw reads closer to what the service does with clients
 // on other machines, and go is kept beside it for the earlier figures.
 //
+// With -only p (or p1, p5, p6) it measures issue 29's targets instead, on a
+// generated company of 10,000 compositions and 100,000 resources, with 64
+// connections of the raw client: random and Zipf reads, the filtered sorted
+// list at 1k and 100k, reads beside 10% writes (company.go).
+//
+//	go run ./bench/load -only p -rounds 3 -round 2s
+//	go run ./bench/load -only p -engine postgres -rounds 3 -round 2s
+//
 // Figures are medians of the rounds. It is not part of go test ./...
 package main
 
@@ -61,7 +69,7 @@ var (
 	roundD  = flag.Duration("round", 2*time.Second, "length of one round")
 	clients = flag.Int("clients", 16, "concurrent clients of the read load")
 	writers = flag.Int("writers", 64, "concurrent clients of the write load")
-	only    = flag.String("only", "", "run only r1, r2 or r4")
+	only    = flag.String("only", "", "run only r1, r2 or r4; or issue 29's targets on a generated company: p (all), p1, p5 or p6")
 	lines   = flag.Int("lines", 50000, "lines of the R4 budget")
 	engine  = flag.String("engine", "bolt", "storage engine: bolt or postgres")
 	dbURL   = flag.String("db", "", "with -engine postgres: URL of an empty database (default: a throwaway cluster)")
@@ -80,7 +88,17 @@ func main() {
 		}
 		generators = append(generators, c)
 	}
-	defer startProfile()()
+	issue29 := strings.HasPrefix(*only, "p")
+	if issue29 {
+		switch *only {
+		case "p", "p1", "p5", "p6":
+		default:
+			log.Fatalf("-only %q: want r1, r2, r4, p, p1, p5 or p6", *only)
+		}
+		*writers = 0 // the generated company's compositions take the writes
+	} else {
+		defer startProfile()()
+	}
 	var f *benchfix.Fixture
 	switch *engine {
 	case "bolt":
@@ -104,6 +122,11 @@ func main() {
 		log.Fatalf("-engine %q: want bolt or postgres", *engine)
 	}
 	defer f.Close()
+	if issue29 {
+		fmt.Printf("costdb load script, issue 29: engine %s, %s, GOMAXPROCS=%d\n", *engine, runtime.Version(), runtime.GOMAXPROCS(0))
+		company(f, *only)
+		return
+	}
 	fmt.Printf("costdb load script: engine %s, client %s, %d rounds of %v, %s, GOMAXPROCS=%d\n", *engine, *client, *rounds, *roundD, runtime.Version(), runtime.GOMAXPROCS(0))
 	if *only == "" || *only == "r1" {
 		r1(f)

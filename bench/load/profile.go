@@ -7,7 +7,7 @@ import (
 	"runtime/pprof"
 )
 
-var cpuProfile = flag.String("cpuprofile", "", "write a CPU profile of the whole run (service, bare handler and load generator in this process) to the file")
+var cpuProfile = flag.String("cpuprofile", "", "write a CPU profile of the whole run (service, bare handler and load generator in this process; with -only p…, from the end of the generation) to the file")
 
 // startProfile starts the CPU profile asked for by -cpuprofile and returns
 // what stops it.
