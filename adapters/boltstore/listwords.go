@@ -1,0 +1,236 @@
+package boltstore
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/costdb/costdb/app"
+)
+
+// The word index of the lists (docs/storage.md, "Lists"): text filters
+// (app.Contains on code, description, client) answered without reading the
+// company's rows.
+//
+//   - list_vocab: kind \x00 companyID \x00 field \x00 token → how many
+//     records of the company have the token in that field (8 bytes
+//     big-endian): the company's vocabulary of the field.
+//   - list_words: kind \x00 companyID \x00 field \x00 esc(token) id →
+//     empty: the records holding each token.
+//
+// A token is a run of the folded text (app.Fold) between white space
+// (strings.Fields). A filter word, which holds no white space, is contained
+// in the folded text exactly when it is contained in one of its tokens: the
+// store reads the vocabulary, keeps the tokens that contain the word, and
+// unites their records. The answer is exact, so the total needs no row.
+//
+// The two buckets are not among allBuckets (a backup made before they
+// existed is still whole); a file without them gets them, built from the
+// rows, when it is opened (buildListWords).
+var (
+	bucketListVocab = []byte("list_vocab")
+	bucketListWords = []byte("list_words")
+
+	wordBuckets = [][]byte{bucketListVocab, bucketListWords}
+)
+
+// wordFields are the folded texts of a kind the word index holds.
+func (k *listKind) wordFields() []app.Field {
+	var out []app.Field
+	for _, f := range []app.Field{app.FieldCode, app.FieldDescription, app.FieldClient} {
+		if slices.Contains(k.filters, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// tokens returns the distinct tokens of a folded text.
+func tokens(folded []byte) [][]byte {
+	out := bytes.Fields(folded)
+	slices.SortFunc(out, bytes.Compare)
+	return slices.CompactFunc(out, bytes.Equal)
+}
+
+func vocabPrefix(k *listKind, companyID string, f app.Field) []byte {
+	return key(k.name, companyID, string(f), "")
+}
+
+// indexWords adds (delta 1) or removes (delta -1) the word entries of the
+// row w of record id of the company. A file opened by a costdb that
+// predates the buckets has none: then there is nothing to keep.
+func (t *tx) indexWords(k *listKind, companyID, id string, w *rowView, delta int64) error {
+	vocab, words := t.bucket(bucketListVocab), t.bucket(bucketListWords)
+	if vocab == nil || words == nil {
+		return nil
+	}
+	for _, f := range k.wordFields() {
+		prefix := vocabPrefix(k, companyID, f)
+		for _, tok := range tokens(foldedText(w, f)) {
+			vk := append(bytes.Clone(prefix), tok...)
+			pk := append(esc(bytes.Clone(prefix), tok), id...)
+			if err := addCount(vocab, vk, delta); err != nil {
+				return err
+			}
+			var err error
+			if delta > 0 {
+				err = words.Put(pk, []byte{})
+			} else {
+				err = words.Delete(pk)
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// buildListWords creates the word index of a file that has none, from the
+// rows of every list.
+func buildListWords(btx *bolt.Tx) error {
+	if btx.Bucket(bucketListVocab) != nil && btx.Bucket(bucketListWords) != nil {
+		return nil
+	}
+	for _, name := range wordBuckets {
+		if btx.Bucket(name) != nil {
+			if err := btx.DeleteBucket(name); err != nil {
+				return err
+			}
+		}
+		if _, err := btx.CreateBucket(name); err != nil {
+			return err
+		}
+	}
+	t := &tx{btx: btx, writable: true}
+	for _, k := range listKinds {
+		var v rowView
+		err := btx.Bucket(k.rows).ForEach(func(kk, data []byte) error {
+			i := bytes.IndexByte(kk, 0)
+			if i < 0 {
+				return nil
+			}
+			if err := parseRow(data, &v); err != nil {
+				return err
+			}
+			return t.indexWords(k, string(kk[:i]), string(kk[i+1:]), &v, 1)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// wordSet returns the ids of the company's records that satisfy the
+// Contains condition c, and whether the set is exactly those records (it
+// is a superset when the folded value holds white space: each of its words
+// is then looked up, and the rows must be read). ok is false when the file
+// has no word index or the value holds no word.
+func (t *tx) wordSet(k *listKind, companyID string, c app.Cond) (set map[string]struct{}, exact, ok bool) {
+	vocab, words := t.bucket(bucketListVocab), t.bucket(bucketListWords)
+	if vocab == nil || words == nil {
+		return nil, false, false
+	}
+	want := strings.Fields(app.Fold(c.Text))
+	if len(want) == 0 {
+		return nil, false, false
+	}
+	for i, w := range want {
+		one := map[string]struct{}{}
+		for _, f := range c.Fields {
+			prefix := vocabPrefix(k, companyID, f)
+			vc, wc := vocab.Cursor(), words.Cursor()
+			for tok, _ := vc.Seek(prefix); tok != nil && bytes.HasPrefix(tok, prefix); tok, _ = vc.Next() {
+				if !bytes.Contains(tok[len(prefix):], []byte(w)) {
+					continue
+				}
+				pp := esc(bytes.Clone(prefix), tok[len(prefix):])
+				for pk, _ := wc.Seek(pp); pk != nil && bytes.HasPrefix(pk, pp); pk, _ = wc.Next() {
+					one[string(pk[len(pp):])] = struct{}{}
+				}
+			}
+		}
+		if i == 0 {
+			set = one
+			continue
+		}
+		for id := range set {
+			if _, in := one[id]; !in {
+				delete(set, id)
+			}
+		}
+	}
+	return set, len(want) == 1, true
+}
+
+// queryWords answers a query with text conditions from the word index: the
+// records holding the words are the candidates. ok is false when the index
+// cannot answer (then the caller scans).
+//
+// When every condition is a text one and each is exact, the candidates are
+// the answer: the total is their number, and the page comes from the sort
+// index, walked until the page is full, or from the candidates' rows when
+// they are few beside the walk; otherwise only the candidates' rows are
+// read and tested.
+func (t *tx) queryWords(k *listKind, companyID string, q app.Query, offset, limit int) (ids []string, total int, ok bool, err error) {
+	var set map[string]struct{}
+	exact := true
+	for _, c := range q.Where {
+		if c.Op != app.Contains {
+			exact = false
+			continue
+		}
+		s, ex, found := t.wordSet(k, companyID, c)
+		if !found {
+			return nil, 0, false, nil
+		}
+		exact = exact && ex
+		if set == nil {
+			set = s
+			continue
+		}
+		for id := range set {
+			if _, in := s[id]; !in {
+				delete(set, id)
+			}
+		}
+	}
+	if set == nil {
+		return nil, 0, false, nil
+	}
+	cands := make([]string, 0, len(set))
+	for id := range set {
+		cands = append(cands, id)
+	}
+	slices.Sort(cands)
+	if !exact || len(q.Sort) > 1 {
+		ids, total, err := t.scan(k, companyID, q, offset, limit, cands)
+		return ids, total, true, err
+	}
+	total = len(cands)
+	if offset >= total {
+		return []string{}, total, true, nil
+	}
+	if len(q.Sort) == 0 {
+		ids = []string{}
+		for i, id := range cands {
+			if in, _ := window(i, offset, limit); in {
+				ids = append(ids, id)
+			}
+		}
+		return ids, total, true, nil
+	}
+	// One sort key: walking the sort index reads about (offset+limit) ×
+	// all / matches keys; reading and sorting the candidates' rows costs
+	// more per record (a lookup and a parse each).
+	all := t.count(k, companyID)
+	if limit > 0 && (offset+limit)*all/total < 4*total {
+		keep := func(id []byte) bool { _, in := set[string(id)]; return in }
+		return t.pageByOrder(k, companyID, q.Sort[0], offset, limit, keep), total, true, nil
+	}
+	ids, total, err = t.scan(k, companyID, q, offset, limit, cands)
+	return ids, total, true, err
+}
