@@ -2,6 +2,7 @@ package boltstore
 
 import (
 	"bytes"
+	"encoding/binary"
 	"slices"
 	"strings"
 
@@ -124,6 +125,27 @@ func buildListWords(btx *bolt.Tx) error {
 	return nil
 }
 
+// postings are the entries of list_words under one token: the prefix and
+// how many records hold the token.
+type postings struct {
+	prefix []byte
+	n      int
+}
+
+// tokensWith returns the postings of the company's tokens of field f that
+// contain the folded word w, read from the vocabulary.
+func tokensWith(vocab *bolt.Bucket, k *listKind, companyID string, f app.Field, w []byte) []postings {
+	var out []postings
+	prefix := vocabPrefix(k, companyID, f)
+	vc := vocab.Cursor()
+	for tok, v := vc.Seek(prefix); tok != nil && bytes.HasPrefix(tok, prefix); tok, v = vc.Next() {
+		if bytes.Contains(tok[len(prefix):], w) && len(v) == 8 {
+			out = append(out, postings{prefix: esc(bytes.Clone(prefix), tok[len(prefix):]), n: int(binary.BigEndian.Uint64(v))})
+		}
+	}
+	return out
+}
+
 // wordSet returns the ids of the company's records that satisfy the
 // Contains condition c, and whether the set is exactly those records (it
 // is a superset when the folded value holds white space: each of its words
@@ -138,18 +160,13 @@ func (t *tx) wordSet(k *listKind, companyID string, c app.Cond) (set map[string]
 	if len(want) == 0 {
 		return nil, false, false
 	}
+	wc := words.Cursor()
 	for i, w := range want {
 		one := map[string]struct{}{}
 		for _, f := range c.Fields {
-			prefix := vocabPrefix(k, companyID, f)
-			vc, wc := vocab.Cursor(), words.Cursor()
-			for tok, _ := vc.Seek(prefix); tok != nil && bytes.HasPrefix(tok, prefix); tok, _ = vc.Next() {
-				if !bytes.Contains(tok[len(prefix):], []byte(w)) {
-					continue
-				}
-				pp := esc(bytes.Clone(prefix), tok[len(prefix):])
-				for pk, _ := wc.Seek(pp); pk != nil && bytes.HasPrefix(pk, pp); pk, _ = wc.Next() {
-					one[string(pk[len(pp):])] = struct{}{}
+			for _, p := range tokensWith(vocab, k, companyID, f, []byte(w)) {
+				for pk, _ := wc.Seek(p.prefix); pk != nil && bytes.HasPrefix(pk, p.prefix); pk, _ = wc.Next() {
+					one[string(pk[len(p.prefix):])] = struct{}{}
 				}
 			}
 		}
@@ -166,6 +183,57 @@ func (t *tx) wordSet(k *listKind, companyID string, c app.Cond) (set map[string]
 	return set, len(want) == 1, true
 }
 
+// oneToken answers the commonest query without gathering the matches: one
+// text condition of one word on one field, which one token of the
+// company's vocabulary contains (alvenaria: ALVENARIA), one sort key and a
+// page. The total is the token's count; the page comes from the sort
+// index, each entry tested with one lookup of list_words. ok is false when
+// the query is not of that form, or when the walk would read more entries
+// than the general way (see queryWords).
+func (t *tx) oneToken(k *listKind, companyID string, q app.Query, offset, limit int) (ids []string, total int, ok bool) {
+	if len(q.Where) != 1 || len(q.Sort) != 1 || limit <= 0 {
+		return nil, 0, false
+	}
+	c := q.Where[0]
+	vocab, words := t.bucket(bucketListVocab), t.bucket(bucketListWords)
+	if c.Op != app.Contains || len(c.Fields) != 1 || vocab == nil || words == nil {
+		return nil, 0, false
+	}
+	want := strings.Fields(app.Fold(c.Text))
+	if len(want) != 1 {
+		return nil, 0, false
+	}
+	ps := tokensWith(vocab, k, companyID, c.Fields[0], []byte(want[0]))
+	switch {
+	case len(ps) == 0:
+		return []string{}, 0, true
+	case len(ps) > 1:
+		return nil, 0, false
+	}
+	p := ps[0]
+	total = p.n
+	if offset >= total {
+		return []string{}, total, true
+	}
+	if !walkCheaper(offset, limit, t.count(k, companyID), total) {
+		return nil, 0, false
+	}
+	buf := bytes.Clone(p.prefix)
+	keep := func(id []byte) bool {
+		buf = append(buf[:len(p.prefix)], id...)
+		return words.Get(buf) != nil
+	}
+	return t.pageByOrder(k, companyID, q.Sort[0], offset, limit, keep), total, true
+}
+
+// walkCheaper reports whether a page of matches is found sooner by walking
+// the sort index (about (offset+limit) × all / matches entries, a key
+// compare or lookup each) than by reading and sorting the matches' rows (a
+// lookup and a parse each, counted four entries).
+func walkCheaper(offset, limit, all, matches int) bool {
+	return limit > 0 && matches > 0 && (offset+limit)*all/matches < 4*matches
+}
+
 // queryWords answers a query with text conditions from the word index: the
 // records holding the words are the candidates. ok is false when the index
 // cannot answer (then the caller scans).
@@ -176,6 +244,9 @@ func (t *tx) wordSet(k *listKind, companyID string, c app.Cond) (set map[string]
 // they are few beside the walk; otherwise only the candidates' rows are
 // read and tested.
 func (t *tx) queryWords(k *listKind, companyID string, q app.Query, offset, limit int) (ids []string, total int, ok bool, err error) {
+	if ids, total, ok := t.oneToken(k, companyID, q, offset, limit); ok {
+		return ids, total, true, nil
+	}
 	var set map[string]struct{}
 	exact := true
 	for _, c := range q.Where {
@@ -201,36 +272,36 @@ func (t *tx) queryWords(k *listKind, companyID string, q app.Query, offset, limi
 	if set == nil {
 		return nil, 0, false, nil
 	}
-	cands := make([]string, 0, len(set))
-	for id := range set {
-		cands = append(cands, id)
+	sorted := func() []string {
+		cands := make([]string, 0, len(set))
+		for id := range set {
+			cands = append(cands, id)
+		}
+		slices.Sort(cands)
+		return cands
 	}
-	slices.Sort(cands)
 	if !exact || len(q.Sort) > 1 {
-		ids, total, err := t.scan(k, companyID, q, offset, limit, cands)
+		ids, total, err := t.scan(k, companyID, q, offset, limit, sorted())
 		return ids, total, true, err
 	}
-	total = len(cands)
+	total = len(set)
 	if offset >= total {
 		return []string{}, total, true, nil
 	}
 	if len(q.Sort) == 0 {
 		ids = []string{}
-		for i, id := range cands {
+		for i, id := range sorted() {
 			if in, _ := window(i, offset, limit); in {
 				ids = append(ids, id)
 			}
 		}
 		return ids, total, true, nil
 	}
-	// One sort key: walking the sort index reads about (offset+limit) ×
-	// all / matches keys; reading and sorting the candidates' rows costs
-	// more per record (a lookup and a parse each).
-	all := t.count(k, companyID)
-	if limit > 0 && (offset+limit)*all/total < 4*total {
+	if walkCheaper(offset, limit, t.count(k, companyID), total) {
 		keep := func(id []byte) bool { _, in := set[string(id)]; return in }
 		return t.pageByOrder(k, companyID, q.Sort[0], offset, limit, keep), total, true, nil
 	}
+	cands := sorted()
 	ids, total, err = t.scan(k, companyID, q, offset, limit, cands)
 	return ids, total, true, err
 }
