@@ -105,8 +105,17 @@ func buildListWords(btx *bolt.Tx) error {
 			return err
 		}
 	}
-	t := &tx{btx: btx, writable: true}
-	for _, k := range listKinds {
+	// bbolt splits a node only when the transaction commits: keys put in
+	// random order into one transaction move ever longer runs of a node,
+	// so the entries are gathered a kind at a time, sorted, and put in
+	// order (appended). The kinds go in the order of their names, which
+	// lead the keys.
+	kinds := slices.Clone(listKinds)
+	slices.SortFunc(kinds, func(a, b *listKind) int { return strings.Compare(a.name, b.name) })
+	vocab, words := btx.Bucket(bucketListVocab), btx.Bucket(bucketListWords)
+	for _, k := range kinds {
+		var posts [][]byte
+		counts := map[string]uint64{}
 		var v rowView
 		err := btx.Bucket(k.rows).ForEach(func(kk, data []byte) error {
 			i := bytes.IndexByte(kk, 0)
@@ -116,10 +125,36 @@ func buildListWords(btx *bolt.Tx) error {
 			if err := parseRow(data, &v); err != nil {
 				return err
 			}
-			return t.indexWords(k, string(kk[:i]), string(kk[i+1:]), &v, 1)
+			companyID, id := string(kk[:i]), kk[i+1:]
+			for _, f := range k.wordFields() {
+				prefix := vocabPrefix(k, companyID, f)
+				for _, tok := range tokens(foldedText(&v, f)) {
+					counts[string(prefix)+string(tok)]++
+					posts = append(posts, append(esc(bytes.Clone(prefix), tok), id...))
+				}
+			}
+			return nil
 		})
 		if err != nil {
 			return err
+		}
+		slices.SortFunc(posts, bytes.Compare)
+		for _, p := range posts {
+			if err := words.Put(p, []byte{}); err != nil {
+				return err
+			}
+		}
+		keys := make([]string, 0, len(counts))
+		for vk := range counts {
+			keys = append(keys, vk)
+		}
+		slices.Sort(keys)
+		for _, vk := range keys {
+			var n [8]byte
+			binary.BigEndian.PutUint64(n[:], counts[vk])
+			if err := vocab.Put([]byte(vk), n[:]); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
