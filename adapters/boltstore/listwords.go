@@ -37,8 +37,13 @@ var (
 	wordBuckets = [][]byte{bucketListVocab, bucketListWords}
 )
 
-// wordFields are the folded texts of a kind the word index holds.
+// wordFields are the folded texts of a kind the word index holds. Groups
+// have none: a company has few, and their lists scan the rows as before
+// (which also keeps the writes of groups as large as they were).
 func (k *listKind) wordFields() []app.Field {
+	if k == groupKind {
+		return nil
+	}
 	var out []app.Field
 	for _, f := range []app.Field{app.FieldCode, app.FieldDescription, app.FieldClient} {
 		if slices.Contains(k.filters, f) {
@@ -46,6 +51,16 @@ func (k *listKind) wordFields() []app.Field {
 		}
 	}
 	return out
+}
+
+// indexes reports whether the word index holds every field of fs.
+func (k *listKind) indexes(fs []app.Field) bool {
+	for _, f := range fs {
+		if !slices.Contains(k.wordFields(), f) {
+			return false
+		}
+	}
+	return true
 }
 
 // tokens returns the distinct tokens of a folded text.
@@ -192,7 +207,7 @@ func (t *tx) wordSet(k *listKind, companyID string, c app.Cond) (set map[string]
 		return nil, false, false
 	}
 	want := strings.Fields(app.Fold(c.Text))
-	if len(want) == 0 {
+	if len(want) == 0 || !k.indexes(c.Fields) {
 		return nil, false, false
 	}
 	wc := words.Cursor()
@@ -231,7 +246,7 @@ func (t *tx) oneToken(k *listKind, companyID string, q app.Query, offset, limit 
 	}
 	c := q.Where[0]
 	vocab, words := t.bucket(bucketListVocab), t.bucket(bucketListWords)
-	if c.Op != app.Contains || len(c.Fields) != 1 || vocab == nil || words == nil {
+	if c.Op != app.Contains || len(c.Fields) != 1 || vocab == nil || words == nil || !k.indexes(c.Fields) {
 		return nil, 0, false
 	}
 	want := strings.Fields(app.Fold(c.Text))
