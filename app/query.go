@@ -15,8 +15,8 @@ import (
 //
 // Filters maps a filter name to its value (v2: filter[name]=value); a record
 // is listed when it matches every filter. Text filters (code, description,
-// search) match when the record's text contains the value, ignoring case and
-// accents; the others match exactly. Sort orders by each key in turn; records
+// search) match when the record's text contains each word of the value, in
+// any order, ignoring case and accents; the others match exactly. Sort orders by each key in turn; records
 // equal on every key, and every list without Sort, stay in creation order.
 // Zone is the time zone a date without a time (YYYY-MM-DD) is read in; nil
 // means UTC.
@@ -185,7 +185,7 @@ func compileQuery(spec querySpec, q ListQuery) (Query, error) {
 		func(f queryFilter, value string, zone *time.Location) string {
 			c, msg := f.parse(value, zone)
 			if msg == "" {
-				out.Where = append(out.Where, c)
+				out.Where = append(out.Where, words(c)...)
 			}
 			return msg
 		},
@@ -367,11 +367,34 @@ var compositionList = querySpec{
 // wrong with the value.
 
 // containsIn matches when any of the fields contains the value, ignoring
-// case and accents ("alvenaria" matches "ALVENARIA", "agua" matches "ÁGUA").
+// case and accents ("alvenaria" matches "ALVENARIA", "agua" matches "ÁGUA");
+// a value of several words matches when each word is contained, in any
+// order (see words).
 func containsIn(fields ...Field) func(string, *time.Location) (Cond, string) {
 	return func(v string, _ *time.Location) (Cond, string) {
 		return Cond{Op: Contains, Fields: fields, Text: v}, ""
 	}
+}
+
+// words splits a text condition (Contains) at white space into one
+// condition per word, so that "bloco alvenaria" finds "ALVENARIA DE BLOCO":
+// every word must be contained, in any order, each in any of the fields.
+// Other conditions are returned as they are.
+func words(c Cond) []Cond {
+	if c.Op != Contains {
+		return []Cond{c}
+	}
+	ws := strings.Fields(c.Text)
+	if len(ws) <= 1 {
+		return []Cond{c}
+	}
+	out := make([]Cond, len(ws))
+	for i, w := range ws {
+		out[i] = c
+		out[i].Fields = slices.Clone(c.Fields)
+		out[i].Text = w
+	}
+	return out
 }
 
 // equalFoldCond matches a field equal to the value, ignoring case; check,

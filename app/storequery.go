@@ -37,7 +37,9 @@ import (
 //
 // Conditions. Each Cond has an Op and the Fields it reads:
 //   - Contains: Fold(Text) is a substring of Fold(f) for at least one f of
-//     Fields (code, description, client). Text is never empty.
+//     Fields (code, description, client). Text is never empty; app sends
+//     one word per Cond (a filter value of several words becomes one Cond
+//     per word, all of which must hold), but a store answers any Text.
 //   - EqualFold: the single field (unit, state, composition type,
 //     description) equals Text ignoring case (strings.EqualFold: Unicode
 //     simple case folding; accents count, "Á" ≠ "a").

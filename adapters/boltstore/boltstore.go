@@ -209,6 +209,10 @@ func initSchema(btx *bolt.Tx, path string) error {
 	if err := buildSearch(btx); err != nil {
 		return fmt.Errorf("boltstore: build the search index of %s: %w", path, err)
 	}
+	// The word index of the lists (listwords.go), likewise.
+	if err := buildListWords(btx); err != nil {
+		return fmt.Errorf("boltstore: build the word index of the lists of %s: %w", path, err)
+	}
 	return nil
 }
 

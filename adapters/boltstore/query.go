@@ -302,6 +302,9 @@ func (t *tx) relistRow(k *listKind, id, oldCompany string, old *row, newCompany 
 		if err := rows.Delete(key(oldCompany, id)); err != nil {
 			return err
 		}
+		if err := t.indexWords(k, oldCompany, id, &ov, -1); err != nil {
+			return err
+		}
 		for _, f := range k.sorts {
 			if err := order.Delete(k.orderKey(oldCompany, id, f, &ov)); err != nil {
 				return err
@@ -327,6 +330,9 @@ func (t *tx) relistRow(k *listKind, id, oldCompany string, old *row, newCompany 
 		return err
 	}
 	if err := rows.Put(key(newCompany, id), data); err != nil {
+		return err
+	}
+	if err := t.indexWords(k, newCompany, id, &nv, 1); err != nil {
 		return err
 	}
 	for _, f := range k.sorts {
@@ -449,7 +455,7 @@ func (t *tx) query(k *listKind, companyID string, q app.Query) ([]string, int, e
 		case 0:
 			return t.pageByID(k, companyID, offset, limit), total, nil
 		case 1:
-			return t.pageByOrder(k, companyID, q.Sort[0], offset, limit), total, nil
+			return t.pageByOrder(k, companyID, q.Sort[0], offset, limit, nil), total, nil
 		}
 	}
 	if k == compositionKind && len(q.Where) == 1 && len(q.Sort) == 0 && q.Where[0].Op == app.Equal && q.Where[0].Fields[0] == app.FieldCode {
@@ -468,7 +474,10 @@ func (t *tx) query(k *listKind, companyID string, q app.Query) ([]string, int, e
 			return ids, total, nil
 		}
 	}
-	return t.scan(k, companyID, q, offset, limit)
+	if ids, total, ok, err := t.queryWords(k, companyID, q, offset, limit); ok {
+		return ids, total, err
+	}
+	return t.scan(k, companyID, q, offset, limit, nil)
 }
 
 // window reports whether the n-th (from 0) record matching goes in the page
@@ -485,6 +494,7 @@ type pager struct {
 	offset, limit int
 	n             int // entries given so far
 	ids           []string
+	keep          func(id []byte) bool // the entries that count; nil: all
 }
 
 func newPager(offset, limit int) *pager { return &pager{offset: offset, limit: limit, ids: []string{}} }
@@ -492,6 +502,9 @@ func newPager(offset, limit int) *pager { return &pager{offset: offset, limit: l
 // add counts an entry and keeps its id when it is in the page; false once
 // the page is full.
 func (p *pager) add(id []byte) bool {
+	if p.keep != nil && !p.keep(id) {
+		return true
+	}
 	in, full := window(p.n, p.offset, p.limit)
 	p.n++
 	if in {
@@ -515,10 +528,14 @@ func (t *tx) pageByID(k *listKind, companyID string, offset, limit int) []string
 
 // pageByOrder walks the sort index of one field. Descending, it walks the
 // groups of equal keys from the last, each group forward, so that ties stay
-// in ID order.
-func (t *tx) pageByOrder(k *listKind, companyID string, o app.Order, offset, limit int) []string {
+// in ID order. keep, when set, says which ids count (the others are
+// skipped).
+func (t *tx) pageByOrder(k *listKind, companyID string, o app.Order, offset, limit int, keep func(id []byte) bool) []string {
 	prefix := orderPrefix(companyID, o.Field)
 	p := newPager(offset, limit)
+	if keep != nil {
+		p.keep = keep
+	}
 	c := t.bucket(k.order).Cursor()
 	if !o.Desc {
 		for kk, v := c.Seek(prefix); kk != nil && bytes.HasPrefix(kk, prefix); kk, v = c.Next() {
@@ -587,9 +604,11 @@ func (t *tx) pageByCode(companyID, code string, offset, limit int) ([]string, in
 }
 
 // scan answers any query by reading the company's rows (not its records),
-// or only the rows of an item's users when a condition is Uses: it keeps
-// the rows that match, sorts them and cuts the page.
-func (t *tx) scan(k *listKind, companyID string, q app.Query, offset, limit int) ([]string, int, error) {
+// or only the rows of the candidates (cands, in ID order, when not nil: the
+// records the word index found), or only the rows of an item's users when
+// a condition is Uses: it keeps the rows that match, sorts them and cuts
+// the page.
+func (t *tx) scan(k *listKind, companyID string, q app.Query, offset, limit int, cands []string) ([]string, int, error) {
 	match, err := t.matcher(k, companyID, q.Where)
 	if err != nil {
 		return nil, 0, err
@@ -623,7 +642,14 @@ func (t *tx) scan(k *listKind, companyID string, q app.Query, offset, limit int)
 		hits = append(hits, h)
 		return nil
 	}
-	if i := slices.IndexFunc(q.Where, func(c app.Cond) bool { return c.Op == app.Uses }); i >= 0 {
+	if cands != nil {
+		rows := t.bucket(k.rows)
+		for _, id := range cands {
+			if err := add([]byte(id), rows.Get(key(companyID, id))); err != nil {
+				return nil, 0, err
+			}
+		}
+	} else if i := slices.IndexFunc(q.Where, func(c app.Cond) bool { return c.Op == app.Uses }); i >= 0 {
 		// The users of an item are the candidates: read their rows only.
 		item := q.Where[i].Item
 		prefix := usesPrefix(companyID, string(item.Kind), item.Code, item.State)
@@ -798,7 +824,7 @@ func timeOf(w *rowView, f app.Field) instant {
 // rebuildLists (re)builds every list index from the records: for a file
 // written before the indexes existed (schema version 1).
 func rebuildLists(btx *bolt.Tx) error {
-	for _, name := range listBuckets {
+	for _, name := range append(slices.Clone(listBuckets), wordBuckets...) {
 		if btx.Bucket(name) != nil {
 			if err := btx.DeleteBucket(name); err != nil {
 				return err

@@ -98,6 +98,10 @@ func ciFold(s string) string {
 	return b.String()
 }
 
+// likeEscaper escapes a text for a LIKE pattern (backslash is LIKE's
+// escape character by default).
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
 // fieldSQL says how a field of a listed record reads in SQL.
 type fieldSQL struct {
 	col  string // the column itself (group: group_id)
@@ -219,13 +223,15 @@ func (l *listSQL) compile(companyID string, q app.Query) (sel, error) {
 		f := fs[0]
 		switch c.Op {
 		case app.Contains:
-			want := arg(app.Fold(c.Text))
+			// LIKE '%…%' rather than strpos: the trigram indexes of the
+			// folded columns (migration 0015) serve it.
+			want := arg("%" + likeEscaper.Replace(app.Fold(c.Text)) + "%")
 			var ors []string
 			for _, f := range fs {
 				if f.kind != textField && f.kind != codeField {
 					return sel{}, fmt.Errorf("pgstore: %s: %s is not text", l.name, f.col)
 				}
-				ors = append(ors, `strpos(r.`+f.col+`_fold, `+want+`) > 0`)
+				ors = append(ors, `r.`+f.col+`_fold LIKE `+want)
 			}
 			conds = append(conds, "("+strings.Join(ors, " OR ")+")")
 		case app.EqualFold:

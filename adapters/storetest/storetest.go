@@ -82,6 +82,7 @@ func Run(t *testing.T, open func(t *testing.T) app.Store) {
 		{"Contracts", testContracts},
 		{"Webhooks", testWebhooks},
 		{"Search", testSearch},
+		{"QueryText", testQueryText},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
