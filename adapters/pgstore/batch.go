@@ -83,8 +83,9 @@ func (t *tx) holdComposition(v *domain.Composition) error {
 }
 
 // writeHeld writes the held records with COPY and adds them to the list
-// counts. The code maps stay: a later put of the batch is checked against
-// every record it put.
+// counts. The code maps go with them, so that a batch's memory stays
+// bounded: a later put taking a code written already is refused by the
+// unique index (ECONFLICT naming the index) when it is written.
 func (t *tx) writeHeld() error {
 	h := t.held
 	if h == nil || h.len() == 0 {
@@ -155,6 +156,7 @@ func (t *tx) writeHeld() error {
 			ON CONFLICT (company_id, list, shard) DO UPDATE SET n = list_counts.n + excluded.n`, k[0], k[1], rand.IntN(countShards), n)
 	}
 	h.resources, h.compositions = nil, nil
+	h.resCodes, h.compCodes = map[string]string{}, map[string]string{}
 	return t.send(b)
 }
 
