@@ -30,6 +30,7 @@ type heldRecords struct {
 	compositions []*domain.Composition
 	// codes maps the held records' unique keys to their ids.
 	resCodes, compCodes map[string]string
+	wrote               int // records written
 }
 
 func (h *heldRecords) len() int { return len(h.resources) + len(h.compositions) }
@@ -47,9 +48,21 @@ func (t *tx) Batch(fn func() error) error {
 	if err == nil {
 		err = t.writeHeld()
 	}
+	wrote := t.held.wrote
 	t.held = nil
+	if err == nil && wrote >= analyzeAfter {
+		// The planner's statistics still count the tables as they were
+		// before the batch: a company that had no resources would have
+		// its reads of them (the import prices every composition it
+		// wrote) planned as scans of the whole table, one per read.
+		err = t.exec(`ANALYZE resources, resource_prices, compositions, composition_banks, composition_items`)
+	}
 	return err
 }
+
+// analyzeAfter is how many records a batch writes before the tables'
+// statistics are taken again at its end.
+const analyzeAfter = 1000
 
 // holdResource holds v in the batch (a copy of what the writes need).
 func (t *tx) holdResource(v *domain.Resource) error {
@@ -155,6 +168,7 @@ func (t *tx) writeHeld() error {
 		b.Queue(`INSERT INTO list_counts (company_id, list, shard, n) VALUES ($1, $2, $3, $4)
 			ON CONFLICT (company_id, list, shard) DO UPDATE SET n = list_counts.n + excluded.n`, k[0], k[1], rand.IntN(countShards), n)
 	}
+	h.wrote += h.len()
 	h.resources, h.compositions = nil, nil
 	h.resCodes, h.compCodes = map[string]string{}, map[string]string{}
 	return t.send(b)
