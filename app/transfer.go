@@ -159,6 +159,21 @@ func exported[T any](list []*T, copyOf func(*T) *T, fields func(*T) owned) []*T 
 // import), and put when it has no problem; done then sees its old id.
 func importEach[T any](v *domain.Validation, prefix, what string, list []*T, copyOf func(*T) *T, fields func(*T) owned,
 	p domain.Principal, now time.Time, check func(ptr string, x *T) error, put func(*T) error, done func(old string, x *T)) error {
+	return importAll(nil, v, prefix, what, list, copyOf, fields, p, now, check, put, done)
+}
+
+// importAll is importEach in two passes when tx is set: every record is
+// checked first (check must then also find a key taken by an earlier
+// record of the list, which is not put yet), and the good ones are put
+// together in one batch of tx (BatchTx), so that the time an import takes
+// grows with its records, not with their square.
+func importAll[T any](tx Tx, v *domain.Validation, prefix, what string, list []*T, copyOf func(*T) *T, fields func(*T) owned,
+	p domain.Principal, now time.Time, check func(ptr string, x *T) error, put func(*T) error, done func(old string, x *T)) error {
+	type good struct {
+		old string
+		x   *T
+	}
+	var held []good
 	for i, in := range list {
 		ptr := prefix + strconv.Itoa(i)
 		if in == nil {
@@ -175,10 +190,31 @@ func importEach[T any](v *domain.Validation, prefix, what string, list []*T, cop
 		if v.Len() > before {
 			continue // named; nothing of a bad record is written
 		}
+		if tx != nil {
+			held = append(held, good{old, x})
+			continue
+		}
 		if err := put(x); err != nil {
 			return err
 		}
 		done(old, x)
+	}
+	if tx == nil {
+		return nil
+	}
+	err := inBatch(tx, func() error {
+		for _, g := range held {
+			if err := put(g.x); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, g := range held {
+		done(g.old, g.x)
 	}
 	return nil
 }
@@ -250,10 +286,27 @@ func (s *Service) importCompany(ctx context.Context, p domain.Principal, in *Com
 			}
 			return n
 		}
-		err = importEach(&v, "/Resources/", "a resource", in.Resources, shallow, resourceOwned, p, now,
+		// Resources and compositions are checked first and put in one
+		// batch: a code an earlier record of the export takes is found in
+		// these maps (new id by code), as the store would find it had that
+		// record been put already.
+		resCodes, compCodes := map[string]string{}, map[[2]string]string{}
+		err = importAll(tx, &v, "/Resources/", "a resource", in.Resources, shallow, resourceOwned, p, now,
 			func(ptr string, r *domain.Resource) error {
 				r.GroupID = group(ptr, r.GroupID)
-				return v.Merge(ptr, checkResource(tx, p, r))
+				before := v.Len()
+				if err := v.Merge(ptr, checkResource(tx, p, r)); err != nil {
+					return err
+				}
+				if r.Code == "" {
+					return nil
+				}
+				if id, ok := resCodes[r.Code]; ok {
+					v.Add(ptr+"/code", "is already used by resource %s", id)
+				} else if v.Len() == before {
+					resCodes[r.Code] = r.ID
+				}
+				return nil
 			},
 			tx.PutResource, func(old string, r *domain.Resource) {
 				out.Resources = append(out.Resources, ImportSummaryItem{OldID: old, NewID: r.ID, Code: r.Code})
@@ -261,11 +314,24 @@ func (s *Service) importCompany(ctx context.Context, p domain.Principal, in *Com
 		if err != nil {
 			return err
 		}
-		err = importEach(&v, "/Compositions/", "a composition", in.Compositions, shallow, compositionOwned, p, now,
+		err = importAll(tx, &v, "/Compositions/", "a composition", in.Compositions, shallow, compositionOwned, p, now,
 			func(ptr string, c *domain.Composition) error {
 				c.GroupID = group(ptr, c.GroupID)
+				before := v.Len()
 				if err := v.Merge(ptr, checkComposition(tx, p, c)); err != nil {
 					return err
+				}
+				if c.Code != "" && c.State != "" {
+					k := [2]string{c.Code, c.State}
+					if id, ok := compCodes[k]; ok {
+						v.Add(ptr+"/code", "is already used by composition %s in %s", id, c.State)
+					} else {
+						defer func() {
+							if v.Len() == before {
+								compCodes[k] = c.ID
+							}
+						}()
+					}
 				}
 				for j, ref := range c.Banks {
 					if _, err := tx.Edition(ref.EditionKey()); isNotFound(err) {

@@ -278,7 +278,7 @@ func countKey(companyID string, k *listKind) []byte { return key(companyID, k.na
 
 // readRow returns the row of the record id of the company, or nil.
 func (t *tx) readRow(k *listKind, companyID, id string) (*row, error) {
-	data := t.bucket(k.rows).Get(key(companyID, id))
+	data := t.iget(k.rows, key(companyID, id))
 	if len(data) == 0 {
 		return nil, nil
 	}
@@ -293,26 +293,26 @@ func (t *tx) readRow(k *listKind, companyID, id string) (*row, error) {
 // (when the record was stored, with the row old) and joins newCompany with
 // the row w (nil: the record is deleted).
 func (t *tx) relistRow(k *listKind, id, oldCompany string, old *row, newCompany string, w *row) error {
-	rows, order, counts := t.bucket(k.rows), t.bucket(k.order), t.bucket(bucketListCounts)
+	counts := t.bucket(bucketListCounts)
 	if old != nil {
 		var ov rowView
 		if err := parseRow(encodeRow(old), &ov); err != nil {
 			return err
 		}
-		if err := rows.Delete(key(oldCompany, id)); err != nil {
+		if err := t.idelete(k.rows, key(oldCompany, id)); err != nil {
 			return err
 		}
 		if err := t.indexWords(k, oldCompany, id, &ov, -1); err != nil {
 			return err
 		}
 		for _, f := range k.sorts {
-			if err := order.Delete(k.orderKey(oldCompany, id, f, &ov)); err != nil {
+			if err := t.idelete(k.order, k.orderKey(oldCompany, id, f, &ov)); err != nil {
 				return err
 			}
 		}
 		if k.uses != nil {
 			for _, u := range old.Uses {
-				if err := t.bucket(k.uses).Delete(append(usesPrefix(oldCompany, u.Kind, u.Code, old.State), id...)); err != nil {
+				if err := t.idelete(k.uses, append(usesPrefix(oldCompany, u.Kind, u.Code, old.State), id...)); err != nil {
 					return err
 				}
 			}
@@ -329,20 +329,20 @@ func (t *tx) relistRow(k *listKind, id, oldCompany string, old *row, newCompany 
 	if err := parseRow(data, &nv); err != nil {
 		return err
 	}
-	if err := rows.Put(key(newCompany, id), data); err != nil {
+	if err := t.iput(k.rows, key(newCompany, id), data); err != nil {
 		return err
 	}
 	if err := t.indexWords(k, newCompany, id, &nv, 1); err != nil {
 		return err
 	}
 	for _, f := range k.sorts {
-		if err := order.Put(k.orderKey(newCompany, id, f, &nv), []byte(id)); err != nil {
+		if err := t.iput(k.order, k.orderKey(newCompany, id, f, &nv), []byte(id)); err != nil {
 			return err
 		}
 	}
 	if k.uses != nil {
 		for _, u := range w.Uses {
-			if err := t.bucket(k.uses).Put(append(usesPrefix(newCompany, u.Kind, u.Code, w.State), id...), []byte{}); err != nil {
+			if err := t.iput(k.uses, append(usesPrefix(newCompany, u.Kind, u.Code, w.State), id...), []byte{}); err != nil {
 				return err
 			}
 		}
@@ -357,7 +357,7 @@ func (t *tx) reindexList(k *listKind, id string, found bool, oldCompany, newComp
 		// Unchanged (add_items changes no listed field): every entry is
 		// already right, and rewriting them would only dirty pages the
 		// commit then writes.
-		if data := t.bucket(k.rows).Get(key(oldCompany, id)); len(data) > 0 && bytes.Equal(data, encodeRow(w)) {
+		if data := t.iget(k.rows, key(oldCompany, id)); len(data) > 0 && bytes.Equal(data, encodeRow(w)) {
 			return nil
 		}
 	}

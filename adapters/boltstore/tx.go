@@ -37,6 +37,8 @@ type tx struct {
 	// search holds the editions whose search index the transaction must
 	// write again (search.go).
 	search map[string]*searchEdition
+	// held are the index writes of a batch (batch.go), by bucket and key.
+	held map[string]map[string][]byte
 }
 
 // structures returns the transaction's pending structure writes.
@@ -129,29 +131,28 @@ func (t *tx) lookup(index, k []byte) string {
 	if len(k) == 0 {
 		return ""
 	}
-	return string(t.bucket(index).Get(k)) // string() copies
+	return string(t.iget(index, k)) // string() copies
 }
 
 // reindex moves the entry of a unique index from oldKey to newKey, failing
 // with ECONFLICT when newKey already maps to another record. A nil key means
 // no entry: the record had none, or gets none.
 func (t *tx) reindex(index []byte, what, id string, oldKey, newKey []byte) error {
-	b := t.bucket(index)
 	held := false // newKey already maps to id: no need to write it again
 	if newKey != nil {
-		holder := b.Get(newKey)
+		holder := t.iget(index, newKey)
 		if holder != nil && string(holder) != id {
 			return domain.Errorf(domain.ECONFLICT, "%s is already used by %s", what, holder)
 		}
 		held = holder != nil
 	}
 	if oldKey != nil && !bytes.Equal(oldKey, newKey) {
-		if err := b.Delete(oldKey); err != nil {
+		if err := t.idelete(index, oldKey); err != nil {
 			return err
 		}
 	}
 	if newKey != nil && !held {
-		return b.Put(newKey, []byte(id))
+		return t.iput(index, newKey, []byte(id))
 	}
 	return nil
 }
@@ -508,7 +509,7 @@ func (t *tx) PutComposition(c *domain.Composition) error {
 	var old compositionKeys
 	found := t.bucket(bucketCompositions).Get([]byte(c.ID)) != nil
 	if found {
-		if string(t.bucket(bucketCompositionByCode).Get(key(c.CompanyID, c.Code, c.State))) == c.ID {
+		if string(t.iget(bucketCompositionByCode, key(c.CompanyID, c.Code, c.State))) == c.ID {
 			old = compositionKeys{CompanyID: c.CompanyID, Code: c.Code, State: c.State}
 		} else if _, err := t.get(bucketCompositions, []byte(c.ID), &old); err != nil {
 			return err

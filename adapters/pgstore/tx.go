@@ -31,6 +31,8 @@ type tx struct {
 	// error.
 	aborted bool
 	bank    *bankBuffer
+	// held are the records a batch holds (batch.go).
+	held *heldRecords
 	// records is the store's cache of decoded contract records, for a
 	// read-only transaction (nil in a write one: its records may change).
 	records *recordcache.Cache
@@ -582,6 +584,9 @@ func (t *tx) deleteByID(table, kind, id string) error {
 	if err := t.canWrite(); err != nil {
 		return err
 	}
+	if err := t.writeHeld(); err != nil {
+		return err
+	}
 	company, existed, err := t.removed(table, id)
 	if err != nil {
 		return err
@@ -623,6 +628,9 @@ const resourceCols = `r.id, r.company_id, r.user_id, r.department_id, r.group_id
 // with ORDER BY and LIMIT when needed) selects, their prices included, in
 // one round trip.
 func (t *tx) resources(s sel) ([]*domain.Resource, error) {
+	if err := t.writeHeld(); err != nil {
+		return nil, err
+	}
 	out := []*domain.Resource{}
 	byID := map[string]*domain.Resource{}
 	var d decoder
@@ -674,6 +682,9 @@ func (t *tx) PutResource(v *domain.Resource) error {
 	}); err != nil {
 		return err
 	}
+	if t.held != nil {
+		return t.holdResource(v)
+	}
 	at, ns := ts(v.CreatedAt)
 	return t.put("resources", v.ID, v.CompanyID, func() (string, error) {
 		return t.holder(`SELECT id FROM resources WHERE company_id = $1 AND code = $2 AND id <> $3`, v.CompanyID, v.Code, v.ID)
@@ -705,6 +716,9 @@ const compositionCols = `r.id, r.company_id, r.user_id, r.department_id, r.group
 // compositions loads the compositions that the clause (on r) selects, with
 // their banks and items, in one round trip.
 func (t *tx) compositions(s sel) ([]*domain.Composition, error) {
+	if err := t.writeHeld(); err != nil {
+		return nil, err
+	}
 	out := []*domain.Composition{}
 	byID := map[string]*domain.Composition{}
 	var d decoder
@@ -795,6 +809,9 @@ func (t *tx) CompositionStamp(id string) ([]byte, error) {
 	if err := t.readable(); err != nil {
 		return nil, err
 	}
+	if err := t.writeHeld(); err != nil {
+		return nil, err
+	}
 	var n int64
 	found, err := t.one(`SELECT stamp FROM compositions WHERE id = $1`, []any{id}, &n)
 	if err != nil || !found {
@@ -815,6 +832,9 @@ func (t *tx) PutComposition(c *domain.Composition) error {
 		return []string{"id", c.ID, "company id", c.CompanyID, "code", c.Code, "state", c.State}
 	}); err != nil {
 		return err
+	}
+	if t.held != nil {
+		return t.holdComposition(c)
 	}
 	at, ns := ts(c.CreatedAt)
 	return t.put("compositions", c.ID, c.CompanyID, func() (string, error) {

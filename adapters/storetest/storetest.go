@@ -78,6 +78,7 @@ func Run(t *testing.T, open func(t *testing.T) app.Store) {
 		{"ChangeLogWhereUsed", testChangeLogWhereUsed},
 		{"BudgetStream", testBudgetStream},
 		{"CompositionStamps", testCompositionStamps},
+		{"Batch", testBatch},
 		{"CompanyProfiles", testCompanyProfiles},
 		{"Contracts", testContracts},
 		{"Webhooks", testWebhooks},

@@ -85,7 +85,14 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		count := func(table string) { copied[table]++ }
 		var companies, budgets []string
 		banks := map[string]bool{"SINAPI": true, "SICRO3": true}
-		err := src.Walk(ctx, boltstore.Visitor{
+		// The walk streams the records; inside a batch (app.BatchTx) the
+		// destination writes resources and compositions with COPY, a few
+		// thousand at a time, as it writes bank records.
+		walk := func(v boltstore.Visitor) error { return src.Walk(ctx, v) }
+		if b, ok := app.Optional[app.BatchTx](tx); ok {
+			walk = func(v boltstore.Visitor) error { return b.Batch(func() error { return src.Walk(ctx, v) }) }
+		}
+		err := walk(boltstore.Visitor{
 			Setting: func(k string, v []byte) error { count("settings"); return tx.PutSetting(k, v) },
 			Company: func(c *domain.Company) error {
 				count("companies")
