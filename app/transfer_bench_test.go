@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"fmt"
+	"os"
 	"syscall"
 	"testing"
 	"time"
@@ -42,8 +43,8 @@ func generatedExport(n int) *app.CompanyExport {
 func BenchmarkImportCompany(b *testing.B) {
 	for _, n := range []int{5000, 20000, 100000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			if n > 20000 && testing.Short() {
-				b.Skip("large")
+			if n > 20000 && (testing.Short() || os.Getenv("COSTDB_BENCH_LARGE") == "") {
+				b.Skip("large: set COSTDB_BENCH_LARGE")
 			}
 			exp := generatedExport(n)
 			var cpu time.Duration

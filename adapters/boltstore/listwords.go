@@ -90,11 +90,13 @@ func (t *tx) indexWords(k *listKind, companyID, id string, w *rowView, delta int
 			if err := addCount(vocab, vk, delta); err != nil {
 				return err
 			}
+			// Through the batch (batch.go): an import's entries are put in
+			// key order, not one by one into one node (quadratic).
 			var err error
 			if delta > 0 {
-				err = words.Put(pk, []byte{})
+				err = t.iput(bucketListWords, pk, []byte{})
 			} else {
-				err = words.Delete(pk)
+				err = t.idelete(bucketListWords, pk)
 			}
 			if err != nil {
 				return err
