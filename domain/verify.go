@@ -107,27 +107,11 @@ func CheckVersion(content []byte, held HeldEditions) (*VersionCheck, error) {
 		out.Files = append(out.Files, checkFiles(ref.Label(), recorded[key], found)...)
 	}
 	// The bank records, one by one.
-	for _, k := range sortedKeys(vc.Prices.BankResources) {
-		key, code, _ := strings.Cut(k, "\x00")
-		out.Records++
-		got, err := held.BankResource(refs[key], code)
-		if err = notHeld(out, refs[key], code, err); err != nil {
-			return nil, err
-		}
-		if got != nil {
-			out.Differences = append(out.Differences, resourceDiffs(refs[key].Label(), vc.Prices.BankResources[k], got)...)
-		}
+	if err := checkRecords(out, refs, vc.Prices.BankResources, held.BankResource, resourceDiffs); err != nil {
+		return nil, err
 	}
-	for _, k := range sortedKeys(vc.Prices.BankCompositions) {
-		key, code, _ := strings.Cut(k, "\x00")
-		out.Records++
-		got, err := held.BankComposition(refs[key], code)
-		if err = notHeld(out, refs[key], code, err); err != nil {
-			return nil, err
-		}
-		if got != nil {
-			out.Differences = append(out.Differences, compositionDiffs(refs[key].Label(), vc.Prices.BankCompositions[k], got)...)
-		}
+	if err := checkRecords(out, refs, vc.Prices.BankCompositions, held.BankComposition, compositionDiffs); err != nil {
+		return nil, err
 	}
 	// The figures, recomputed.
 	frozen, err := NewBudgetPricer(vc.Prices).Synthetic(vc.Budget)
@@ -139,42 +123,29 @@ func CheckVersion(content []byte, held HeldEditions) (*VersionCheck, error) {
 		return nil, err
 	}
 	out.Frozen, out.Recomputed = frozen.BudgetTotals, again.BudgetTotals
+	figure := func(line, code, name string, was, is decimal.Decimal, why string) {
+		if !was.Equal(is) {
+			out.Differences = append(out.Differences, VersionDifference{Line: line, Code: code, Figure: name,
+				Frozen: was.String(), Found: is.String(), Why: why})
+		}
+	}
+	const recomputed = "recomputed from the reference data"
 	for i, r := range frozen.Rows {
 		a := again.Rows[i]
 		if !r.Kind.IsLine() {
 			continue
 		}
-		why := "recomputed from the reference data"
+		why := recomputed
 		if a.Missing && !r.Missing {
 			why = "what the line names is not in the reference data"
 		}
-		for _, f := range []struct {
-			name    string
-			was, is decimal.Decimal
-		}{
-			{"unit price", r.UnitPrice, a.UnitPrice},
-			{"unit price with BDI", r.UnitPriceWithBDI, a.UnitPriceWithBDI},
-			{"total with BDI", r.TotalWithBDI, a.TotalWithBDI},
-		} {
-			if !f.was.Equal(f.is) {
-				out.Differences = append(out.Differences, VersionDifference{Line: r.Number, Code: r.Code, Figure: f.name,
-					Frozen: f.was.String(), Found: f.is.String(), Why: why})
-			}
-		}
+		figure(r.Number, r.Code, "unit price", r.UnitPrice, a.UnitPrice, why)
+		figure(r.Number, r.Code, "unit price with BDI", r.UnitPriceWithBDI, a.UnitPriceWithBDI, why)
+		figure(r.Number, r.Code, "total with BDI", r.TotalWithBDI, a.TotalWithBDI, why)
 	}
-	for _, f := range []struct {
-		name    string
-		was, is decimal.Decimal
-	}{
-		{"budget total", frozen.Total, again.Total},
-		{"budget BDI", frozen.BDIValue, again.BDIValue},
-		{"budget total with BDI", frozen.TotalWithBDI, again.TotalWithBDI},
-	} {
-		if !f.was.Equal(f.is) {
-			out.Differences = append(out.Differences, VersionDifference{Figure: f.name, Frozen: f.was.String(), Found: f.is.String(),
-				Why: "recomputed from the reference data"})
-		}
-	}
+	figure("", "", "budget total", frozen.Total, again.Total, recomputed)
+	figure("", "", "budget BDI", frozen.BDIValue, again.BDIValue, recomputed)
+	figure("", "", "budget total with BDI", frozen.TotalWithBDI, again.TotalWithBDI, recomputed)
 	out.OK = len(out.Differences) == 0 && len(out.Unverifiable) == 0
 	for _, f := range out.Files {
 		if f.Verdict == FileMissing || f.Verdict == FileChanged {
@@ -182,6 +153,24 @@ func CheckVersion(content []byte, held HeldEditions) (*VersionCheck, error) {
 		}
 	}
 	return out, nil
+}
+
+// checkRecords compares each bank record of one kind the version holds
+// (snapshot keys: edition key, NUL, code) with the one held.
+func checkRecords[T any](out *VersionCheck, refs map[string]BankRef, frozen map[string]*T,
+	get func(BankRef, string) (*T, error), diff func(label string, was, is *T) []VersionDifference) error {
+	for _, k := range sortedKeys(frozen) {
+		key, code, _ := strings.Cut(k, "\x00")
+		out.Records++
+		got, err := get(refs[key], code)
+		if err = notHeld(out, refs[key], code, err); err != nil {
+			return err
+		}
+		if got != nil {
+			out.Differences = append(out.Differences, diff(refs[key].Label(), frozen[k], got)...)
+		}
+	}
+	return nil
 }
 
 // checkSource prices a version's budget from the reference data, its own
