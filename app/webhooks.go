@@ -178,33 +178,37 @@ type WebhookPatch struct {
 	Active *bool
 }
 
-// UpdateWebhook changes the fields the patch names (the secret stays).
+// UpdateWebhook changes the fields the patch names (the secret stays),
+// read and written in one transaction; a new URL is checked for reach
+// before it (a name lookup does not belong in a write transaction).
 func (s *Service) UpdateWebhook(ctx context.Context, p domain.Principal, id string, patch WebhookPatch) (*domain.Webhook, error) {
-	w, err := s.Webhook(ctx, p, id)
-	if err != nil {
-		return nil, err
+	if patch.URL != nil && s.cfg.WebhookURLCheck != nil {
+		probe := &domain.Webhook{URL: strings.TrimSpace(*patch.URL), Events: []string{domain.EventBudgetFrozen}}
+		if err := s.checkWebhook(ctx, probe); err != nil {
+			return nil, err
+		}
 	}
-	in := WebhookInput{URL: w.URL, Events: w.Events, Active: patch.Active}
-	set(&in.URL, patch.URL)
-	set(&in.Events, patch.Events)
-	in.apply(w)
-	if err := s.checkWebhook(ctx, w); err != nil {
-		return nil, err
-	}
-	err = s.store.Update(ctx, func(tx Tx) error {
+	var out *domain.Webhook
+	err := s.store.Update(ctx, func(tx Tx) error {
 		wt, err := webhookTx(tx)
 		if err != nil {
 			return err
 		}
-		if _, err := webhook(wt, p, id); err != nil { // still there
+		w, err := webhook(wt, p, id)
+		if err != nil {
 			return err
 		}
+		in := WebhookInput{URL: w.URL, Events: w.Events, Active: patch.Active}
+		set(&in.URL, patch.URL)
+		set(&in.Events, patch.Events)
+		in.apply(w)
+		if err := w.Validate(); err != nil {
+			return err
+		}
+		out = w
 		return wt.PutWebhook(w)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return w, nil
+	return out, err
 }
 
 // DeleteWebhook deletes a webhook of the caller's company and its
