@@ -38,6 +38,12 @@ const (
 	UnmatchedOwn    = "own"
 )
 
+// ValidUnmatched reports whether mode is one of the unmatched modes ("" is
+// UnmatchedRefuse).
+func ValidUnmatched(mode string) bool {
+	return mode == "" || mode == UnmatchedRefuse || mode == UnmatchedOwn
+}
+
 // UnmatchedTag is the tag of an own resource created for a sheet's
 // unmatched line.
 const UnmatchedTag = "unmatched"
@@ -87,11 +93,7 @@ type SheetMatch struct {
 // rules, the sheet's stages and lines in the sheet's order) are written
 // in one transaction, matched in it.
 func (s *Service) ImportBudgetSheet(ctx context.Context, p domain.Principal, in SheetImport) ([]SheetMatch, *domain.PricedBudget, error) {
-	switch in.Unmatched {
-	case "":
-		in.Unmatched = UnmatchedRefuse
-	case UnmatchedRefuse, UnmatchedOwn:
-	default:
+	if !ValidUnmatched(in.Unmatched) {
 		return nil, nil, domain.Errorf(domain.EINVALID, "unmatched must be %s or %s", UnmatchedRefuse, UnmatchedOwn)
 	}
 	var matches []SheetMatch
@@ -165,7 +167,7 @@ func (s *Service) matchSheet(tx Tx, p domain.Principal, in SheetImport) ([]Sheet
 			continue
 		}
 		switch {
-		case in.Unmatched != UnmatchedOwn:
+		case in.Unmatched != UnmatchedOwn: // "" refuses too
 			v.Add(ptr, "%s", reason)
 			continue
 		case !l.HasPrice:

@@ -88,7 +88,7 @@ func (h *handlers) importBudgetSheet(w http.ResponseWriter, r *http.Request) {
 			*target = v
 		}
 	}
-	if u := q.Get("unmatched"); u != "" && u != app.UnmatchedRefuse && u != app.UnmatchedOwn {
+	if !app.ValidUnmatched(q.Get("unmatched")) {
 		bad = append(bad, &paramError{Param: "unmatched", Message: "must be " + app.UnmatchedRefuse + " or " + app.UnmatchedOwn})
 	}
 	if len(bad) > 0 {
