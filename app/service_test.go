@@ -523,17 +523,17 @@ func TestAuthorizeReadsTheGeneration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, g1, err := f.speed.Authorize(ctx, f.svc, s.Token)
+	p, g1, err := f.speed.Authorize(ctx, f.svc, s.Token, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want, err := f.speed.Generation(ctx, p.CompanyID); err != nil || want != g1 {
+	if want, err := f.speed.Generation(ctx, p.CompanyID, ""); err != nil || want != g1 {
 		t.Fatalf("Authorize generation %+v, Generation %+v (%v)", g1, want, err)
 	}
 	if _, err := f.svc.CreateGroup(ctx, p, app.GroupInput{Description: "Nova"}); err != nil {
 		t.Fatal(err)
 	}
-	_, g2, err := f.speed.Authorize(ctx, f.svc, s.Token)
+	_, g2, err := f.speed.Authorize(ctx, f.svc, s.Token, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -557,7 +557,7 @@ func TestUserKeptAcrossCompanyWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _, err := f.speed.Authorize(ctx, f.svc, s.Token) // read and kept
+	p, _, err := f.speed.Authorize(ctx, f.svc, s.Token, "") // read and kept
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -577,16 +577,16 @@ func TestUserKeptAcrossCompanyWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := f.speed.Authorize(ctx, f.svc, s.Token); err != nil {
+	if _, _, err := f.speed.Authorize(ctx, f.svc, s.Token, ""); err != nil {
 		t.Fatalf("after a company write, the kept user: %v (read again)", err)
 	}
-	if _, _, err := f.speed.Authorize(ctx, f.svc, s.Token); err != nil {
+	if _, _, err := f.speed.Authorize(ctx, f.svc, s.Token, ""); err != nil {
 		t.Fatalf("a read after a company write, the kept user: %v (read again)", err)
 	}
 	if _, err := f.svc.AddUser(ctx, app.NewUserInput{Company: "Beta", Email: "other@beta.com"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := f.speed.Authorize(ctx, f.svc, s.Token); domain.ErrorCode(err) != domain.EUNAUTHORIZED {
+	if _, _, err := f.speed.Authorize(ctx, f.svc, s.Token, ""); domain.ErrorCode(err) != domain.EUNAUTHORIZED {
 		t.Fatalf("after a user write, the user read again (disabled): %v, want EUNAUTHORIZED", err)
 	}
 }

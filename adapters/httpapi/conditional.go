@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"github.com/costdb/costdb/app/storecache"
@@ -16,19 +17,35 @@ import (
 // answers 304 without running the handler, and answers are kept in memory
 // and served again while nothing they could show has changed.
 //
-// Exactness: the tag is made of the company's write generation
-// (storecache.Store.Generation, read with the caller by Authenticate),
-// read from the store after the request arrived and before the handler
-// reads anything, plus what else shapes the
-// answer (the caller, the method, the path and query, Accept). Every write
-// bumps the generations of what it changes in its own transaction, so once
-// a write is acknowledged every later request, on any server sharing the
-// store, reads a new generation: its tag differs, it is not a 304 and it
-// is not served from the cache. An answer rendered after a write that
-// committed between the generation read and the handler's read is newer
-// than its tag says, never older.
+// Exactness: the tag is made of the write generations
+// (storecache.Generation: the global one, the company's records but its
+// compositions, and either all the company's compositions or, for the GET
+// of one composition, that composition's counter), read from the store
+// after the request arrived and before the handler reads anything (by
+// Authenticate, with the caller), plus what else shapes the answer (the
+// caller, the method, the path and query, Accept). Every write bumps the
+// counters of what it changes in its own transaction, so once a write is
+// acknowledged every later request, on any server sharing the store, reads
+// new counters: its tag differs, it is not a 304 and it is not served from
+// the cache. An answer rendered after a write that committed between the
+// generation read and the handler's read is newer than its tag says, never
+// older.
+//
+// The GET of one composition (Generation.CompositionID) is tagged by that
+// composition's counter when the only company composition its handler read
+// is that one, by its id (storecache.Reads, noted while it runs); so a
+// write of another composition of the company leaves its cached answer and
+// its tag valid. An answer of the other kind is tagged by all the
+// company's compositions. The two kinds have different tags and cache
+// keys, and a request looks both up: the tag of the composition's kind
+// cannot match a client's tag unless that answer was of that kind at the
+// same counters, which fix what the handler reads.
 func (e *Env) Conditional() func(http.Handler) http.Handler {
-	cache := newResponseCache(maxCacheBytes)
+	size := e.ResponseCacheBytes
+	if size <= 0 {
+		size = DefaultResponseCacheBytes
+	}
+	cache := newResponseCache(int(size))
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method != http.MethodGet || e.Speed == nil {
@@ -41,42 +58,68 @@ func (e *Env) Conditional() func(http.Handler) http.Handler {
 			g, ok := r.Context().Value(generationKey).(storecache.Generation)
 			if !ok {
 				var err error
-				if g, err = e.Speed.Generation(r.Context(), p.CompanyID); err != nil {
+				if g, err = e.Speed.Generation(r.Context(), p.CompanyID, ""); err != nil {
 					next.ServeHTTP(w, r) // no tag: the handler answers the store's fault
 					return
 				}
 			}
-			key := strings.Join([]string{
-				strconv.FormatUint(g.Global, 10), strconv.FormatUint(g.Company, 10),
-				p.CompanyID, p.UserID, p.DepartmentID, r.URL.Path, r.URL.RawQuery, r.Header.Get("Accept"),
-			}, "\x00")
-			sum := sha256.Sum256([]byte(key))
-			tag := `W/"` + strconv.FormatUint(g.Global, 10) + "." + strconv.FormatUint(g.Company, 10) + "." + hex.EncodeToString(sum[:8]) + `"`
-			if etagMatches(r.Header.Get("If-None-Match"), tag) {
-				w.Header().Set("ETag", tag)
-				w.WriteHeader(http.StatusNotModified)
-				return
+			ident := strings.Join([]string{p.CompanyID, p.UserID, p.DepartmentID, r.URL.Path, r.URL.RawQuery, r.Header.Get("Accept")}, "\x00")
+			all := newTagged(g, "m", g.Comps, ident)
+			var one *tagged // the composition's kind, for the GET of one
+			if g.CompositionID != "" {
+				one = newTagged(g, "c"+g.CompositionID+"=", g.Comp, ident)
+				one.id = g.CompositionID
 			}
-			if e.NoResponseCache {
-				next.ServeHTTP(&captureWriter{ResponseWriter: w, tag: tag, overflow: true}, r)
-				return
-			}
-			if ent := cache.get(key); ent != nil {
-				h := w.Header()
-				for k, v := range ent.header {
-					h[k] = v
+			inm := r.Header.Get("If-None-Match")
+			for _, t := range []*tagged{one, all} {
+				if t != nil && etagMatches(inm, t.tag) {
+					w.Header().Set("ETag", t.tag)
+					w.WriteHeader(http.StatusNotModified)
+					return
 				}
-				w.WriteHeader(http.StatusOK)
-				_, _ = w.Write(ent.body)
-				return
 			}
-			cw := &captureWriter{ResponseWriter: w, tag: tag, before: w.Header().Clone()}
+			if !e.NoResponseCache {
+				for _, t := range []*tagged{one, all} {
+					if t == nil {
+						continue
+					}
+					if ent := cache.get(t.key); ent != nil {
+						h := w.Header()
+						for k, v := range ent.header {
+							h[k] = v
+						}
+						w.WriteHeader(http.StatusOK)
+						_, _ = w.Write(ent.body)
+						return
+					}
+				}
+			}
+			cw := &captureWriter{ResponseWriter: w, all: all, one: one, before: w.Header().Clone(), overflow: e.NoResponseCache}
+			if one != nil {
+				var ctx context.Context
+				ctx, cw.reads = storecache.WithReads(r.Context())
+				r = r.WithContext(ctx)
+			}
 			next.ServeHTTP(cw, r)
-			if cw.status == http.StatusOK && !cw.overflow {
-				cache.put(key, &cachedAnswer{header: cw.header, body: cw.buf})
+			if cw.status == http.StatusOK && !cw.overflow && cw.kind() == cw.chosen {
+				cache.put(cw.chosen.key, &cachedAnswer{header: cw.header, body: slices.Clip(cw.buf)})
 			}
 		})
 	}
+}
+
+// tagged is one way to tag an answer: its cache key and its ETag, and the
+// composition it names, if any.
+type tagged struct{ key, tag, id string }
+
+// newTagged tags an answer by the global and company counters, plus the
+// counter n of what kind names ("m": all the company's compositions; "c"
+// and an id: that composition).
+func newTagged(g storecache.Generation, kind string, n uint64, ident string) *tagged {
+	key := strings.Join([]string{strconv.FormatUint(g.Global, 10), strconv.FormatUint(g.Company, 10), kind + strconv.FormatUint(n, 10), ident}, "\x00")
+	sum := sha256.Sum256([]byte(key))
+	return &tagged{key: key, tag: `W/"` + strconv.FormatUint(g.Global, 10) + "." + strconv.FormatUint(g.Company, 10) + "." +
+		strconv.FormatUint(n, 10) + "." + hex.EncodeToString(sum[:8]) + `"`}
 }
 
 // etagMatches is the weak comparison of If-None-Match (RFC 9110 13.1.2).
@@ -94,16 +137,18 @@ func etagMatches(header, tag string) bool {
 	return false
 }
 
-// maxCacheBytes bounds the bodies a response cache keeps; maxCachedAnswer
-// is the largest body it keeps.
+// DefaultResponseCacheBytes bounds the answers a response cache keeps
+// when Env.ResponseCacheBytes is not set; maxCachedAnswer is the largest
+// body it keeps.
 const (
-	maxCacheBytes   = 32 << 20
-	maxCachedAnswer = 1 << 20
+	DefaultResponseCacheBytes = 256 << 20
+	maxCachedAnswer           = 1 << 20
 )
 
 type cachedAnswer struct {
 	header http.Header
 	body   []byte
+	size   int // what it is counted for in the cache's bound
 }
 
 // responseCache keeps answers by key (generations, caller, request). An
@@ -127,28 +172,44 @@ func (c *responseCache) get(key string) *cachedAnswer {
 }
 
 func (c *responseCache) put(key string, a *cachedAnswer) {
+	a.size = len(key) + cap(a.body) + entryOverhead
+	for k, v := range a.header {
+		a.size += len(k) + 16
+		for _, s := range v {
+			a.size += len(s) + 16
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old := c.m[key]; old != nil {
-		c.bytes -= len(old.body) + len(key)
+		c.bytes -= old.size
 	}
 	c.m[key] = a
-	c.bytes += len(a.body) + len(key)
+	c.bytes += a.size
 	for k, v := range c.m { // map order: any entry may go
 		if c.bytes <= c.max {
 			break
 		}
 		delete(c.m, k)
-		c.bytes -= len(v.body) + len(k)
+		c.bytes -= v.size
 	}
 }
+
+// entryOverhead is about what an entry costs besides its key, body and
+// headers: the map's slot, the entry, the header map.
+const entryOverhead = 256
 
 // captureWriter passes an answer through, tagging a 200 with its ETag and
 // keeping a copy of it (headers and body, up to maxCachedAnswer) for the
 // cache.
 type captureWriter struct {
 	http.ResponseWriter
-	tag string
+	// all tags the answer as depending on all the company's compositions;
+	// one, when not nil, as depending on one composition only, which it
+	// does while reads says so (Conditional).
+	all, one *tagged
+	reads    *storecache.Reads
+	chosen   *tagged // the tag sent
 	// before are the headers set before the handler ran (by outer
 	// middleware, for this request only: X-Request-Id): never cached.
 	before   http.Header
@@ -158,18 +219,30 @@ type captureWriter struct {
 	overflow bool
 }
 
+// kind is how the answer is tagged by what its handler has read so far.
+func (c *captureWriter) kind() *tagged {
+	if c.one != nil && c.reads != nil && c.reads.Only(c.one.id) {
+		return c.one
+	}
+	return c.all
+}
+
 func (c *captureWriter) WriteHeader(status int) {
 	if c.status != 0 {
 		return
 	}
 	c.status = status
 	if status == http.StatusOK {
-		c.ResponseWriter.Header().Set("ETag", c.tag)
+		c.chosen = c.kind()
+		c.ResponseWriter.Header().Set("ETag", c.chosen.tag)
 		c.header = http.Header{}
 		for k, v := range c.ResponseWriter.Header() {
 			if !slices.Equal(c.before[k], v) {
 				c.header[k] = slices.Clone(v)
 			}
+		}
+		if n, err := strconv.Atoi(c.ResponseWriter.Header().Get("Content-Length")); err == nil && n <= maxCachedAnswer && !c.overflow {
+			c.buf = make([]byte, 0, n)
 		}
 	}
 	c.ResponseWriter.WriteHeader(status)

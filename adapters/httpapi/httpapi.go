@@ -52,6 +52,9 @@ type Env struct {
 	// ETags and 304 answers stay); the load script uses it to measure
 	// rendering.
 	NoResponseCache bool
+	// ResponseCacheBytes bounds the answers the response cache keeps, by
+	// their bytes (DefaultResponseCacheBytes when 0).
+	ResponseCacheBytes int64
 
 	// Exports caps the XLSX and PDF documents computed at once; nil: no
 	// cap.
@@ -269,9 +272,13 @@ func PrincipalFrom(ctx context.Context) domain.Principal {
 // generation puts its company's records behind, in this order: the access
 // token (Authenticate: allowBare, onError), then conditional requests and
 // the response cache (Conditional), which key on the caller it names.
-func (e *Env) Authenticated(r chi.Router, allowBare bool, onError func(http.ResponseWriter, *http.Request, error), routes func(r chi.Router)) {
+// compositionOf names, for a GET of one own composition by its id, that id
+// (and "" for any other request): such an answer may be tagged with that
+// composition's counter instead of all the company's compositions
+// (conditional.go).
+func (e *Env) Authenticated(r chi.Router, allowBare bool, onError func(http.ResponseWriter, *http.Request, error), compositionOf func(*http.Request) string, routes func(r chi.Router)) {
 	r.Group(func(r chi.Router) {
-		r.Use(e.Authenticate(allowBare, onError))
+		r.Use(e.Authenticate(allowBare, onError, compositionOf))
 		r.Use(e.Conditional()) // ETag, If-None-Match, response cache (conditional.go)
 		routes(r)
 	})
@@ -281,7 +288,10 @@ func (e *Env) Authenticated(r chi.Router, allowBare bool, onError func(http.Resp
 // Authorization header: "Bearer <token>", or, when allowBare is set (v1), the
 // bare token. A request without a valid token goes to onError with an
 // EUNAUTHORIZED error; onError answers and logs it.
-func (e *Env) Authenticate(allowBare bool, onError func(http.ResponseWriter, *http.Request, error)) func(http.Handler) http.Handler {
+//
+// The middleware of a chi group runs once the route is matched, so
+// compositionOf (nil: none) may read the route's parameters.
+func (e *Env) Authenticate(allowBare bool, onError func(http.ResponseWriter, *http.Request, error), compositionOf func(*http.Request) string) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			h := strings.TrimSpace(r.Header.Get("Authorization"))
@@ -304,7 +314,11 @@ func (e *Env) Authenticate(allowBare bool, onError func(http.ResponseWriter, *ht
 			var g storecache.Generation
 			var err error
 			if e.Speed != nil {
-				p, g, err = e.Speed.Authorize(r.Context(), e.App, tok)
+				var comp string
+				if r.Method == http.MethodGet && compositionOf != nil {
+					comp = compositionOf(r)
+				}
+				p, g, err = e.Speed.Authorize(r.Context(), e.App, tok, comp)
 			} else {
 				p, err = e.App.Authorize(r.Context(), tok)
 			}

@@ -71,6 +71,7 @@ type readTx struct {
 	app.Tx
 	memo      *bankMemo
 	contracts *contractCache
+	reads     *Reads // nil: not noted (reads.go)
 	gen       uint64
 	genErr    error
 	read      bool

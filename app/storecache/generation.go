@@ -18,13 +18,35 @@ import (
 // the store sees the same ones, and a write that is acknowledged has
 // bumped them. HTTP uses them for ETags and for its response cache.
 //
-// The counters are settings: "gen/global" and "gen/company/<id>", eight
-// bytes big-endian. Writers are serialised (Store), so reading a counter
-// and writing it plus one in the same transaction never loses a bump.
+// The counters are settings, eight bytes big-endian: "gen/global",
+// "gen/company/<id>" (the company's records but its compositions),
+// "gen/comps/<id>" (its compositions) and "gen/comp/<composition id>". Writers
+// are serialised (Store), so reading a counter and writing it plus one in
+// the same transaction never loses a bump.
+//
+// Compositions have counters of their own so that a write of one
+// composition (adding items to it, the commonest write) leaves the cached
+// answers of the company's other compositions valid (issue 29). A
+// transaction that writes compositions and nothing else of the company
+// bumps "gen/comps/<company>" and sets "gen/comp/<id>" of each composition
+// it wrote to the new value; one that writes other records of the company
+// bumps "gen/company/<company>", and then "gen/comps/<company>" too when
+// it wrote compositions, without setting their own counters: an answer
+// tagged with a composition's counter is also tagged with the company's,
+// which then has moved. So an answer that shows the company's records
+// except its compositions, plus the composition with the id and nothing
+// else of the company's compositions, is exactly tagged by (global,
+// company, that composition's counter); any other answer by (global,
+// company, comps). A composition's counter takes the value of the
+// company's comps counter, which only grows, so it never takes a value it
+// had before, even after the composition is deleted and its counter read
+// as zero.
 
 const (
 	genGlobalKey  = "gen/global"
 	genCompanyKey = "gen/company/"
+	genCompsKey   = "gen/comps/"
+	genCompKey    = "gen/comp/"
 	// genUsersKey counts the writes of users (any company's): the user
 	// cache of authorization is kept under it (genread.go), so that the
 	// writes of a company's data, which bump its generation, do not make
@@ -32,27 +54,42 @@ const (
 	genUsersKey = "gen/users"
 )
 
-// Generation is where the data a company's reads show stands: two counters
-// that only grow.
+// Generation is where the data a company's reads show stands: counters
+// that only grow (a composition's counter is set, never lowered, but for
+// reading zero once the composition is gone).
 type Generation struct {
 	Global  uint64
-	Company uint64
+	Company uint64 // the company's records but its compositions
+	Comps   uint64 // the company's compositions
+	// CompositionID is the composition whose counter Comp is, when the
+	// read named one (Store.Authorize, Store.Generation).
+	CompositionID string
+	Comp          uint64
 	// Users is the generation of the users (genUsersKey); not part of what
 	// an answer is tagged with.
 	Users uint64
 }
 
-func readGeneration(tx app.Tx, companyID string) (Generation, error) {
-	gl, err := readCounter(tx, genGlobalKey)
-	if err != nil {
-		return Generation{}, err
+func readGeneration(tx app.Tx, companyID, compositionID string) (Generation, error) {
+	g := Generation{CompositionID: compositionID}
+	for _, c := range []struct {
+		key string
+		v   *uint64
+	}{{genGlobalKey, &g.Global}, {genCompanyKey + companyID, &g.Company}, {genCompsKey + companyID, &g.Comps}, {genUsersKey, &g.Users}} {
+		n, err := readCounter(tx, c.key)
+		if err != nil {
+			return Generation{}, err
+		}
+		*c.v = n
 	}
-	co, err := readCounter(tx, genCompanyKey+companyID)
-	if err != nil {
-		return Generation{}, err
+	if compositionID != "" {
+		n, err := readCounter(tx, genCompKey+compositionID)
+		if err != nil {
+			return Generation{}, err
+		}
+		g.Comp = n
 	}
-	us, err := readCounter(tx, genUsersKey)
-	return Generation{Global: gl, Company: co, Users: us}, err
+	return g, nil
 }
 
 func readCounter(tx app.Tx, key string) (uint64, error) {
@@ -63,13 +100,18 @@ func readCounter(tx app.Tx, key string) (uint64, error) {
 	return binary.BigEndian.Uint64(b), nil
 }
 
-func bumpCounter(tx app.Tx, key string) error {
+// bumpCounter writes the counter plus one and returns the new value.
+func bumpCounter(tx app.Tx, key string) (uint64, error) {
 	n, err := readCounter(tx, key)
 	if err != nil {
-		return err
+		return 0, err
 	}
+	return n + 1, putCounter(tx, key, n+1)
+}
+
+func putCounter(tx app.Tx, key string, n uint64) error {
 	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], n+1)
+	binary.BigEndian.PutUint64(b[:], n)
 	return tx.PutSetting(key, b[:])
 }
 
@@ -78,9 +120,11 @@ func bumpCounter(tx app.Tx, key string) error {
 // writes some itself.
 type writeTx struct {
 	app.Tx
-	companies map[string]bool
-	global    bool
-	users     bool // a user was written
+	companies map[string]bool // companies whose records but compositions changed
+	// comps are the compositions written, by company.
+	comps  map[string]map[string]bool
+	global bool
+	users  bool // a user was written
 
 	memo    *bankMemo
 	gen     uint64
@@ -94,7 +138,7 @@ var (
 )
 
 func newWriteTx(tx app.Tx, memo *bankMemo) *writeTx {
-	return &writeTx{Tx: tx, companies: map[string]bool{}, memo: memo}
+	return &writeTx{Tx: tx, companies: map[string]bool{}, comps: map[string]map[string]bool{}, memo: memo}
 }
 
 // Unwrap is app.TxDecorator: the store's transaction.
@@ -103,26 +147,58 @@ func (t *writeTx) Unwrap() app.Tx { return t.Tx }
 // bump writes the counters of what the transaction changed.
 func (t *writeTx) bump() error {
 	if t.users {
-		if err := bumpCounter(t.Tx, genUsersKey); err != nil {
+		if _, err := bumpCounter(t.Tx, genUsersKey); err != nil {
 			return err
 		}
 	}
 	if t.global {
-		if err := bumpCounter(t.Tx, genGlobalKey); err != nil {
+		if _, err := bumpCounter(t.Tx, genGlobalKey); err != nil {
 			return err
 		}
 	}
-	ids := make([]string, 0, len(t.companies))
-	for id := range t.companies {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		if err := bumpCounter(t.Tx, genCompanyKey+id); err != nil {
+	for _, id := range sortedKeys(t.companies) {
+		if _, err := bumpCounter(t.Tx, genCompanyKey+id); err != nil {
 			return err
+		}
+	}
+	for _, id := range sortedKeys(t.comps) {
+		n, err := bumpCounter(t.Tx, genCompsKey+id)
+		if err != nil {
+			return err
+		}
+		if t.companies[id] {
+			continue // the company's counter moved: it tags every answer
+		}
+		for _, c := range sortedKeys(t.comps[id]) {
+			if err := putCounter(t.Tx, genCompKey+c, n); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ids := make([]string, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// composition notes a write of the company's composition with the id.
+func (t *writeTx) composition(companyID, id string) {
+	if companyID == "" {
+		t.global = true
+		return
+	}
+	m := t.comps[companyID]
+	if m == nil {
+		m = map[string]bool{}
+		t.comps[companyID] = m
+	}
+	m[id] = true
 }
 
 func (t *writeTx) company(id string) {
@@ -186,13 +262,13 @@ func (t *writeTx) DeleteResource(id string) error {
 }
 
 func (t *writeTx) PutComposition(c *domain.Composition) error {
-	t.company(c.CompanyID)
+	t.composition(c.CompanyID, c.ID)
 	return t.Tx.PutComposition(c)
 }
 
 func (t *writeTx) DeleteComposition(id string) error {
 	if c, err := t.Tx.Composition(id); err == nil {
-		t.company(c.CompanyID)
+		t.composition(c.CompanyID, c.ID)
 	}
 	return t.Tx.DeleteComposition(id)
 }

@@ -3,6 +3,7 @@ package storecache
 import (
 	"context"
 	"encoding/binary"
+	"slices"
 	"sync"
 
 	"github.com/costdb/costdb/app"
@@ -51,18 +52,23 @@ type genBatch struct {
 
 func newGenReader(store app.Store) *genReader { return &genReader{store: store} }
 
-// read returns the global generation and that of the company, read after
-// the call began.
-func (r *genReader) read(ctx context.Context, companyID string) (Generation, error) {
-	key := genCompanyKey + companyID
+// read returns the global generation, those of the company and, when
+// compositionID is not empty, that composition's counter, read after the
+// call began.
+func (r *genReader) read(ctx context.Context, companyID, compositionID string) (Generation, error) {
+	keys := genKeys{company: genCompanyKey + companyID, comps: genCompsKey + companyID}
+	if compositionID != "" {
+		keys.comp = genCompKey + compositionID
+	}
 	r.mu.Lock()
 	if !r.running {
 		// Nothing running: read now, alone.
 		r.running = true
 		r.mu.Unlock()
-		b := &genBatch{keys: []string{genGlobalKey, genUsersKey, key}}
+		b := &genBatch{keys: []string{genGlobalKey, genUsersKey}}
+		b.add(keys)
 		r.run(ctx, b)
-		return b.generation(key)
+		return b.generation(keys, compositionID)
 	}
 	b := r.next
 	lead := b == nil
@@ -70,7 +76,7 @@ func (r *genReader) read(ctx context.Context, companyID string) (Generation, err
 		b = &genBatch{keys: []string{genGlobalKey, genUsersKey}, start: make(chan struct{}), done: make(chan struct{})}
 		r.next = b
 	}
-	b.add(key)
+	b.add(keys)
 	r.mu.Unlock()
 	if lead {
 		// The first to wait sends the batch once the running read ends,
@@ -85,8 +91,11 @@ func (r *genReader) read(ctx context.Context, companyID string) (Generation, err
 			return Generation{}, ctx.Err()
 		}
 	}
-	return b.generation(key)
+	return b.generation(keys, compositionID)
 }
+
+// genKeys are the counters one request reads beside the global ones.
+type genKeys struct{ company, comps, comp string }
 
 // run reads b's keys, then hands the running read on to the next batch.
 func (r *genReader) run(ctx context.Context, b *genBatch) {
@@ -113,26 +122,28 @@ func (r *genReader) run(ctx context.Context, b *genBatch) {
 	}
 }
 
-func (b *genBatch) add(key string) {
-	for _, k := range b.keys {
-		if k == key {
-			return
+func (b *genBatch) add(keys genKeys) {
+	for _, key := range []string{keys.company, keys.comps, keys.comp} {
+		if key != "" && !slices.Contains(b.keys, key) {
+			b.keys = append(b.keys, key)
 		}
 	}
-	b.keys = append(b.keys, key)
 }
 
-// generation returns the counters b read: the global one and key's.
-func (b *genBatch) generation(key string) (Generation, error) {
+// generation returns the counters b read: the global ones and keys'.
+func (b *genBatch) generation(keys genKeys, compositionID string) (Generation, error) {
 	if b.err != nil {
 		return Generation{}, b.err
 	}
-	var g Generation
-	g.Global, g.Users = counterValue(b.vals[0]), counterValue(b.vals[1])
+	g := Generation{Global: counterValue(b.vals[0]), Users: counterValue(b.vals[1]), CompositionID: compositionID}
 	for i, k := range b.keys {
-		if k == key {
+		switch k {
+		case keys.company:
 			g.Company = counterValue(b.vals[i])
-			break
+		case keys.comps:
+			g.Comps = counterValue(b.vals[i])
+		case keys.comp:
+			g.Comp = counterValue(b.vals[i])
 		}
 	}
 	return g, nil
@@ -199,10 +210,11 @@ func (c *userCache) put(u *domain.User, usersGen uint64) {
 	c.mu.Unlock()
 }
 
-// Generation returns the write generation of a company, read after the call
-// began (coalesced with the reads of concurrent requests).
-func (s *Store) Generation(ctx context.Context, companyID string) (Generation, error) {
-	return s.gens.read(ctx, companyID)
+// Generation returns the write generation of a company, and the counter of
+// its composition with the id when compositionID is not empty, read after
+// the call began (coalesced with the reads of concurrent requests).
+func (s *Store) Generation(ctx context.Context, companyID, compositionID string) (Generation, error) {
+	return s.gens.read(ctx, companyID, compositionID)
 }
 
 // Authorize is svc.Authorize (the same rule, app.AuthorizeUser) made cheap,
@@ -213,12 +225,14 @@ func (s *Store) Generation(ctx context.Context, companyID string) (Generation, e
 // under the users' generation when that is still the one read. A write
 // takes it too: its own transaction comes after, and sees at least as much.
 // Otherwise the user and the generations are read in one transaction.
-func (s *Store) Authorize(ctx context.Context, svc *app.Service, token string) (domain.Principal, Generation, error) {
+// compositionID, when not empty, names the composition whose counter the
+// request's answer may be tagged with (Generation.Comp).
+func (s *Store) Authorize(ctx context.Context, svc *app.Service, token, compositionID string) (domain.Principal, Generation, error) {
 	claims, err := svc.VerifyToken(token)
 	if err != nil {
 		return domain.Principal{}, Generation{}, err
 	}
-	g, err := s.gens.read(ctx, claims.CompanyID)
+	g, err := s.gens.read(ctx, claims.CompanyID, compositionID)
 	if err != nil {
 		return domain.Principal{}, Generation{}, err
 	}
@@ -238,7 +252,7 @@ func (s *Store) Authorize(ctx context.Context, svc *app.Service, token string) (
 			return err
 		}
 		if u != nil && u.CompanyID == claims.CompanyID {
-			if g, err = readGeneration(tx, u.CompanyID); err != nil {
+			if g, err = readGeneration(tx, u.CompanyID, compositionID); err != nil {
 				return err
 			}
 			s.users.put(u, g.Users)

@@ -52,27 +52,27 @@ func (s *settingsStore) set(key string, v uint64) {
 // all of them arrived, so that each sees every write made before it
 // asked, and that the running read does not see a later write.
 func TestGenReaderCoalesces(t *testing.T) {
-	st := &settingsStore{vals: map[string]uint64{genGlobalKey: 7, genCompanyKey + "a": 1, genCompanyKey + "b": 1},
+	st := &settingsStore{vals: map[string]uint64{genGlobalKey: 7, genCompanyKey + "a": 1, genCompanyKey + "b": 1, genCompsKey + "b": 4, genCompKey + "x": 4},
 		hold: make(chan struct{}), entered: make(chan struct{})}
 	r := newGenReader(st)
 	ctx := context.Background()
 	type result struct {
-		company string
-		g       Generation
-		err     error
+		company, comp string
+		g             Generation
+		err           error
 	}
 	first := make(chan result, 1)
 	go func() {
-		g, err := r.read(ctx, "a")
-		first <- result{"a", g, err}
+		g, err := r.read(ctx, "a", "")
+		first <- result{"a", "", g, err}
 	}()
 	<-st.entered // the first read is running
-	companies := []string{"b", "c", "b", "a", "d"}
-	results := make(chan result, len(companies))
-	for _, c := range companies {
+	reads := []struct{ company, comp string }{{"b", "x"}, {"c", ""}, {"b", ""}, {"a", ""}, {"d", ""}}
+	results := make(chan result, len(reads))
+	for _, c := range reads {
 		go func() {
-			g, err := r.read(ctx, c)
-			results <- result{c, g, err}
+			g, err := r.read(ctx, c.company, c.comp)
+			results <- result{c.company, c.comp, g, err}
 		}()
 	}
 	// Wait until all of them wait for the next read.
@@ -83,7 +83,7 @@ func TestGenReaderCoalesces(t *testing.T) {
 			n = len(r.next.keys)
 		}
 		r.mu.Unlock()
-		if n == 6 { // the global and users keys, a, b, c, d
+		if n == 11 { // the global and users keys, a, b, c, d twice, x
 			break
 		}
 		if time.Now().After(deadline) {
@@ -94,17 +94,21 @@ func TestGenReaderCoalesces(t *testing.T) {
 	// Writes acknowledged after they asked, before their read starts.
 	st.set(genCompanyKey+"a", 2)
 	st.set(genCompanyKey+"b", 5)
+	st.set(genCompsKey+"b", 6)
+	st.set(genCompKey+"x", 6)
 	st.set(genGlobalKey, 8)
 	st.set(genUsersKey, 3)
 	close(st.hold)
 	if got := <-first; got.err != nil || got.g != (Generation{Global: 7, Company: 1}) {
 		t.Errorf("first read = %+v, %v; want {7 1}", got.g, got.err)
 	}
-	want := map[string]Generation{"a": {8, 2, 3}, "b": {8, 5, 3}, "c": {8, 0, 3}, "d": {8, 0, 3}}
-	for range companies {
+	want := map[string]Generation{"a": {Global: 8, Company: 2, Users: 3}, "b": {Global: 8, Company: 5, Comps: 6, Users: 3},
+		"bx": {Global: 8, Company: 5, Comps: 6, CompositionID: "x", Comp: 6, Users: 3},
+		"c":  {Global: 8, Users: 3}, "d": {Global: 8, Users: 3}}
+	for range reads {
 		got := <-results
-		if got.err != nil || got.g != want[got.company] {
-			t.Errorf("read of %s = %+v, %v; want %+v", got.company, got.g, got.err, want[got.company])
+		if w := want[got.company+got.comp]; got.err != nil || got.g != w {
+			t.Errorf("read of %s %s = %+v, %v; want %+v", got.company, got.comp, got.g, got.err, w)
 		}
 	}
 	st.mu.Lock()
@@ -117,11 +121,12 @@ func TestGenReaderCoalesces(t *testing.T) {
 	if len(second) > 0 {
 		slices.Sort(second[2:]) // the waiters' keys, in the order they came
 	}
-	if want := []string{genGlobalKey, genUsersKey, genCompanyKey + "a", genCompanyKey + "b", genCompanyKey + "c", genCompanyKey + "d"}; !slices.Equal(second, want) {
+	if want := []string{genGlobalKey, genUsersKey, genCompKey + "x", genCompanyKey + "a", genCompanyKey + "b", genCompanyKey + "c", genCompanyKey + "d",
+		genCompsKey + "a", genCompsKey + "b", genCompsKey + "c", genCompsKey + "d"}; !slices.Equal(second, want) {
 		t.Errorf("second read of %q, want %q", second, want)
 	}
 	// Nothing running now: the next read runs at once, alone.
-	if g, err := r.read(ctx, "b"); err != nil || g != (Generation{8, 5, 3}) {
+	if g, err := r.read(ctx, "b", ""); err != nil || g != (Generation{Global: 8, Company: 5, Comps: 6, Users: 3}) {
 		t.Errorf("read after = %+v, %v", g, err)
 	}
 }

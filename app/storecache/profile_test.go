@@ -16,11 +16,11 @@ func TestProfileWriteBumpsItsCompany(t *testing.T) {
 	speed := storecache.New(newStore(t))
 	svc := app.New(speed, nil, app.Config{})
 	a := domain.Principal{CompanyID: "company-a", UserID: "ua"}
-	before, err := speed.Generation(ctx, "company-a")
+	before, err := speed.Generation(ctx, "company-a", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	otherBefore, err := speed.Generation(ctx, "company-b")
+	otherBefore, err := speed.Generation(ctx, "company-b", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,11 +28,11 @@ func TestProfileWriteBumpsItsCompany(t *testing.T) {
 	if _, err := svc.UpdateCompanyProfile(ctx, a, app.ProfilePatch{LegalName: &name}); err != nil {
 		t.Fatal(err)
 	}
-	after, err := speed.Generation(ctx, "company-a")
+	after, err := speed.Generation(ctx, "company-a", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	otherAfter, err := speed.Generation(ctx, "company-b")
+	otherAfter, err := speed.Generation(ctx, "company-b", "")
 	if err != nil {
 		t.Fatal(err)
 	}

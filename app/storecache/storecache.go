@@ -55,7 +55,10 @@ func New(base app.Store) *Store {
 // View runs fn in a read transaction of the store that reads bank records
 // through the memo.
 func (s *Store) View(ctx context.Context, fn func(app.Tx) error) error {
-	return s.Store.View(ctx, func(tx app.Tx) error { return fn(&readTx{Tx: tx, memo: s.memo, contracts: s.contracts}) })
+	reads := readsFrom(ctx)
+	return s.Store.View(ctx, func(tx app.Tx) error {
+		return fn(&readTx{Tx: tx, memo: s.memo, contracts: s.contracts, reads: reads})
+	})
 }
 
 // Update runs fn in a write transaction of the store and, when fn succeeds,

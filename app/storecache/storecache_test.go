@@ -77,13 +77,19 @@ func TestUpdatePrepared(t *testing.T) {
 		}
 		return d
 	}
-	before := counter(t, st, "gen/company/co1")
+	before, comps := counter(t, st, "gen/company/co1"), counter(t, st, "gen/comps/co1")
 	runs, err := change("prepared", nil)
 	if err != nil || len(runs) != 1 || runs[0] || stored() != "prepared" {
 		t.Fatalf("prepared write: runs %v, err %v, stored %q", runs, err, stored())
 	}
-	if after := counter(t, st, "gen/company/co1"); after != before+1 {
-		t.Errorf("company generation %d after a prepared write, was %d", after, before)
+	if after := counter(t, st, "gen/comps/co1"); after != comps+1 {
+		t.Errorf("compositions' generation %d after a prepared write, was %d", after, comps)
+	}
+	if after := counter(t, st, "gen/comp/c1"); after != comps+1 {
+		t.Errorf("the composition's counter %d after a prepared write, want %d", after, comps+1)
+	}
+	if after := counter(t, st, "gen/company/co1"); after != before {
+		t.Errorf("company generation %d after a prepared write of a composition, was %d", after, before)
 	}
 	runs, err = change("own read", func(tx app.Tx) error {
 		_, err := tx.ResourceByCode("co1", "R1")
@@ -241,5 +247,115 @@ func TestContractsReadThroughTheCache(t *testing.T) {
 		return err
 	}); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestCompositionCounters: a transaction that writes compositions and
+// nothing else of the company bumps the company's compositions counter and
+// sets each written composition's counter to it, leaving the company's and
+// the other compositions' counters; one that also writes another record
+// bumps the company's counter and the compositions' and sets no
+// composition's; a delete counts as a write. Counters never return to a
+// value they had.
+func TestCompositionCounters(t *testing.T) {
+	st := newStore(t)
+	s := storecache.New(st)
+	put := func(fn func(tx app.Tx) error) {
+		t.Helper()
+		if err := s.Update(ctx, fn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	comp := func(id string) *domain.Composition {
+		return &domain.Composition{ID: id, CompanyID: "co1", Code: "C-" + id, State: "MG", Description: "d", Unit: "M2"}
+	}
+	type counters struct{ company, comps, a, b uint64 }
+	read := func() counters {
+		return counters{counter(t, st, "gen/company/co1"), counter(t, st, "gen/comps/co1"), counter(t, st, "gen/comp/a"), counter(t, st, "gen/comp/b")}
+	}
+	put(func(tx app.Tx) error { return tx.PutComposition(comp("a")) })
+	put(func(tx app.Tx) error { return tx.PutComposition(comp("b")) })
+	if got, want := read(), (counters{0, 2, 1, 2}); got != want {
+		t.Fatalf("after two composition writes %+v, want %+v", got, want)
+	}
+	put(func(tx app.Tx) error {
+		if err := tx.PutComposition(comp("a")); err != nil {
+			return err
+		}
+		return tx.PutGroup(&domain.Group{ID: "g1", CompanyID: "co1", Description: "Grupo"})
+	})
+	if got, want := read(), (counters{1, 3, 1, 2}); got != want {
+		t.Fatalf("after a composition and a group %+v, want %+v", got, want)
+	}
+	put(func(tx app.Tx) error { return tx.DeleteComposition("b") })
+	if got, want := read(), (counters{1, 4, 1, 4}); got != want {
+		t.Fatalf("after a delete %+v, want %+v", got, want)
+	}
+	put(func(tx app.Tx) error { return tx.PutGroup(&domain.Group{ID: "g2", CompanyID: "co1", Description: "Outro"}) })
+	if got, want := read(), (counters{2, 4, 1, 4}); got != want {
+		t.Fatalf("after a group alone %+v, want %+v", got, want)
+	}
+	g, err := s.Generation(ctx, "co1", "a")
+	if err != nil || g.Company != 2 || g.Comps != 4 || g.Comp != 1 || g.CompositionID != "a" {
+		t.Fatalf("Generation(co1, a) = %+v, %v", g, err)
+	}
+}
+
+// TestReadsNoteCompositions: a read transaction run with a context of
+// WithReads notes the compositions it reads: one by its id leaves the
+// answer depending on that one only; another, one by code or a list make
+// it depend on them all; without the context nothing is noted.
+func TestReadsNoteCompositions(t *testing.T) {
+	st := newStore(t)
+	s := storecache.New(st)
+	seed(t, s)
+	view := func(fn func(tx app.Tx) error) *storecache.Reads {
+		t.Helper()
+		c, reads := storecache.WithReads(ctx)
+		if err := s.View(c, fn); err != nil {
+			t.Fatal(err)
+		}
+		return reads
+	}
+	byID := func(id string) func(tx app.Tx) error {
+		return func(tx app.Tx) error {
+			_, err := tx.Composition(id)
+			if domain.ErrorCode(err) == domain.ENOTFOUND {
+				return nil
+			}
+			return err
+		}
+	}
+	if r := view(byID("c1")); !r.Only("c1") || r.Only("c2") {
+		t.Error("one composition by id: not noted as that one only")
+	}
+	if r := view(func(tx app.Tx) error {
+		if err := byID("c1")(tx); err != nil {
+			return err
+		}
+		return byID("c2")(tx)
+	}); r.Only("c1") {
+		t.Error("two compositions by id: noted as one only")
+	}
+	if r := view(func(tx app.Tx) error {
+		if err := byID("c1")(tx); err != nil {
+			return err
+		}
+		_, err := tx.CompositionByCode("co1", "NOPE", "MG")
+		if domain.ErrorCode(err) == domain.ENOTFOUND {
+			return nil
+		}
+		return err
+	}); r.Only("c1") {
+		t.Error("a composition by code (not found): noted as one only")
+	}
+	if r := view(func(tx app.Tx) error {
+		_, _, err := tx.Compositions("co1", app.Query{})
+		return err
+	}); r.Only("c1") {
+		t.Error("a list of compositions: noted as one only")
+	}
+	if r := view(func(tx app.Tx) error { _, err := tx.ResourceByCode("co1", "R"); _ = err; return nil }); !r.Only("c1") {
+		t.Error("no composition read: not noted as depending on none")
 	}
 }

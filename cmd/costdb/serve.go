@@ -80,6 +80,8 @@ type Main struct {
 	MaxExports int
 	// MemoryLimit is --memory-limit (memlimit.go): auto, off or a size.
 	MemoryLimit string
+	// ResponseCache is --response-cache (respcache.go): auto, off or a size.
+	ResponseCache string
 	// PublicURL is the server's URL as its clients reach it, which
 	// webhook deliveries name resources under; default http:// and Addr.
 	PublicURL string
@@ -134,6 +136,7 @@ func NewMain(stdout, stderr io.Writer) *Main {
 		MaxExports:          2,
 		WebhookTimeout:      10 * time.Second,
 		MemoryLimit:         "auto",
+		ResponseCache:       "auto",
 	}
 }
 
@@ -167,6 +170,7 @@ func (m *Main) ParseFlags(args []string) error {
 	fs.IntVar(&m.MaxConnsPerClient, "max-conns-per-client", m.MaxConnsPerClient, "most open connections from one client address, trusted proxies excepted; default 0: a tenth of max-conns, at least 64 (env COSTDB_MAX_CONNS_PER_CLIENT)")
 	fs.IntVar(&m.MaxExports, "max-exports", m.MaxExports, "XLSX and PDF documents written at once; another waits up to 2s for a slot, then answers 503 (env COSTDB_MAX_EXPORTS)")
 	fs.StringVar(&m.MemoryLimit, "memory-limit", m.MemoryLimit, "soft memory limit of the Go runtime: auto (90% of the cgroup's memory limit when there is one and GOMEMLIMIT is not set), off, or a size such as 800MiB (env COSTDB_MEMORY_LIMIT)")
+	fs.StringVar(&m.ResponseCache, "response-cache", m.ResponseCache, "bytes of answers kept to serve GETs again while nothing they show has changed: auto (256MiB, or a quarter of the memory limit when that is lower), off, or a size such as 512MiB (env COSTDB_RESPONSE_CACHE)")
 	fs.StringVar(&m.PublicURL, "public-url", m.PublicURL, "the server's URL as clients reach it, which webhook deliveries name resources under; default: http:// and --addr (env COSTDB_PUBLIC_URL)")
 	fs.BoolVar(&m.WebhooksAllowPrivate, "webhooks-allow-private", m.WebhooksAllowPrivate, "let webhooks reach private, loopback and link-local addresses (a receiver on the server's own network); default: refused (env COSTDB_WEBHOOKS_ALLOW_PRIVATE)")
 	fs.DurationVar(&m.WebhookTimeout, "webhook-timeout", m.WebhookTimeout, "time one webhook delivery may take, connecting and answering (env COSTDB_WEBHOOK_TIMEOUT)")
@@ -280,6 +284,9 @@ func (m *Main) Open(ctx context.Context) error {
 	env.Limiter.MaxAddressFailures = m.AuthAddressFailures
 	env.TrustedProxies = m.TrustedProxies
 	env.Exports = httpapi.NewExportLimit(m.MaxExports)
+	if err := m.applyResponseCache(env); err != nil {
+		return err
+	}
 	env.Observability = httpapi.Observability{AccessLog: m.log, ObserveRequest: m.metrics.ObserveRequest, Ready: m.ready}
 	ln, err := net.Listen("tcp", m.Addr)
 	if err != nil {

@@ -194,34 +194,8 @@ func TestNoStaleReadAcrossServers(t *testing.T) {
 	f := newConditionalFixture(t)
 	h := f.h
 	ctx := context.Background()
-	key, err := app.New(h.Store, nil, app.Config{}).SigningKey(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tokens, err := jwtauth.New(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	speed2 := storecache.New(h.Store) // another server: its own caches
-	svc2 := app.New(speed2, tokens, app.Config{})
-	env2 := *h.Env
-	env2.App, env2.Speed = svc2, speed2
-	srv2 := httptest.NewServer(server.Handler(&env2))
-	defer srv2.Close()
-	get2 := func(path, inm string) (int, string, string) {
-		req, _ := http.NewRequest("GET", srv2.URL+path, nil)
-		req.Header.Set("Authorization", "Bearer "+f.u.Token)
-		if inm != "" {
-			req.Header.Set("If-None-Match", inm)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, resp.Header.Get("ETag"), string(b)
-	}
+	srv2 := secondServer(t, h)
+	get2 := func(path, inm string) (int, string, string) { return srv2.get(f.u.Token, path, inm) }
 	res := v1Base + "/base/mybase/resources/" + f.resource
 	var tag1, tag2 string
 	for i := 0; i < 20; i++ {
@@ -260,7 +234,7 @@ func TestNoStaleReadAcrossServers(t *testing.T) {
 	if _, _, body := get2(comp, ""); !strings.Contains(body, `"unitary_pnd":2.62`) {
 		t.Fatalf("before the re-import: %s", body)
 	}
-	_, err = h.App.ImportEditions(ctx, []app.EditionData{{
+	_, err := h.App.ImportEditions(ctx, []app.EditionData{{
 		Edition: domain.Edition{Bank: "SINAPI", State: "MG", Month: "08/2026", Regimes: []domain.Regime{domain.NaoDesonerado, domain.Desonerado}},
 		Resources: []*domain.BankResource{{Code: "34586", Description: "BLOCO ESTRUTURAL CERAMICO", Unit: "UN", Type: domain.TypeMaterial,
 			Prices: domain.PriceLine{PND: domain.Dec("3.15"), PD: domain.Dec("3.15")}}},
@@ -348,4 +322,48 @@ func TestWholeAnswersCarryTheirLength(t *testing.T) {
 	if large < 2 {
 		t.Fatalf("only %d answers over 2 KB: the test does not reach past net/http's buffer", large)
 	}
+}
+
+// server2 is a second server over a harness's store (its own service, bank
+// memo, verified-token and response caches), as another process sharing
+// the database would be.
+type server2 struct {
+	*httptest.Server
+	t *testing.T
+}
+
+func secondServer(t *testing.T, h *apitest.Harness) *server2 {
+	t.Helper()
+	key, err := app.New(h.Store, nil, app.Config{}).SigningKey(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens, err := jwtauth.New(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	speed2 := storecache.New(h.Store) // another server: its own caches
+	svc2 := app.New(speed2, tokens, app.Config{})
+	env2 := *h.Env
+	env2.App, env2.Speed = svc2, speed2
+	srv := httptest.NewServer(server.Handler(&env2))
+	t.Cleanup(srv.Close)
+	return &server2{Server: srv, t: t}
+}
+
+// get answers a GET through the second server: status, ETag and body.
+func (s *server2) get(token, path, inm string) (int, string, string) {
+	s.t.Helper()
+	req, _ := http.NewRequest("GET", s.URL+path, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	if inm != "" {
+		req.Header.Set("If-None-Match", inm)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header.Get("ETag"), string(b)
 }

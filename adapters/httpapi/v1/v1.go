@@ -93,7 +93,7 @@ func Routes(env *httpapi.Env) http.Handler {
 
 	r.Post("/login/authenticate_user", h.login)
 
-	env.Authenticated(r, true, h.fail, func(r chi.Router) {
+	env.Authenticated(r, true, h.fail, compositionOf, func(r chi.Router) {
 		r.Get("/enums", h.listEnums)
 		r.Get("/enums/{catalog}", h.getEnum)
 		// The bank catalogue (banks.go).
@@ -265,4 +265,19 @@ func checkBodyID(body *string, pathID string) error {
 		return domain.FieldErrorf("/id", "does not match the id in the path")
 	}
 	return nil
+}
+
+// compositionOf is the id of GET /base/mybase/compositions/{id} (the
+// Authenticated group sees the mount "/base/mybase/*" matched, its rest in
+// "*"), "" for any other request.
+func compositionOf(r *http.Request) string {
+	rc := chi.RouteContext(r.Context())
+	if rc == nil || !strings.HasSuffix(rc.RoutePattern(), "/base/mybase/*") {
+		return ""
+	}
+	id, ok := strings.CutPrefix(chi.URLParam(r, "*"), "compositions/")
+	if !ok || id == "" || id == "find_by_code" || strings.Contains(id, "/") {
+		return ""
+	}
+	return id
 }

@@ -98,7 +98,7 @@ func Routes(env *httpapi.Env) http.Handler {
 
 	r.Post("/authenticate", h.authenticate)
 
-	env.Authenticated(r, false, h.writeError, func(r chi.Router) {
+	env.Authenticated(r, false, h.writeError, compositionOf, func(r chi.Router) {
 		r.Get("/enums", h.listEnums)
 		r.Get("/enums/{catalog}", h.getEnum)
 		// What the relationships user and sector name (users.go).
@@ -301,4 +301,14 @@ func (h *handlers) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 		Status: "405", Code: "method_not_allowed", Title: "Method not allowed",
 		Detail: r.Method + " is not allowed on " + r.URL.Path,
 	}})
+}
+
+// compositionOf is the id of GET /my_database/compositions/{id}, "" for any
+// other request.
+func compositionOf(r *http.Request) string {
+	rc := chi.RouteContext(r.Context())
+	if rc == nil || !strings.HasSuffix(rc.RoutePattern(), "/my_database/compositions/{id}") {
+		return ""
+	}
+	return chi.URLParam(r, "id")
 }
