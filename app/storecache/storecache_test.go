@@ -291,7 +291,9 @@ func TestCompositionCounters(t *testing.T) {
 	if got, want := read(), (counters{1, 4, 1, 4}); got != want {
 		t.Fatalf("after a delete %+v, want %+v", got, want)
 	}
-	put(func(tx app.Tx) error { return tx.PutGroup(&domain.Group{ID: "g2", CompanyID: "co1", Description: "Outro"}) })
+	put(func(tx app.Tx) error {
+		return tx.PutGroup(&domain.Group{ID: "g2", CompanyID: "co1", Description: "Outro"})
+	})
 	if got, want := read(), (counters{2, 4, 1, 4}); got != want {
 		t.Fatalf("after a group alone %+v, want %+v", got, want)
 	}
