@@ -72,8 +72,8 @@ func (e *Env) Conditional() func(http.Handler) http.Handler {
 			}
 			inm := r.Header.Get("If-None-Match")
 			for _, t := range []*tagged{one, all} {
-				if t != nil && etagMatches(inm, t.tag) {
-					w.Header().Set("ETag", t.tag)
+				if t != nil && inm != "" && etagMatches(inm, t.etag()) {
+					w.Header().Set("ETag", t.etag())
 					w.WriteHeader(http.StatusNotModified)
 					return
 				}
@@ -108,18 +108,30 @@ func (e *Env) Conditional() func(http.Handler) http.Handler {
 	}
 }
 
-// tagged is one way to tag an answer: its cache key and its ETag, and the
+// tagged is one way to tag an answer: its cache key and its ETag (made
+// when asked: an answer served from the cache carries its own), and the
 // composition it names, if any.
-type tagged struct{ key, tag, id string }
+type tagged struct {
+	key, tag, id string
+	g            storecache.Generation
+	n            uint64
+}
 
 // newTagged tags an answer by the global and company counters, plus the
 // counter n of what kind names ("m": all the company's compositions; "c"
 // and an id: that composition).
 func newTagged(g storecache.Generation, kind string, n uint64, ident string) *tagged {
 	key := strings.Join([]string{strconv.FormatUint(g.Global, 10), strconv.FormatUint(g.Company, 10), kind + strconv.FormatUint(n, 10), ident}, "\x00")
-	sum := sha256.Sum256([]byte(key))
-	return &tagged{key: key, tag: `W/"` + strconv.FormatUint(g.Global, 10) + "." + strconv.FormatUint(g.Company, 10) + "." +
-		strconv.FormatUint(n, 10) + "." + hex.EncodeToString(sum[:8]) + `"`}
+	return &tagged{key: key, g: g, n: n}
+}
+
+func (t *tagged) etag() string {
+	if t.tag == "" {
+		sum := sha256.Sum256([]byte(t.key))
+		t.tag = `W/"` + strconv.FormatUint(t.g.Global, 10) + "." + strconv.FormatUint(t.g.Company, 10) + "." +
+			strconv.FormatUint(t.n, 10) + "." + hex.EncodeToString(sum[:8]) + `"`
+	}
+	return t.tag
 }
 
 // etagMatches is the weak comparison of If-None-Match (RFC 9110 13.1.2).
@@ -234,7 +246,7 @@ func (c *captureWriter) WriteHeader(status int) {
 	c.status = status
 	if status == http.StatusOK {
 		c.chosen = c.kind()
-		c.ResponseWriter.Header().Set("ETag", c.chosen.tag)
+		c.ResponseWriter.Header().Set("ETag", c.chosen.etag())
 		c.header = http.Header{}
 		for k, v := range c.ResponseWriter.Header() {
 			if !slices.Equal(c.before[k], v) {
