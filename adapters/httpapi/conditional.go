@@ -31,15 +31,17 @@ import (
 // generation read and the handler's read is newer than its tag says, never
 // older.
 //
-// The GET of one composition (Generation.CompositionID) is tagged by that
+// The GET of one composition (Narrow.Composition) is tagged by that
 // composition's counter when the only company composition its handler read
 // is that one, by its id (storecache.Reads, noted while it runs); so a
 // write of another composition of the company leaves its cached answer and
-// its tag valid. An answer of the other kind is tagged by all the
-// company's compositions. The two kinds have different tags and cache
-// keys, and a request looks both up: the tag of the composition's kind
-// cannot match a client's tag unless that answer was of that kind at the
-// same counters, which fix what the handler reads.
+// its tag valid. The GET of own resources (Narrow.NoCompositions) whose
+// handler read no composition is tagged by no composition counter. An
+// answer of any other kind is tagged by all the company's compositions.
+// The kinds have different tags and cache keys, and a request looks each
+// up: the tag of a narrow kind cannot match a client's tag unless that
+// answer was of that kind at the same counters, which fix what the handler
+// reads.
 func (e *Env) Conditional() func(http.Handler) http.Handler {
 	size := e.ResponseCacheBytes
 	if size <= 0 {
@@ -64,14 +66,18 @@ func (e *Env) Conditional() func(http.Handler) http.Handler {
 				}
 			}
 			ident := strings.Join([]string{p.CompanyID, p.UserID, p.DepartmentID, r.URL.Path, r.URL.RawQuery, r.Header.Get("Accept")}, "\x00")
+			nw, _ := r.Context().Value(narrowKey).(Narrow)
 			all := newTagged(g, "m", g.Comps, ident)
-			var one *tagged // the composition's kind, for the GET of one
-			if g.CompositionID != "" {
+			var one, none *tagged // the narrow kinds the route may be of
+			if g.CompositionID != "" && nw.Composition == g.CompositionID {
 				one = newTagged(g, "c"+g.CompositionID+"=", g.Comp, ident)
 				one.id = g.CompositionID
 			}
+			if nw.NoCompositions {
+				none = newTagged(g, "n", 0, ident)
+			}
 			inm := r.Header.Get("If-None-Match")
-			for _, t := range []*tagged{one, all} {
+			for _, t := range []*tagged{one, none, all} {
 				if t != nil && inm != "" && etagMatches(inm, t.etag()) {
 					w.Header().Set("ETag", t.etag())
 					w.WriteHeader(http.StatusNotModified)
@@ -79,7 +85,7 @@ func (e *Env) Conditional() func(http.Handler) http.Handler {
 				}
 			}
 			if !e.NoResponseCache {
-				for _, t := range []*tagged{one, all} {
+				for _, t := range []*tagged{one, none, all} {
 					if t == nil {
 						continue
 					}
@@ -94,8 +100,8 @@ func (e *Env) Conditional() func(http.Handler) http.Handler {
 					}
 				}
 			}
-			cw := &captureWriter{ResponseWriter: w, all: all, one: one, before: w.Header().Clone(), overflow: e.NoResponseCache}
-			if one != nil {
+			cw := &captureWriter{ResponseWriter: w, all: all, one: one, none: none, before: w.Header().Clone(), overflow: e.NoResponseCache}
+			if one != nil || none != nil {
 				var ctx context.Context
 				ctx, cw.reads = storecache.WithReads(r.Context())
 				r = r.WithContext(ctx)
@@ -217,9 +223,9 @@ const entryOverhead = 256
 type captureWriter struct {
 	http.ResponseWriter
 	// all tags the answer as depending on all the company's compositions;
-	// one, when not nil, as depending on one composition only, which it
-	// does while reads says so (Conditional).
-	all, one *tagged
+	// one, when not nil, as depending on one composition only, and none on
+	// none of them, which it does while reads says so (Conditional).
+	all, one, none *tagged
 	reads    *storecache.Reads
 	chosen   *tagged // the tag sent
 	// before are the headers set before the handler ran (by outer
@@ -233,7 +239,11 @@ type captureWriter struct {
 
 // kind is how the answer is tagged by what its handler has read so far.
 func (c *captureWriter) kind() *tagged {
-	if c.one != nil && c.reads != nil && c.reads.Only(c.one.id) {
+	switch {
+	case c.reads == nil:
+	case c.none != nil && c.reads.None():
+		return c.none
+	case c.one != nil && c.reads.Only(c.one.id):
 		return c.one
 	}
 	return c.all

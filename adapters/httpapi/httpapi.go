@@ -251,7 +251,19 @@ const (
 	// generationKey holds the storecache.Generation that Authenticate read with
 	// the caller of a GET.
 	generationKey ctxKey = 2
+	// narrowKey holds the Narrow of a GET's route.
+	narrowKey ctxKey = 3
 )
+
+// Narrow is what a route knows, before its handler runs, of the company's
+// compositions its GET may read (Env.Authenticated), so that Conditional
+// may tag the answer by less than all of them when the handler indeed read
+// no more (storecache.Reads): one composition by its id (the GET of a
+// composition), or none (the GETs of own resources).
+type Narrow struct {
+	Composition    string
+	NoCompositions bool
+}
 
 // WithPrincipal returns ctx carrying the authenticated caller.
 func WithPrincipal(ctx context.Context, p domain.Principal) context.Context {
@@ -272,13 +284,12 @@ func PrincipalFrom(ctx context.Context) domain.Principal {
 // generation puts its company's records behind, in this order: the access
 // token (Authenticate: allowBare, onError), then conditional requests and
 // the response cache (Conditional), which key on the caller it names.
-// compositionOf names, for a GET of one own composition by its id, that id
-// (and "" for any other request): such an answer may be tagged with that
-// composition's counter instead of all the company's compositions
-// (conditional.go).
-func (e *Env) Authenticated(r chi.Router, allowBare bool, onError func(http.ResponseWriter, *http.Request, error), compositionOf func(*http.Request) string, routes func(r chi.Router)) {
+// narrow says, for a request, what of the company's compositions its route
+// may read (Narrow; nil: any): such an answer may be tagged by less than
+// all the company's compositions (conditional.go).
+func (e *Env) Authenticated(r chi.Router, allowBare bool, onError func(http.ResponseWriter, *http.Request, error), narrow func(*http.Request) Narrow, routes func(r chi.Router)) {
 	r.Group(func(r chi.Router) {
-		r.Use(e.Authenticate(allowBare, onError, compositionOf))
+		r.Use(e.Authenticate(allowBare, onError, narrow))
 		r.Use(e.Conditional()) // ETag, If-None-Match, response cache (conditional.go)
 		routes(r)
 	})
@@ -289,9 +300,9 @@ func (e *Env) Authenticated(r chi.Router, allowBare bool, onError func(http.Resp
 // bare token. A request without a valid token goes to onError with an
 // EUNAUTHORIZED error; onError answers and logs it.
 //
-// The middleware of a chi group runs once the route is matched, so
-// compositionOf (nil: none) may read the route's parameters.
-func (e *Env) Authenticate(allowBare bool, onError func(http.ResponseWriter, *http.Request, error), compositionOf func(*http.Request) string) func(http.Handler) http.Handler {
+// The middleware of a chi group runs once the route is matched, so narrow
+// (nil: none) may read the route's parameters.
+func (e *Env) Authenticate(allowBare bool, onError func(http.ResponseWriter, *http.Request, error), narrow func(*http.Request) Narrow) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			h := strings.TrimSpace(r.Header.Get("Authorization"))
@@ -312,13 +323,13 @@ func (e *Env) Authenticate(allowBare bool, onError func(http.ResponseWriter, *ht
 			// (Conditional): read it with the user, in one transaction.
 			var p domain.Principal
 			var g storecache.Generation
+			var nw Narrow
 			var err error
 			if e.Speed != nil {
-				var comp string
-				if r.Method == http.MethodGet && compositionOf != nil {
-					comp = compositionOf(r)
+				if r.Method == http.MethodGet && narrow != nil {
+					nw = narrow(r)
 				}
-				p, g, err = e.Speed.Authorize(r.Context(), e.App, tok, comp)
+				p, g, err = e.Speed.Authorize(r.Context(), e.App, tok, nw.Composition)
 			} else {
 				p, err = e.App.Authorize(r.Context(), tok)
 			}
@@ -332,6 +343,7 @@ func (e *Env) Authenticate(allowBare bool, onError func(http.ResponseWriter, *ht
 			ctx := WithPrincipal(r.Context(), p)
 			if r.Method == http.MethodGet && e.Speed != nil {
 				ctx = context.WithValue(ctx, generationKey, g)
+				ctx = context.WithValue(ctx, narrowKey, nw)
 			}
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})

@@ -10,9 +10,10 @@ import (
 
 // Reads notes which of a company's compositions the read transactions of
 // one request read, so that the HTTP layer may tag the answer of a GET of
-// one composition with that composition's counter (generation.go) rather
-// than with every composition of the company: then a write of another
-// composition leaves the answer cached and its ETag unchanged.
+// one composition with that composition's counter (generation.go), and
+// that of a GET of own resources with none, rather than with every
+// composition of the company: then a write of another composition leaves
+// the answer cached and its ETag unchanged.
 //
 // The rule it serves: an answer is tagged by one composition's counter
 // only if the only company composition its transactions read is that
@@ -25,8 +26,9 @@ import (
 //
 // Only the reads made through Store.View with the context WithReads gave
 // are noted; the HTTP layer asks for it only on the routes that read one
-// composition by its id through the app's use case (the v1 and v2 GET of a
-// composition), whose reads are the Tx methods noted here.
+// composition by its id (the v1 and v2 GET of a composition) or own
+// resources (their GETs and lists) through the app's use cases, whose
+// composition reads are the Tx methods noted here.
 type Reads struct {
 	mu    sync.Mutex
 	id    string // the composition read by id, if one
@@ -53,6 +55,13 @@ func (r *Reads) Only(id string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return !r.other && (r.id == "" || r.id == id)
+}
+
+// None reports whether no company composition was read.
+func (r *Reads) None() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return !r.other && r.id == ""
 }
 
 func (r *Reads) composition(id string) {

@@ -8,7 +8,9 @@ import (
 // TestCompositionTaggedByWhatItReads checks, in both generations and on two
 // servers sharing the store, that the answer of a composition is tagged by
 // what it depends on (issue 29): a write of another composition of the
-// company leaves its tag valid (304) and its cached answer served; a write
+// company leaves its tag valid (304) and its cached answer served, as it
+// leaves those of the own resources (a record, a filtered list, one found
+// by code) that no composition write changes; a write
 // of the composition itself, of a composition it uses as an item (read by
 // its code), or of any other record of the company changes it, and the answer after the write is the
 // new one.
@@ -36,12 +38,16 @@ func TestCompositionTaggedByWhatItReads(t *testing.T) {
 	add(parent, `{"bank":"MYBASE","code":"C-N","quantity":2,"resource":false}`)
 
 	paths := func(id string) []string {
+		if id == "resources" { // the own resources' GETs read no composition
+			return []string{v2Base + "/my_database/resources/" + f.resource, v2Base + "/my_database/resources?filter[description]=areia&sort=-code",
+				v2Base + "/my_database/resources/find_by_code?code=R-1", v1Base + "/base/mybase/resources/" + f.resource, v1Base + "/base/mybase/resources"}
+		}
 		return []string{v2Base + "/my_database/compositions/" + id, v1Base + "/base/mybase/compositions/" + id}
 	}
 	type seen struct{ tag, body string }
 	read := func() map[string]seen {
 		got := map[string]seen{}
-		for _, id := range []string{f.comp, parent} {
+		for _, id := range []string{f.comp, parent, "resources"} {
 			for _, p := range paths(id) {
 				r := mustStatus(t, h.Do("GET", p, f.u.Token, ""), 200)
 				st, tag2, body2 := srv2.get(f.u.Token, p, "")
@@ -87,19 +93,19 @@ func TestCompositionTaggedByWhatItReads(t *testing.T) {
 
 	add(other, `{"bank":"SINAPI","code":"34586","quantity":3,"resource":true}`)
 	// The parent reads its item by code: it depends on all the compositions.
-	before = still("a write of another composition", before, f.comp)
+	before = still("a write of another composition", before, f.comp, "resources")
 	if r := h.Do("GET", v2Base+"/my_database/compositions", f.u.Token, "", "If-None-Match", list); r.Status != 200 {
 		t.Errorf("the list of compositions after a write of one: %d to its old tag, want 200", r.Status)
 	}
 
 	add(f.comp, `{"bank":"SINAPI","code":"34586","quantity":5,"resource":true}`)
-	after := still("a write of the composition", before)
+	after := still("a write of the composition", before, "resources")
 	if !strings.Contains(after[paths(f.comp)[0]].body, `"coefficient":5,`) {
 		t.Errorf("the composition after its write does not show it: %s", after[paths(f.comp)[0]].body)
 	}
 
 	add(nested, `{"bank":"SINAPI","code":"34586","quantity":4,"resource":true}`)
-	after2 := still("a write of a composition used as an item", after, f.comp)
+	after2 := still("a write of a composition used as an item", after, f.comp, "resources")
 	if after2[paths(parent)[0]].body == after[paths(parent)[0]].body {
 		t.Error("the composition using the changed one shows the same answer")
 	}

@@ -93,7 +93,7 @@ func Routes(env *httpapi.Env) http.Handler {
 
 	r.Post("/login/authenticate_user", h.login)
 
-	env.Authenticated(r, true, h.fail, compositionOf, func(r chi.Router) {
+	env.Authenticated(r, true, h.fail, narrow, func(r chi.Router) {
 		r.Get("/enums", h.listEnums)
 		r.Get("/enums/{catalog}", h.getEnum)
 		// The bank catalogue (banks.go).
@@ -267,17 +267,22 @@ func checkBodyID(body *string, pathID string) error {
 	return nil
 }
 
-// compositionOf is the id of GET /base/mybase/compositions/{id} (the
-// Authenticated group sees the mount "/base/mybase/*" matched, its rest in
-// "*"), "" for any other request.
-func compositionOf(r *http.Request) string {
+// narrow is what a GET of the own base may read of the company's
+// compositions (httpapi.Narrow): GET /base/mybase/compositions/{id} that
+// one, the GETs of /base/mybase/resources none. The Authenticated group
+// sees the mount "/base/mybase/*" matched, the rest of the path in "*".
+func narrow(r *http.Request) httpapi.Narrow {
 	rc := chi.RouteContext(r.Context())
 	if rc == nil || !strings.HasSuffix(rc.RoutePattern(), "/base/mybase/*") {
-		return ""
+		return httpapi.Narrow{}
 	}
-	id, ok := strings.CutPrefix(chi.URLParam(r, "*"), "compositions/")
+	rest := chi.URLParam(r, "*")
+	if rest == "resources" || strings.HasPrefix(rest, "resources/") {
+		return httpapi.Narrow{NoCompositions: true}
+	}
+	id, ok := strings.CutPrefix(rest, "compositions/")
 	if !ok || id == "" || id == "find_by_code" || strings.Contains(id, "/") {
-		return ""
+		return httpapi.Narrow{}
 	}
-	return id
+	return httpapi.Narrow{Composition: id}
 }

@@ -98,7 +98,7 @@ func Routes(env *httpapi.Env) http.Handler {
 
 	r.Post("/authenticate", h.authenticate)
 
-	env.Authenticated(r, false, h.writeError, compositionOf, func(r chi.Router) {
+	env.Authenticated(r, false, h.writeError, narrow, func(r chi.Router) {
 		r.Get("/enums", h.listEnums)
 		r.Get("/enums/{catalog}", h.getEnum)
 		// What the relationships user and sector name (users.go).
@@ -303,12 +303,21 @@ func (h *handlers) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 	}})
 }
 
-// compositionOf is the id of GET /my_database/compositions/{id}, "" for any
-// other request.
-func compositionOf(r *http.Request) string {
+// narrow is what a GET may read of the company's compositions
+// (httpapi.Narrow): GET /my_database/compositions/{id} that one, the GETs
+// of /my_database/resources none.
+func narrow(r *http.Request) httpapi.Narrow {
 	rc := chi.RouteContext(r.Context())
-	if rc == nil || !strings.HasSuffix(rc.RoutePattern(), "/my_database/compositions/{id}") {
-		return ""
+	if rc == nil {
+		return httpapi.Narrow{}
 	}
-	return chi.URLParam(r, "id")
+	pat := rc.RoutePattern()
+	switch {
+	case strings.HasSuffix(pat, "/my_database/compositions/{id}"):
+		return httpapi.Narrow{Composition: chi.URLParam(r, "id")}
+	case strings.HasSuffix(pat, "/my_database/resources"), strings.HasSuffix(pat, "/my_database/resources/{id}"),
+		strings.HasSuffix(pat, "/my_database/resources/find_by_code"):
+		return httpapi.Narrow{NoCompositions: true}
+	}
+	return httpapi.Narrow{}
 }
