@@ -226,8 +226,8 @@ type captureWriter struct {
 	// one, when not nil, as depending on one composition only, and none on
 	// none of them, which it does while reads says so (Conditional).
 	all, one, none *tagged
-	reads    *storecache.Reads
-	chosen   *tagged // the tag sent
+	reads          *storecache.Reads
+	chosen         *tagged // the tag sent
 	// before are the headers set before the handler ran (by outer
 	// middleware, for this request only: X-Request-Id): never cached.
 	before   http.Header
