@@ -43,11 +43,32 @@ import (
 // answer was of that kind at the same counters, which fix what the handler
 // reads.
 func (e *Env) Conditional() func(http.Handler) http.Handler {
-	size := e.ResponseCacheBytes
+	r := e.Responses
+	if r == nil {
+		r = NewResponses(e.ResponseCacheBytes)
+	}
+	return e.conditional(r.cache, r.renders)
+}
+
+// Responses are the response cache and the renders in flight of
+// Conditional, which the generations of one server share (Env.Responses),
+// so that the cache's bound is the server's.
+type Responses struct {
+	cache   *responseCache
+	renders *inFlight
+}
+
+// NewResponses returns a response cache of size bytes
+// (DefaultResponseCacheBytes when size is 0 or less).
+func NewResponses(size int64) *Responses {
 	if size <= 0 {
 		size = DefaultResponseCacheBytes
 	}
-	cache := newResponseCache(int(size))
+	return &Responses{cache: newResponseCache(int(size)), renders: &inFlight{}}
+}
+
+// conditional is Conditional over a cache and the renders in flight.
+func (e *Env) conditional(cache *responseCache, renders *inFlight) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method != http.MethodGet || e.Speed == nil {
@@ -90,28 +111,111 @@ func (e *Env) Conditional() func(http.Handler) http.Handler {
 						continue
 					}
 					if ent := cache.get(t.key); ent != nil {
-						h := w.Header()
-						for k, v := range ent.header {
-							h[k] = v
-						}
-						w.WriteHeader(http.StatusOK)
-						_, _ = w.Write(ent.body)
+						serveCached(w, ent)
 						return
 					}
 				}
 			}
-			cw := &captureWriter{ResponseWriter: w, all: all, one: one, none: none, before: w.Header().Clone(), overflow: e.NoResponseCache}
-			if one != nil || none != nil {
-				var ctx context.Context
-				ctx, cw.reads = storecache.WithReads(r.Context())
-				r = r.WithContext(ctx)
+			if !e.NoResponseCache {
+				fl, lead := renders.join(all.key)
+				if !lead {
+					select {
+					case <-fl.done:
+					case <-r.Context().Done():
+						return // the client left
+					}
+					if fl.ans != nil {
+						serveCached(w, fl.ans)
+						return
+					}
+					// Not an answer to share: render it.
+				} else {
+					var ans *cachedAnswer
+					defer func() { renders.end(all.key, fl, ans) }()
+					ans = render(next, w, r, all, one, none, false)
+					if ans != nil {
+						cache.put(ans.key, ans)
+					}
+					return
+				}
 			}
-			next.ServeHTTP(cw, r)
-			if cw.status == http.StatusOK && !cw.overflow && cw.kind() == cw.chosen {
-				cache.put(cw.chosen.key, &cachedAnswer{header: cw.header, body: slices.Clip(cw.buf)})
+			if ans := render(next, w, r, all, one, none, e.NoResponseCache); ans != nil {
+				cache.put(ans.key, ans)
 			}
 		})
 	}
+}
+
+// render runs the handler for a request that no cached answer serves and
+// returns the answer to keep, nil when it is not one (not a 200, too large
+// or streamed, or noCache).
+func render(next http.Handler, w http.ResponseWriter, r *http.Request, all, one, none *tagged, noCache bool) *cachedAnswer {
+	cw := &captureWriter{ResponseWriter: w, all: all, one: one, none: none, before: w.Header().Clone(), overflow: noCache}
+	if one != nil || none != nil {
+		var ctx context.Context
+		ctx, cw.reads = storecache.WithReads(r.Context())
+		r = r.WithContext(ctx)
+	}
+	next.ServeHTTP(cw, r)
+	if cw.status == http.StatusOK && !cw.overflow && cw.kind() == cw.chosen {
+		return &cachedAnswer{key: cw.chosen.key, header: cw.header, body: slices.Clip(cw.buf)}
+	}
+	return nil
+}
+
+// serveCached answers a with its stored headers and body.
+func serveCached(w http.ResponseWriter, a *cachedAnswer) {
+	h := w.Header()
+	for k, v := range a.header {
+		h[k] = v
+	}
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(a.body)
+}
+
+// inFlight are the answers being rendered, by their broad key (the
+// counters and the request): a request that finds no cached answer while
+// the same one is being rendered for another waits for that render and is
+// answered with it, instead of rendering it again (issue 29: a list page
+// missed by 64 clients at once was computed 64 times). Exact as the cache
+// is: the same key means that no write was acknowledged between the
+// leader's read of the counters and the waiter's, which came after the
+// waiter arrived, so the leader's render, read after its counters, holds
+// every write acknowledged before the waiter arrived.
+type inFlight struct {
+	mu sync.Mutex
+	m  map[string]*flight
+}
+
+type flight struct {
+	done    chan struct{}
+	ans     *cachedAnswer // set before done is closed; nil: none to share
+	waiters int           // the requests that joined it (under inFlight.mu)
+}
+
+// join returns the render of key in flight and false, or a new one and
+// true: the caller renders it and ends it.
+func (f *inFlight) join(key string) (*flight, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if fl := f.m[key]; fl != nil {
+		fl.waiters++
+		return fl, false
+	}
+	if f.m == nil {
+		f.m = map[string]*flight{}
+	}
+	fl := &flight{done: make(chan struct{})}
+	f.m[key] = fl
+	return fl, true
+}
+
+func (f *inFlight) end(key string, fl *flight, ans *cachedAnswer) {
+	f.mu.Lock()
+	delete(f.m, key)
+	f.mu.Unlock()
+	fl.ans = ans
+	close(fl.done)
 }
 
 // tagged is one way to tag an answer: its cache key and its ETag (made
@@ -164,6 +268,7 @@ const (
 )
 
 type cachedAnswer struct {
+	key    string
 	header http.Header
 	body   []byte
 	size   int // what it is counted for in the cache's bound

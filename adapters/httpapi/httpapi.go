@@ -55,6 +55,9 @@ type Env struct {
 	// ResponseCacheBytes bounds the answers the response cache keeps, by
 	// their bytes (DefaultResponseCacheBytes when 0).
 	ResponseCacheBytes int64
+	// Responses is the response cache the generations share; nil: each
+	// Conditional makes its own (server.Handler makes one for both).
+	Responses *Responses
 
 	// Exports caps the XLSX and PDF documents computed at once; nil: no
 	// cap.

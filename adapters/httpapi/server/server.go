@@ -19,6 +19,11 @@ import (
 // /api/docs/openapi.json (OpenAPI 3.1) and /api/docs/openapi-3.0.json (its
 // 3.0.3 rendition, for generators that read only 3.0).
 func Handler(env *httpapi.Env) http.Handler {
+	if env.Responses == nil { // one response cache for v1 and v2
+		e := *env
+		e.Responses = httpapi.NewResponses(env.ResponseCacheBytes)
+		env = &e
+	}
 	r := chi.NewRouter()
 	r.Use(accessLog(env))
 	r.Use(env.Recoverer(func(w http.ResponseWriter, _ *http.Request, _ error) {
