@@ -23,12 +23,14 @@ import (
 // store to run fn more than once: the last run counts).
 //
 // What can be checked cheaply: a composition read by its ID (its stamp,
-// app.CompositionStamper, which both stores keep), and the records that are
+// app.CompositionStamper, which both stores keep), the records that are
 // not a company's (bank records, editions, settings: every change to them
-// bumps the global write generation in its transaction, generation.go).
-// Anything else read — a company's own resources or compositions by code,
-// for an own item — makes the write transaction run the work itself, as
-// does any write but the put of a composition read.
+// bumps the global write generation in its transaction, generation.go),
+// and a company's own resources read by code (every change to the
+// company's records but its compositions bumps the company's generation).
+// Anything else read — a company's own compositions by code, for an own
+// item — makes the write transaction run the work itself, as does any
+// write but the put of a composition read.
 
 // UpdatePrepared is app.PreparedUpdater.
 func (s *Store) UpdatePrepared(ctx context.Context, fn func(app.Tx) error) error {
@@ -71,7 +73,10 @@ type preparedWrite struct {
 	stamper app.CompositionStamper // the snapshot's
 	global  uint64                 // the global generation it read at
 	stamps  map[string][]byte      // the compositions it read, by ID
-	put     *domain.Composition
+	// companies are the generations of the companies whose records (but
+	// compositions) it read, as the snapshot had them.
+	companies map[string]uint64
+	put       *domain.Composition
 }
 
 // prepare runs fn on a read transaction. It returns nil when the write
@@ -91,7 +96,7 @@ func (s *Store) prepare(ctx context.Context, fn func(app.Tx) error) *preparedWri
 			return err
 		}
 		rt := &recordingTx{read: &readTx{Tx: stx, memo: s.memo, gen: global, read: true}, comps: s.comps,
-			w: &preparedWrite{stamper: st, global: global, stamps: map[string][]byte{}}}
+			w: &preparedWrite{stamper: st, global: global, stamps: map[string][]byte{}, companies: map[string]uint64{}}}
 		if err := fn(rt); err != nil || rt.refused {
 			return nil
 		}
@@ -115,6 +120,11 @@ func (w *preparedWrite) current(tx app.Tx) (app.CompositionStamper, bool, error)
 	global, err := readCounter(tx, genGlobalKey)
 	if err != nil || global != w.global {
 		return nil, false, err
+	}
+	for id, gen := range w.companies {
+		if n, err := readCounter(tx, genCompanyKey+id); err != nil || n != gen {
+			return nil, false, err
+		}
 	}
 	for id, stamp := range w.stamps {
 		if ok, err := st.CompositionStamped(id, stamp); err != nil || !ok {
@@ -161,6 +171,38 @@ func (t *recordingTx) Composition(id string) (*domain.Composition, error) {
 	}
 	t.w.stamps[id] = stamp
 	return c, nil
+}
+
+// A company's own resources: checked by the company's generation, which
+// every write of its records but compositions bumps (generation.go). A
+// resource read, or found missing, by its code notes the company's
+// generation as the snapshot has it; the write transaction checks it is
+// still that one.
+
+func (t *recordingTx) noteCompany(companyID string) error {
+	if _, ok := t.w.companies[companyID]; ok || companyID == "" {
+		return nil
+	}
+	n, err := readCounter(t.read.Tx, genCompanyKey+companyID)
+	if err != nil {
+		return t.refuse()
+	}
+	t.w.companies[companyID] = n
+	return nil
+}
+
+func (t *recordingTx) ResourceByCode(companyID, code string) (*domain.Resource, error) {
+	if companyID == "" {
+		return nil, t.refuse()
+	}
+	if err := t.noteCompany(companyID); err != nil {
+		return nil, err
+	}
+	r, err := t.read.ResourceByCode(companyID, code)
+	if err != nil && domain.ErrorCode(err) != domain.ENOTFOUND {
+		return nil, t.refuse()
+	}
+	return r, err
 }
 
 // PutComposition keeps the put of a composition read before.

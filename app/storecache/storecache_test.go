@@ -98,8 +98,18 @@ func TestUpdatePrepared(t *testing.T) {
 		}
 		return err
 	})
-	if err != nil || len(runs) != 2 || runs[0] || !runs[1] || stored() != "own read" {
-		t.Fatalf("a write reading an own record: runs %v, err %v, stored %q", runs, err, stored())
+	if err != nil || len(runs) != 1 || runs[0] || stored() != "own read" {
+		t.Fatalf("a write reading an own resource (checked by the company's generation): runs %v, err %v, stored %q", runs, err, stored())
+	}
+	runs, err = change("own composition read", func(tx app.Tx) error {
+		_, err := tx.CompositionByCode("co1", "C-9", "MG")
+		if domain.ErrorCode(err) == domain.ENOTFOUND {
+			return nil
+		}
+		return err
+	})
+	if err != nil || len(runs) != 2 || runs[0] || !runs[1] || stored() != "own composition read" {
+		t.Fatalf("a write reading an own composition by code: runs %v, err %v, stored %q", runs, err, stored())
 	}
 	runs, err = change("two writes", func(tx app.Tx) error {
 		return tx.PutGroup(&domain.Group{ID: "g1", CompanyID: "co1", Description: "Grupo"})
