@@ -51,6 +51,7 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 	month := fs.String("month", "", "reference month of the files, MM/YYYY (required, but for the national SINAPI workbook, whose month it checks)")
 	bank := bankfiles.OfficialSinapi()
 	dryRun := fs.Bool("dry-run", false, "read and check the files and print the counts, without writing")
+	memLimit := fs.String("memory-limit", "auto", "soft memory limit of the import: auto (GOMEMLIMIT, else 90% of the cgroup's limit, else the larger of 512 MiB and 1.5 times the files' size), off, or a size such as 800MiB (env COSTDB_MEMORY_LIMIT)")
 	var regime, states *string
 	if kind == "sicro" {
 		bank = bankfiles.OfficialSicro()
@@ -70,6 +71,11 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 	if err != nil {
 		return errUsage
 	}
+	restoreLimit, err := applyImportMemoryLimit(*memLimit, files) // importmem.go
+	if err != nil {
+		return err
+	}
+	defer restoreLimit()
 	files, skipped, compFiles, done, err := expandPackagesWith(ctx, kind, bank, files)
 	if err != nil {
 		return err
