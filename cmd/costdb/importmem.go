@@ -8,14 +8,13 @@ import (
 )
 
 // An import's soft memory limit (docs/operations.md, "Memory"). An import
-// is one transaction: at its peak the process holds the records read from
-// the files (about 1.1 times the CSV files' size for one state's 1M rows)
-// and what the transaction wrote, encoded, plus the store's pages for the
-// commit; with the runtime's default GOGC=100 the heap then grows to twice
-// that before it is collected (docs/notes/memory.md: 1M rows of one state
-// peaked at 800 MB for some 350 MB live). A limit makes the collector work
-// harder near it instead: the same import peaks near the limit for about a
-// tenth more CPU.
+// is one transaction: at its peak the process holds what the transaction
+// wrote, encoded, the store's pages for the commit and the records not yet
+// written (handOver lets the others go); with the runtime's default
+// GOGC=100 the heap grows to twice that before it is collected
+// (docs/notes/memory.md: 1M rows of one state, about 200 MB live, peak at
+// 440 MB; they peaked at 800 MB when every record read was kept). A limit
+// makes the collector work harder near it instead of growing past it.
 
 // minImportMemoryLimit is the least limit an import gets by default.
 const minImportMemoryLimit = 512 << 20
