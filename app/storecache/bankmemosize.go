@@ -17,12 +17,12 @@ const maxBankMemoBytes = 64 << 20
 // the strings' bytes. They were checked against the heap a decoded record
 // takes (docs/notes/memory.md): within 25%.
 const (
-	memoSlotBytes   = 96  // the map slot: key, entry, the table's slack
-	decimalBytes    = 48  // a decoded decimal's big.Int and its word
-	stringBytes     = 8   // a string's allocation rounding, on average
-	resourceStruct  = 176 // domain.BankResource, in its size class
-	compositionStr  = 144 // domain.BankComposition, in its size class
-	structureItemSz = 48  // a domain.StructureItem in the items' array
+	memoSlotBytes       = 96  // the map slot: key, entry, the table's slack
+	decimalBytes        = 48  // a decoded decimal's big.Int and its word
+	stringBytes         = 8   // a string's allocation rounding, on average
+	resourceStruct      = 176 // domain.BankResource, in its size class
+	compositionStruct   = 144 // domain.BankComposition, in its size class
+	structureItemStruct = 48  // a domain.StructureItem in the items' array
 )
 
 // bankResourceBytes estimates the memory of a memo entry for r (nil: a
@@ -44,10 +44,10 @@ func bankCompositionBytes(k bankKey, c *domain.BankComposition) int {
 	if c == nil {
 		return n
 	}
-	n += compositionStr + 2*decimalBytes + 8*len(c.Regimes)
+	n += compositionStruct + 2*decimalBytes + 8*len(c.Regimes)
 	n += len(c.Code) + len(c.Description) + len(c.Unit) + len(c.Class) + 4*stringBytes
 	for _, it := range c.Items {
-		n += structureItemSz + decimalBytes + len(it.Code) + stringBytes
+		n += structureItemStruct + decimalBytes + len(it.Code) + stringBytes
 	}
 	return n
 }

@@ -7,6 +7,7 @@ import (
 	"runtime/metrics"
 	"strconv"
 	"testing"
+	"unsafe"
 
 	"github.com/shopspring/decimal"
 
@@ -62,6 +63,18 @@ func memoSize(m *bankMemo) (entries, bytes int) {
 // far fewer compositions of 1,000 items than of 5, a record read again is
 // counted once, and one larger than a quarter of the bound is not kept.
 func TestBankMemoBytes(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		size, est uintptr
+	}{
+		{"domain.BankResource", unsafe.Sizeof(domain.BankResource{}), resourceStruct},
+		{"domain.BankComposition", unsafe.Sizeof(domain.BankComposition{}), compositionStruct},
+		{"domain.StructureItem", unsafe.Sizeof(domain.StructureItem{}), structureItemStruct},
+	} {
+		if c.size > c.est {
+			t.Errorf("%s is %d bytes, the estimate counts %d", c.name, c.size, c.est)
+		}
+	}
 	m := newBankMemo()
 	tx := bankTx{comp: bankComposition(5), res: &domain.BankResource{Description: "CIMENTO PORTLAND", Unit: "KG",
 		Prices: domain.PriceLine{PND: decimal.RequireFromString("1.5"), PD: decimal.RequireFromString("1.4")}}}
@@ -121,7 +134,7 @@ func TestBankMemoBytes(t *testing.T) {
 	}
 	check("an entry stored again")
 
-	tx.comp = bankComposition(maxBankMemoBytes / 4 / (structureItemSz + decimalBytes))
+	tx.comp = bankComposition(maxBankMemoBytes / 4 / (structureItemStruct + decimalBytes))
 	if _, err := memoComposition(m, 1, true, true, tx, "SINAPI/MG/08-2026", "HUGE"); err != nil {
 		t.Fatal(err)
 	}
