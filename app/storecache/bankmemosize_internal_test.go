@@ -155,7 +155,7 @@ func TestBankMemoEstimate(t *testing.T) {
 	}
 	defer st.Close()
 	ed := app.EditionData{Edition: domain.Edition{Bank: "SINAPI", State: "MG", Month: "08/2026", Regimes: []domain.Regime{domain.NaoDesonerado, domain.Desonerado}}}
-	const n = 3000
+	const n = 5000
 	for i := range n {
 		ed.Resources = append(ed.Resources, &domain.BankResource{Code: fmt.Sprintf("%05d", i), Description: "CIMENTO PORTLAND COMPOSTO CP II-32", Unit: "KG", Type: domain.TypeMaterial,
 			Prices: domain.PriceLine{PND: decimal.RequireFromString("12.34"), PD: decimal.RequireFromString("11.22")}})
