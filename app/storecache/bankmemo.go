@@ -23,19 +23,17 @@ type bankMemo struct {
 	gen   uint64
 	res   map[bankKey]memoEntry[domain.BankResource]
 	comp  map[bankKey]memoEntry[domain.BankComposition]
-	count int
+	bytes int // the entries' estimated sizes (bankmemosize.go)
 }
 
 type bankKey struct{ edition, code string }
 
 // memoEntry is a record read, or the not-found error the store answered.
 type memoEntry[T any] struct {
-	v   *T
-	err error
+	v    *T
+	err  error
+	size int // estimated (bankmemosize.go)
 }
-
-// maxBankMemo bounds the entries; when full the memo starts over.
-const maxBankMemo = 500_000
 
 func newBankMemo() *bankMemo {
 	return &bankMemo{res: map[bankKey]memoEntry[domain.BankResource]{}, comp: map[bankKey]memoEntry[domain.BankComposition]{}}
@@ -51,19 +49,32 @@ func memoGet[T any](m *bankMemo, gen uint64, table func() map[bankKey]memoEntry[
 	return v, ok
 }
 
-// put remembers v (nil: not found) read at generation gen.
-func (m *bankMemo) put(gen uint64, set func()) {
+// put remembers an entry of the estimated size (set stores it; it returns
+// the size of the entry it replaced, 0 if none) read at generation gen.
+// When the entry would take the memo past maxBankMemoBytes the memo starts
+// over; an entry larger than a quarter of it is not kept.
+func (m *bankMemo) put(gen uint64, size int, set func() (replaced int)) {
+	if size > maxBankMemoBytes/4 {
+		return
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if gen < m.gen {
 		return // an older snapshot's reader
 	}
-	if gen > m.gen || m.count >= maxBankMemo {
-		m.gen, m.count = gen, 0
+	if gen > m.gen || m.bytes+size > maxBankMemoBytes {
+		m.gen, m.bytes = gen, 0
 		m.res, m.comp = map[bankKey]memoEntry[domain.BankResource]{}, map[bankKey]memoEntry[domain.BankComposition]{}
 	}
-	set()
-	m.count++
+	m.bytes += size - set()
+}
+
+// replace stores e under k in table and returns the size of the entry it
+// replaced (0 if none).
+func replace[T any](table map[bankKey]memoEntry[T], k bankKey, e memoEntry[T]) int {
+	old := table[k].size
+	table[k] = e
+	return old
 }
 
 // readTx is a read transaction that reads bank records through the memo.
@@ -139,7 +150,8 @@ func memoResource(m *bankMemo, gen uint64, ok, fill bool, tx app.Tx, editionKey,
 	}
 	v, err := tx.BankResource(editionKey, code)
 	if fill && (err == nil || domain.ErrorCode(err) == domain.ENOTFOUND) {
-		m.put(gen, func() { m.res[k] = memoEntry[domain.BankResource]{v, err} })
+		size := bankResourceBytes(k, v)
+		m.put(gen, size, func() int { return replace(m.res, k, memoEntry[domain.BankResource]{v, err, size}) })
 	}
 	return v, err
 }
@@ -155,7 +167,8 @@ func memoComposition(m *bankMemo, gen uint64, ok, fill bool, tx app.Tx, editionK
 	}
 	v, err := tx.BankComposition(editionKey, code)
 	if fill && (err == nil || domain.ErrorCode(err) == domain.ENOTFOUND) {
-		m.put(gen, func() { m.comp[k] = memoEntry[domain.BankComposition]{v, err} })
+		size := bankCompositionBytes(k, v)
+		m.put(gen, size, func() int { return replace(m.comp, k, memoEntry[domain.BankComposition]{v, err, size}) })
 	}
 	return v, err
 }

@@ -19,13 +19,38 @@ import (
 type contractCache struct {
 	mu    sync.Mutex
 	m     map[string]*domain.Contract
-	lines int // the lines of the contracts kept
+	bytes int // the contracts' estimated sizes (contractBytes)
 }
 
-// maxCachedContractLines bounds the cache by the contracts' lines (a line
-// is a few hundred bytes decoded): when a contract would pass it, the
-// cache starts over.
-const maxCachedContractLines = 100_000
+// maxContractCacheBytes bounds the cache by the estimated size of the
+// decoded contracts (contractBytes; a line is some 400 to 900 bytes
+// decoded, by its texts): when a contract would pass it, the cache starts
+// over; a contract larger than all of it is not kept. It was 100,000
+// lines, which long descriptions could make twice the memory of short
+// ones; 64 MB still keeps a contract of 100,000 lines of SINAPI's texts.
+const maxContractCacheBytes = 64 << 20
+
+// contractBytes estimates the memory a decoded contract keeps: its
+// struct and strings, and per line its struct, three decimals and nine
+// strings (the sizes of bankmemosize.go).
+func contractBytes(c *domain.Contract) int {
+	n := memoSlotBytes + contractStruct + 3*decimalBytes + len(c.ID) + len(c.CompanyID) + len(c.BudgetID) + len(c.VersionHash) +
+		len(c.Number) + len(c.Contractor) + len(c.StartDate) + len(c.BaseMonth) + len(c.IndexName) + 9*stringBytes
+	for i := range c.Lines {
+		l := &c.Lines[i]
+		n += contractLineStruct + 3*decimalBytes + 9*stringBytes + len(l.ID) + len(l.Number) + len(l.Stage) +
+			len(l.StageName) + len(l.Bank) + len(l.Month) + len(l.Code) + len(l.Description) + len(l.Unit)
+	}
+	return n
+}
+
+// contractStruct is a domain.Contract; contractLineStruct a
+// domain.ContractLine in the lines' array (TestContractCacheBytes checks
+// both against unsafe.Sizeof).
+const (
+	contractStruct     = 320
+	contractLineStruct = 208
+)
 
 func newContractCache() *contractCache { return &contractCache{m: map[string]*domain.Contract{}} }
 
@@ -39,7 +64,11 @@ func (cc *contractCache) get(id string) *domain.Contract {
 }
 
 func (cc *contractCache) put(c *domain.Contract) {
-	if cc == nil || len(c.Lines) > maxCachedContractLines {
+	if cc == nil {
+		return
+	}
+	size := contractBytes(c)
+	if size > maxContractCacheBytes {
 		return
 	}
 	cc.mu.Lock()
@@ -47,11 +76,11 @@ func (cc *contractCache) put(c *domain.Contract) {
 	if _, ok := cc.m[c.ID]; ok {
 		return
 	}
-	if cc.lines+len(c.Lines) > maxCachedContractLines {
-		cc.m, cc.lines = map[string]*domain.Contract{}, 0
+	if cc.bytes+size > maxContractCacheBytes {
+		cc.m, cc.bytes = map[string]*domain.Contract{}, 0
 	}
 	cc.m[c.ID] = c
-	cc.lines += len(c.Lines)
+	cc.bytes += size
 }
 
 // The read transaction offers the store's contract port with contracts

@@ -51,6 +51,7 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 	month := fs.String("month", "", "reference month of the files, MM/YYYY (required, but for the national SINAPI workbook, whose month it checks)")
 	bank := bankfiles.OfficialSinapi()
 	dryRun := fs.Bool("dry-run", false, "read and check the files and print the counts, without writing")
+	memLimit := fs.String("memory-limit", "auto", "soft memory limit of the import: auto (GOMEMLIMIT, else 90% of the cgroup's limit, else the larger of 512 MiB and 1.5 times the files' size), off, or a size such as 800MiB (env COSTDB_MEMORY_LIMIT)")
 	var regime, states *string
 	if kind == "sicro" {
 		bank = bankfiles.OfficialSicro()
@@ -70,6 +71,11 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 	if err != nil {
 		return errUsage
 	}
+	restoreLimit, err := applyImportMemoryLimit(*memLimit, files) // importmem.go
+	if err != nil {
+		return err
+	}
+	defer restoreLimit()
 	files, skipped, compFiles, done, err := expandPackagesWith(ctx, kind, bank, files)
 	if err != nil {
 		return err
@@ -177,11 +183,27 @@ func runImportBank(ctx context.Context, kind string, args []string, stdout, stde
 		return nil
 	}
 
-	sums, err := writeEditions(ctx, *db, files, eds)
+	// What the summary prints is taken now: the importer holds the
+	// records read, which the import lets go as it writes them.
+	readFiles, counts := im.Files(), im.Counts()
+	reread := func() ([]bankfiles.Edition, error) {
+		again, err := bankfiles.NewImporter(bank, strings.ToUpper(*state), *month)
+		if err != nil {
+			return nil, err
+		}
+		again.Regime = r
+		for _, path := range files {
+			if _, err := again.AddFile(ctx, path); err != nil {
+				return nil, err
+			}
+		}
+		return again.Editions()
+	}
+	sums, err := writeEditions(ctx, *db, files, eds, reread)
 	if err != nil {
 		return err
 	}
-	printImportSummary(stdout, im, sums[len(sums)-1].Edition, read, time.Since(start))
+	printImportSummary(stdout, readFiles, counts, sums[len(sums)-1].Edition, read, time.Since(start))
 	return nil
 }
 
@@ -227,8 +249,7 @@ func parseRegime(s string) (domain.Regime, error) {
 }
 
 // printImportSummary writes what was read and what the edition holds now.
-func printImportSummary(w io.Writer, im *bankfiles.Importer, ed domain.Edition, read, took time.Duration) {
-	files := im.Files()
+func printImportSummary(w io.Writer, files []bankfiles.FileSummary, counts []bankfiles.RegimeCount, ed domain.Edition, read, took time.Duration) {
 	fmt.Fprintf(w, "%s %s %s: %d files read in %s\n", ed.Bank, ed.State, ed.Month, len(files), read.Round(time.Millisecond))
 	for _, f := range files {
 		regimes := make([]string, len(f.Regimes))
@@ -245,7 +266,7 @@ func printImportSummary(w io.Writer, im *bankfiles.Importer, ed domain.Edition, 
 		fmt.Fprintf(w, "  %s: %s, %s, %d rows%s\n", f.Name, f.Format, strings.Join(regimes, "+"), f.Rows, extra)
 	}
 	fmt.Fprintln(w, "imported:")
-	for _, c := range im.Counts() {
+	for _, c := range counts {
 		fmt.Fprintf(w, "  %s: %d resources, %d compositions\n", c.Regime, c.Resources, c.Compositions)
 	}
 	regimes := make([]string, len(ed.Regimes))
@@ -313,18 +334,17 @@ func (p *progressBar) update(file string, done, total int64) {
 
 // writeEditions writes the editions read from files into the database at
 // db, through the running server's admin listener when a server holds it:
-// one write transaction there, which reads go on beside.
-func writeEditions(ctx context.Context, db string, files []string, eds []bankfiles.Edition) ([]app.ImportSummary, error) {
+// one write transaction there, which reads go on beside. Each edition is
+// let go once written (handOver); reread reads the files again should the
+// store run the transaction again (nil: every edition is kept until the
+// end).
+func writeEditions(ctx context.Context, db string, files []string, eds []bankfiles.Edition, reread func() ([]bankfiles.Edition, error)) ([]app.ImportSummary, error) {
 	op, err := connect(ctx, connectOptions{DB: db, Bolt: boltstore.Options{MmapSize: mmapForFiles(db, files)}})
 	if err != nil {
 		return nil, err
 	}
 	defer op.Close()
-	data := make([]app.EditionData, len(eds))
-	for i, e := range eds {
-		data[i] = app.EditionData{Edition: e.Edition, Resources: e.Resources, Compositions: e.Compositions}
-	}
-	sums, err := importAll(ctx, op, data)
+	sums, err := op.Import(ctx, len(eds), handOver(eds, reread))
 	if err != nil {
 		return nil, describe(err)
 	}

@@ -70,7 +70,7 @@ func runImportMapped(ctx context.Context, args []string, stdout, stderr io.Write
 		fmt.Fprintln(stdout, "dry run: nothing written")
 		return nil
 	}
-	sums, err := writeEditions(ctx, *db, files, eds)
+	sums, err := writeEditions(ctx, *db, files, eds, nil)
 	if err != nil {
 		return err
 	}

@@ -241,7 +241,7 @@ func (m *Main) Open(ctx context.Context) error {
 		m.log.Info("descriptor limit raised to the hard limit", "from", before, "to", after)
 	}
 	m.nofile = after
-	st, err := openStore(ctx, m.DBPath, boltstore.Options{})
+	st, err := openStore(ctx, m.DBPath, boltstore.Options{MmapSize: serveMmapSize(m.DBPath)}) // servemmap.go
 	if err != nil {
 		return err
 	}
