@@ -23,7 +23,7 @@ import (
 // tx is one PostgreSQL transaction seen through the app.Tx port.
 type tx struct {
 	ctx      context.Context
-	ptx      pgx.Tx
+	ptx      pgtx
 	writable bool
 	done     bool
 	// aborted is set when a statement failed with a serialization failure:
@@ -36,11 +36,15 @@ type tx struct {
 	// records is the store's cache of decoded contract records, for a
 	// read-only transaction (nil in a write one: its records may change).
 	records *recordcache.Cache
+	// own are the own resources read ahead with a composition, keepOwn
+	// set while a write that cannot change them runs (ownprefetch.go).
+	own     map[ownKey]*domain.Resource
+	keepOwn bool
 }
 
 var _ app.Tx = (*tx)(nil)
 
-func newTx(ctx context.Context, ptx pgx.Tx, writable bool) *tx {
+func newTx(ctx context.Context, ptx pgtx, writable bool) *tx {
 	t := &tx{ctx: ctx, ptx: ptx, writable: writable}
 	if writable {
 		t.bank = newBankBuffer()
@@ -61,6 +65,9 @@ func (t *tx) canWrite() error {
 	}
 	if !t.writable {
 		return errors.New("pgstore: write in a read-only transaction")
+	}
+	if !t.keepOwn {
+		t.own = nil // a write may change what was read ahead (ownprefetch.go)
 	}
 	return nil
 }
@@ -631,10 +638,27 @@ func (t *tx) resources(s sel) ([]*domain.Resource, error) {
 	if err := t.writeHeld(); err != nil {
 		return nil, err
 	}
-	out := []*domain.Resource{}
-	byID := map[string]*domain.Resource{}
-	var d decoder
 	b := &pgx.Batch{}
+	q := queueResources(b, s)
+	s.queueCount(b, "resources")
+	if err := t.send(b); err != nil {
+		return nil, err
+	}
+	return q.out, q.d.err
+}
+
+// queuedResources are the resources a batch reads (queueResources), once
+// it is sent.
+type queuedResources struct {
+	out  []*domain.Resource
+	byID map[string]*domain.Resource
+	d    decoder
+}
+
+// queueResources queues on b the reads of the resources s selects and of
+// their prices.
+func queueResources(b *pgx.Batch, s sel) *queuedResources {
+	q := &queuedResources{out: []*domain.Resource{}, byID: map[string]*domain.Resource{}}
 	batchRows(b, `SELECT `+resourceCols+` FROM resources r WHERE `+s.where+s.tail, s.args, func(rows pgx.Rows) error {
 		var v domain.Resource
 		var at time.Time
@@ -645,8 +669,8 @@ func (t *tx) resources(s sel) ([]*domain.Resource, error) {
 		}
 		v.CreatedAt, v.Tags = fromTS(at, ns), app.Tags(v.Tags)
 		v.Locals = map[string]domain.PriceLine{}
-		out = append(out, &v)
-		byID[v.ID] = &v
+		q.out = append(q.out, &v)
+		q.byID[v.ID] = &v
 		return nil
 	})
 	batchRows(b, `SELECT p.resource_id, p.state, p.pnd::text, p.pd::text, p.pndi::text, p.pdi::text FROM resource_prices p
@@ -656,16 +680,12 @@ func (t *tx) resources(s sel) ([]*domain.Resource, error) {
 			if err := rows.Scan(&id, &st, &pnd, &pd, &pndi, &pdi); err != nil {
 				return err
 			}
-			if v := byID[id]; v != nil {
-				v.Locals[st] = domain.PriceLine{PND: d.dec(pnd), PD: d.dec(pd), PNDI: d.dec(pndi), PDI: d.dec(pdi)}
+			if v := q.byID[id]; v != nil {
+				v.Locals[st] = domain.PriceLine{PND: q.d.dec(pnd), PD: q.d.dec(pd), PNDI: q.d.dec(pndi), PDI: q.d.dec(pdi)}
 			}
 			return nil
 		})
-	s.queueCount(b, "resources")
-	if err := t.send(b); err != nil {
-		return nil, err
-	}
-	return out, d.err
+	return q
 }
 
 func (t *tx) Resource(id string) (*domain.Resource, error) {
@@ -673,6 +693,9 @@ func (t *tx) Resource(id string) (*domain.Resource, error) {
 }
 
 func (t *tx) ResourceByCode(companyID, code string) (*domain.Resource, error) {
+	if r, ok, err := t.prefetchedResource(companyID, code); ok {
+		return r, err
+	}
 	return first(t, t.resources, byWhere(`r.company_id = $1 AND r.code = $2`, companyID, code), "resource %s not found", code)
 }
 
@@ -715,7 +738,11 @@ const compositionCols = `r.id, r.company_id, r.user_id, r.department_id, r.group
 
 // compositions loads the compositions that the clause (on r) selects, with
 // their banks and items, in one round trip.
-func (t *tx) compositions(s sel) ([]*domain.Composition, error) {
+func (t *tx) compositions(s sel) ([]*domain.Composition, error) { return t.compositionsWith(s, false) }
+
+// compositionsWith is compositions; with own, the same round trip also
+// reads the own resources the compositions' items name (ownprefetch.go).
+func (t *tx) compositionsWith(s sel, own bool) ([]*domain.Composition, error) {
 	if err := t.writeHeld(); err != nil {
 		return nil, err
 	}
@@ -785,19 +812,26 @@ func (t *tx) compositions(s sel) ([]*domain.Composition, error) {
 			}
 			return nil
 		})
+	var owned *queuedResources
+	if own {
+		owned = queueOwnResources(b, sub, args)
+	}
 	s.queueCount(b, "compositions")
 	if err := t.send(b); err != nil {
 		return nil, err
+	}
+	if owned != nil {
+		t.keepOwnResources(out, owned)
 	}
 	return out, d.err
 }
 
 func (t *tx) Composition(id string) (*domain.Composition, error) {
-	return first(t, t.compositions, byWhere(`r.id = $1`, id), "composition %s not found", id)
+	return first(t, t.compositionsOwn, byWhere(`r.id = $1`, id), "composition %s not found", id)
 }
 
 func (t *tx) CompositionByCode(companyID, code, state string) (*domain.Composition, error) {
-	return first(t, t.compositions, byWhere(`r.company_id = $1 AND r.code = $2 AND r.state = $3`, companyID, code, state), "composition %s (%s) not found", code, state)
+	return first(t, t.compositionsOwn, byWhere(`r.company_id = $1 AND r.code = $2 AND r.state = $3`, companyID, code, state), "composition %s (%s) not found", code, state)
 }
 
 var _ app.CompositionStamper = (*tx)(nil)
@@ -828,9 +862,12 @@ func (t *tx) CompositionStamped(id string, stamp []byte) (bool, error) {
 }
 
 func (t *tx) PutComposition(c *domain.Composition) error {
-	if err := checkPut(t, "composition", c, func(c *domain.Composition) []string {
+	t.keepOwn = true // a composition's put changes no resource
+	err := checkPut(t, "composition", c, func(c *domain.Composition) []string {
 		return []string{"id", c.ID, "company id", c.CompanyID, "code", c.Code, "state", c.State}
-	}); err != nil {
+	})
+	t.keepOwn = false
+	if err != nil {
 		return err
 	}
 	if t.held != nil {
