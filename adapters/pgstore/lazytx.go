@@ -25,37 +25,59 @@ type pgtx interface {
 // at BEGIN, so the transaction sees exactly what it saw when BEGIN was
 // waited for, with the same isolation level and access mode. A
 // transaction that sent nothing has nothing to commit.
+//
+// The same way, a write whose answer is only "done" (later: the put of a
+// setting) is sent with the next statement, or with COMMIT: statements run
+// in the order they were queued, and a failure of the deferred write is
+// the failure of the statement it went with (or of the commit), which
+// fails the transaction as it would have.
 type lazyTx struct {
-	conn  *pgxpool.Conn
-	begin string // the BEGIN statement
-	begun bool
+	conn    *pgxpool.Conn
+	pending []*pgx.QueuedQuery // BEGIN until sent, then deferred writes
+	sent    bool               // something was sent (BEGIN with it)
 }
 
-func beginSQL(writable bool) string {
+func newLazyTx(conn *pgxpool.Conn, writable bool) *lazyTx {
+	begin := "BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY"
 	if writable {
-		return "BEGIN ISOLATION LEVEL SERIALIZABLE READ WRITE"
+		begin = "BEGIN ISOLATION LEVEL SERIALIZABLE READ WRITE"
 	}
-	return "BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY"
+	return &lazyTx{conn: conn, pending: []*pgx.QueuedQuery{{SQL: begin}}}
 }
 
-// SendBatch sends b, after BEGIN when the transaction has not begun.
+// later queues a write to be sent with the next statement.
+func (l *lazyTx) later(sql string, args []any) {
+	l.pending = append(l.pending, &pgx.QueuedQuery{SQL: sql, Arguments: args})
+}
+
+// SendBatch sends b, after what is pending.
 func (l *lazyTx) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
-	if l.begun {
+	if len(l.pending) == 0 {
 		return l.conn.SendBatch(ctx, b)
 	}
-	l.begun = true
-	nb := &pgx.Batch{QueuedQueries: make([]*pgx.QueuedQuery, 0, len(b.QueuedQueries)+1)}
-	nb.Queue(l.begin)
-	nb.QueuedQueries = append(nb.QueuedQueries, b.QueuedQueries...)
+	pending := l.pending
+	l.pending, l.sent = nil, true
+	nb := &pgx.Batch{QueuedQueries: make([]*pgx.QueuedQuery, 0, len(pending)+len(b.QueuedQueries))}
+	nb.QueuedQueries = append(append(nb.QueuedQueries, pending...), b.QueuedQueries...)
 	br := l.conn.SendBatch(ctx, nb)
-	if _, err := br.Exec(); err != nil {
-		_ = br.Close()
-		return failedBatch{err}
+	for range pending {
+		if _, err := br.Exec(); err != nil {
+			_ = br.Close()
+			return failedBatch{err}
+		}
 	}
 	return br
 }
 
-// one sends sql alone, after BEGIN when the transaction has not begun.
+// flush sends what is pending, alone.
+func (l *lazyTx) flush(ctx context.Context) error {
+	if len(l.pending) == 0 {
+		return nil
+	}
+	return l.SendBatch(ctx, &pgx.Batch{}).Close()
+}
+
+// one sends sql alone, after what is pending.
 func (l *lazyTx) one(ctx context.Context, sql string, args []any) pgx.BatchResults {
 	b := &pgx.Batch{}
 	b.Queue(sql, args...)
@@ -63,14 +85,15 @@ func (l *lazyTx) one(ctx context.Context, sql string, args []any) pgx.BatchResul
 }
 
 func (l *lazyTx) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
-	if l.begun {
+	if len(l.pending) == 0 {
 		return l.conn.Exec(ctx, sql, args...)
 	}
-	if len(args) == 0 {
+	if len(args) == 0 && !l.sent && len(l.pending) == 1 {
 		// pgx sends a statement without arguments as a simple query,
 		// which may hold several statements: BEGIN is one more.
-		l.begun = true
-		return l.conn.Exec(ctx, l.begin+"; "+sql)
+		begin := l.pending[0].SQL
+		l.pending, l.sent = nil, true
+		return l.conn.Exec(ctx, begin+"; "+sql)
 	}
 	br := l.one(ctx, sql, args)
 	tag, err := br.Exec()
@@ -81,14 +104,14 @@ func (l *lazyTx) Exec(ctx context.Context, sql string, args ...any) (pgconn.Comm
 }
 
 func (l *lazyTx) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
-	if l.begun {
+	if len(l.pending) == 0 {
 		return l.conn.QueryRow(ctx, sql, args...)
 	}
 	return batchRow{l.one(ctx, sql, args)}
 }
 
 func (l *lazyTx) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
-	if l.begun {
+	if len(l.pending) == 0 {
 		return l.conn.Query(ctx, sql, args...)
 	}
 	br := l.one(ctx, sql, args)
@@ -101,30 +124,43 @@ func (l *lazyTx) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, 
 }
 
 func (l *lazyTx) CopyFrom(ctx context.Context, table pgx.Identifier, columns []string, src pgx.CopyFromSource) (int64, error) {
-	if !l.begun {
-		l.begun = true
-		if _, err := l.conn.Exec(ctx, l.begin); err != nil {
-			return 0, err
-		}
+	if err := l.flush(ctx); err != nil {
+		return 0, err
 	}
 	return l.conn.CopyFrom(ctx, table, columns, src)
 }
 
-// commit commits the transaction: a COMMIT that finds it failed rolls it
-// back and is pgx.ErrTxCommitRollback, as pgx.Tx's Commit.
+// commit commits the transaction, with what is pending: a COMMIT that
+// finds it failed rolls it back and is pgx.ErrTxCommitRollback, as
+// pgx.Tx's Commit. A transaction that failed is rolled back, so that its
+// connection goes back to the pool idle.
 func (l *lazyTx) commit(ctx context.Context) error {
-	if !l.begun {
-		return nil
+	if !l.sent && len(l.pending) <= 1 {
+		return nil // nothing was sent, nothing is to be written
 	}
-	tag, err := l.conn.Exec(ctx, "COMMIT")
+	var tag pgconn.CommandTag
+	var err error
+	if len(l.pending) == 0 {
+		tag, err = l.conn.Exec(ctx, "COMMIT")
+	} else {
+		br := l.one(ctx, "COMMIT", nil)
+		tag, err = br.Exec()
+		if cerr := br.Close(); err == nil {
+			err = cerr
+		}
+	}
 	if err == nil && tag.String() == "ROLLBACK" {
-		return pgx.ErrTxCommitRollback
+		err = pgx.ErrTxCommitRollback
+	}
+	if err != nil && !l.conn.Conn().IsClosed() && l.conn.Conn().PgConn().TxStatus() != 'I' {
+		_, _ = l.conn.Exec(context.WithoutCancel(ctx), "ROLLBACK")
 	}
 	return err
 }
 
 func (l *lazyTx) rollback(ctx context.Context) error {
-	if !l.begun {
+	l.pending = nil
+	if !l.sent {
 		return nil
 	}
 	_, err := l.conn.Exec(ctx, "ROLLBACK")
@@ -132,9 +168,9 @@ func (l *lazyTx) rollback(ctx context.Context) error {
 }
 
 // open reports whether the connection is in a transaction that can
-// commit: begun, and no statement of it failed.
+// commit with nothing pending: begun, and no statement of it failed.
 func (l *lazyTx) open() bool {
-	return l.begun && l.conn.Conn().PgConn().TxStatus() == 'T'
+	return l.sent && len(l.pending) == 0 && l.conn.Conn().PgConn().TxStatus() == 'T'
 }
 
 // batchRow is the row of a statement sent alone in a batch (after BEGIN).

@@ -379,7 +379,7 @@ func (s *Store) runOnce(ctx context.Context, writable bool, fn func(app.Tx) erro
 		}
 		return s.connErr("begin transaction", err), false
 	}
-	lt := &lazyTx{conn: conn, begin: beginSQL(writable)}
+	lt := newLazyTx(conn, writable)
 	t := newTx(ctx, lt, writable)
 	if !writable {
 		t.records = s.records

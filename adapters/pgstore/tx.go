@@ -40,6 +40,10 @@ type tx struct {
 	// set while a write that cannot change them runs (ownprefetch.go).
 	own     map[ownKey]*domain.Resource
 	keepOwn bool
+	// known are the records a write transaction read, with their company;
+	// stamps the stamps of the compositions it put (writetrips.go).
+	known  map[knownKey]string
+	stamps map[string]int64
 }
 
 var _ app.Tx = (*tx)(nil)
@@ -293,8 +297,9 @@ func (t *tx) PutSetting(k string, value []byte) error {
 	if value == nil {
 		value = []byte{}
 	}
-	return t.exec(`INSERT INTO settings (key, value) VALUES ($1, $2)
-		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, []byte(k), value)
+	// Sent later (writetrips.go): the caller may change value meanwhile.
+	return t.later(`INSERT INTO settings (key, value) VALUES ($1, $2)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, []byte(k), bytes.Clone(value))
 }
 
 // Companies.
@@ -541,6 +546,9 @@ func (t *tx) DeleteGroup(id string) error {
 // refused with ECONFLICT naming the holder of its key (what and holder; a
 // nil holder means the list has no key but the id).
 func (t *tx) put(table, id, companyID string, holder func() (string, error), what string, fill func(b *pgx.Batch)) error {
+	if done, err := t.replaceKnown(table, id, companyID, fill); done || err != nil {
+		return err
+	}
 	b := &pgx.Batch{}
 	b.Queue(`SAVEPOINT pgstore_put`)
 	fill(b)
@@ -823,6 +831,9 @@ func (t *tx) compositionsWith(s sel, own bool) ([]*domain.Composition, error) {
 	if owned != nil {
 		t.keepOwnResources(out, owned)
 	}
+	for _, c := range out {
+		t.noteKnown("compositions", c.ID, c.CompanyID)
+	}
 	return out, d.err
 }
 
@@ -846,8 +857,15 @@ func (t *tx) CompositionStamp(id string) ([]byte, error) {
 	if err := t.writeHeld(); err != nil {
 		return nil, err
 	}
-	var n int64
-	found, err := t.one(`SELECT stamp FROM compositions WHERE id = $1`, []any{id}, &n)
+	n, found := t.stamps[id]
+	var err error
+	if !found {
+		var company string
+		found, err = t.one(`SELECT stamp, company_id FROM compositions WHERE id = $1`, []any{id}, &n, &company)
+		if found {
+			t.noteKnown("compositions", id, company)
+		}
+	}
 	if err != nil || !found {
 		return nil, err
 	}
@@ -861,19 +879,25 @@ func (t *tx) CompositionStamped(id string, stamp []byte) (bool, error) {
 	return got != nil && bytes.Equal(got, stamp), err
 }
 
-func (t *tx) PutComposition(c *domain.Composition) error {
+func (t *tx) PutComposition(c *domain.Composition) (err error) {
 	t.keepOwn = true // a composition's put changes no resource
-	err := checkPut(t, "composition", c, func(c *domain.Composition) []string {
+	err = checkPut(t, "composition", c, func(c *domain.Composition) []string {
 		return []string{"id", c.ID, "company id", c.CompanyID, "code", c.Code, "state", c.State}
 	})
 	t.keepOwn = false
 	if err != nil {
 		return err
 	}
+	t.forgetStamp(c.ID)
 	if t.held != nil {
 		return t.holdComposition(c)
 	}
 	at, ns := ts(c.CreatedAt)
+	defer func() {
+		if err != nil {
+			t.forgetStamp(c.ID) // drawn by an insert that was undone
+		}
+	}()
 	return t.put("compositions", c.ID, c.CompanyID, func() (string, error) {
 		return t.holder(`SELECT id FROM compositions WHERE company_id = $1 AND code = $2 AND state = $3 AND id <> $4`,
 			c.CompanyID, c.Code, c.State, c.ID)
@@ -883,12 +907,21 @@ func (t *tx) PutComposition(c *domain.Composition) error {
 			code_fold, code_key, description_fold, description_ci, unit_fold, unit_ci, state_fold, state_ci, type_fold, type_ci,
 			created_at, created_at_ns, tags, labour_charges)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-				$21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34)`,
+				$21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34)
+			RETURNING stamp`,
 			c.CompanyID, c.ID, c.UserID, c.DepartmentID, c.GroupID, c.Code, c.SecondCode, c.Description,
 			c.Type, c.Unit, c.State, c.IsSicro, c.Labor, int(c.Rounding), c.Note,
 			num(c.TeamProduction), num(c.FIC), num(c.LaborAddition), c.Banks != nil, c.Items != nil,
 			app.Fold(c.Code), app.CodeKey(app.Fold(c.Code)), app.Fold(c.Description), ciFold(c.Description),
-			app.Fold(c.Unit), ciFold(c.Unit), app.Fold(c.State), ciFold(c.State), app.Fold(c.Type), ciFold(c.Type), at, ns, tagsArg(c.Tags), optNum(c.LabourCharges))
+			app.Fold(c.Unit), ciFold(c.Unit), app.Fold(c.State), ciFold(c.State), app.Fold(c.Type), ciFold(c.Type), at, ns, tagsArg(c.Tags), optNum(c.LabourCharges)).
+			QueryRow(func(row pgx.Row) error {
+				var stamp int64
+				if err := row.Scan(&stamp); err != nil {
+					return err
+				}
+				t.noteStamp(c.ID, stamp)
+				return nil
+			})
 		for i, br := range c.Banks {
 			b.Queue(`INSERT INTO composition_banks (company_id, composition_id, pos, name, state, month, region, report, asked_region, with_labor_charges)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
@@ -903,6 +936,7 @@ func (t *tx) PutComposition(c *domain.Composition) error {
 }
 
 func (t *tx) DeleteComposition(id string) error {
+	t.forgetStamp(id)
 	return t.deleteByID("compositions", "composition", id)
 }
 
