@@ -35,6 +35,10 @@ type lazyTx struct {
 	conn    *pgxpool.Conn
 	pending []*pgx.QueuedQuery // BEGIN until sent, then deferred writes
 	sent    bool               // something was sent (BEGIN with it)
+	// ahead, when set, is sent after BEGIN with the first statement, its
+	// rows read by aheadRows (settingsahead.go).
+	ahead     *pgx.QueuedQuery
+	aheadRows func(pgx.Rows) error
 }
 
 func newLazyTx(conn *pgxpool.Conn, writable bool) *lazyTx {
@@ -56,17 +60,40 @@ func (l *lazyTx) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
 		return l.conn.SendBatch(ctx, b)
 	}
 	pending := l.pending
+	if !l.sent && l.ahead != nil {
+		pending = append(pending[:1:1], append([]*pgx.QueuedQuery{l.ahead}, pending[1:]...)...)
+	}
 	l.pending, l.sent = nil, true
 	nb := &pgx.Batch{QueuedQueries: make([]*pgx.QueuedQuery, 0, len(pending)+len(b.QueuedQueries))}
 	nb.QueuedQueries = append(append(nb.QueuedQueries, pending...), b.QueuedQueries...)
 	br := l.conn.SendBatch(ctx, nb)
-	for range pending {
-		if _, err := br.Exec(); err != nil {
+	for _, q := range pending {
+		var err error
+		if q == l.ahead {
+			err = readRows(br, l.aheadRows)
+		} else {
+			_, err = br.Exec()
+		}
+		if err != nil {
 			_ = br.Close()
 			return failedBatch{err}
 		}
 	}
 	return br
+}
+
+// readRows reads the rows of the next result of br with read.
+func readRows(br pgx.BatchResults, read func(pgx.Rows) error) error {
+	rows, err := br.Query()
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if err := read(rows); err != nil {
+		return err
+	}
+	rows.Close()
+	return rows.Err()
 }
 
 // flush sends what is pending, alone.

@@ -90,6 +90,9 @@ type Store struct {
 	records *recordcache.Cache
 	// trips counts the round trips to the server (roundtrips.go).
 	trips *tripCounter
+	// hot are the settings read-only transactions read ahead
+	// (settingsahead.go).
+	hot hotSettings
 }
 
 var _ app.Store = (*Store)(nil)
@@ -383,6 +386,7 @@ func (s *Store) runOnce(ctx context.Context, writable bool, fn func(app.Tx) erro
 	t := newTx(ctx, lt, writable)
 	if !writable {
 		t.records = s.records
+		t.readAhead(lt, &s.hot)
 	}
 	finished := false
 	defer func() {

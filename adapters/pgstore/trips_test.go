@@ -252,3 +252,60 @@ func TestSettingPutLater(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A setting that read-only transactions read is read ahead with the first
+// statement of the next ones: the value of their own snapshot, nil when
+// there is none, a copy.
+func TestSettingsReadAhead(t *testing.T) {
+	st := open(t, pgstore.Options{})
+	ctx := context.Background()
+	put := func(v string) {
+		t.Helper()
+		if err := st.Update(ctx, func(tx app.Tx) error { return tx.PutSetting("hot", []byte(v)) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// read reads "hot" and "gone" after a first statement and returns the
+	// round trips the two reads took.
+	read := func(want string) int64 {
+		t.Helper()
+		var trips int64
+		err := st.View(ctx, func(tx app.Tx) error {
+			if _, err := tx.Company("none"); domain.ErrorCode(err) != domain.ENOTFOUND {
+				return err
+			}
+			before := st.RoundTrips()
+			v, err := tx.Setting("hot")
+			if err != nil {
+				return err
+			}
+			if string(v) != want {
+				t.Errorf("hot: %q, want %q", v, want)
+			}
+			v[0] = 'X' // a copy
+			if v, err = tx.Setting("gone"); err != nil || v != nil {
+				t.Errorf("gone: %q %v, want none", v, err)
+			}
+			if v, err = tx.Setting("hot"); err != nil || string(v) != want {
+				t.Errorf("hot again: %q %v, want %q", v, err, want)
+			}
+			trips = st.RoundTrips().Sub(before).Waited
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return trips
+	}
+	put("v1")
+	if got := read("v1"); got == 0 {
+		t.Errorf("first reads: no round trip")
+	}
+	if got := read("v1"); got != 0 {
+		t.Errorf("reads of settings read before: %d round trips, want 0", got)
+	}
+	put("v2")
+	if got := read("v2"); got != 0 {
+		t.Errorf("after a change: %d round trips, want 0", got)
+	}
+}

@@ -44,6 +44,10 @@ type tx struct {
 	// stamps the stamps of the compositions it put (writetrips.go).
 	known  map[knownKey]string
 	stamps map[string]int64
+	// hot are the settings the store's read-only transactions read, ahead
+	// those this one read with its first statement (settingsahead.go).
+	hot   *hotSettings
+	ahead map[string][]byte
 }
 
 var _ app.Tx = (*tx)(nil)
@@ -275,6 +279,9 @@ func (t *tx) Setting(k string) ([]byte, error) {
 	}
 	if k == "" {
 		return nil, nil
+	}
+	if v, ok := t.settingAhead(k); ok {
+		return v, nil
 	}
 	var v []byte
 	found, err := t.one(`SELECT value FROM settings WHERE key = $1`, []any{[]byte(k)}, &v)

@@ -25,7 +25,7 @@ const (
 	// generation read (authorization), then one read-only transaction whose
 	// BEGIN goes with its first batch, which reads the composition with
 	// its own resources; its COMMIT is sent after the answer is had.
-	wantRenderedGET = 3
+	wantRenderedGET = 2
 	// A GET answered from the response cache: the generation read.
 	wantCachedGET = 1
 	// add_items to a composition of bank records only (the prepared path:
