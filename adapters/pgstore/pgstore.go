@@ -429,9 +429,15 @@ func (s *Store) runOnce(ctx context.Context, writable bool, fn func(app.Tx) erro
 // have all succeeded), and it has nothing to make durable. A connection
 // that fails is closed by the pool when it is released.
 func commitLater(ctx context.Context, lt *lazyTx) {
-	_ = lt.commit(unwaited(ctx))
+	ctx, cancel := context.WithTimeout(unwaited(ctx), commitLaterTimeout)
+	defer cancel()
+	_ = lt.commit(ctx)
 	lt.conn.Release()
 }
+
+// commitLaterTimeout bounds how long commitLater holds a connection for a
+// server that does not answer (pgx then closes the connection).
+const commitLaterTimeout = time.Minute
 
 // connErr wraps an error of the connection or the server.
 func (s *Store) connErr(what string, err error) error {
