@@ -90,9 +90,9 @@ type Store struct {
 	records *recordcache.Cache
 	// trips counts the round trips to the server (roundtrips.go).
 	trips *tripCounter
-	// hot are the settings read-only transactions read ahead
-	// (settingsahead.go).
-	hot hotSettings
+	// hot and hotWrites are the settings read-only and write transactions
+	// read ahead (settingsahead.go).
+	hot, hotWrites hotSettings
 }
 
 var _ app.Store = (*Store)(nil)
@@ -387,6 +387,8 @@ func (s *Store) runOnce(ctx context.Context, writable bool, fn func(app.Tx) erro
 	if !writable {
 		t.records = s.records
 		t.readAhead(lt, &s.hot)
+	} else {
+		t.readAhead(lt, &s.hotWrites)
 	}
 	finished := false
 	defer func() {

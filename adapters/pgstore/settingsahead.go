@@ -8,17 +8,22 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// Settings read ahead (issue 29, item 4). Read-only transactions read a
-// few settings again and again (the global write generation, which the
-// bank memo of app/storecache reads in each of them), each in a round trip
-// of its own after the transaction's first. The store therefore learns the
-// settings its read-only transactions read (the last maxHotSettings keys
-// read that were not read ahead), and a read-only transaction reads them
-// with its first statement, in the same round trip (lazyTx); Setting then
-// answers them from there. It is the transaction's own snapshot, so the
-// answer is the one the statement would give. Write transactions do not
-// read ahead: a row a writer reads without needing it could only add
-// conflicts between writers under serializable isolation.
+// Settings read ahead (issue 29, item 4). Transactions read a few settings
+// again and again (the write generations of app/storecache: the global
+// one, which the bank memo reads in every read transaction; in a write,
+// the global one again and the counters it bumps), each in a round trip
+// of its own. The store therefore learns the settings its transactions
+// read (the last maxHotSettings keys read that were not read ahead, apart
+// for read-only and write transactions), and a transaction reads them with
+// its first statement, in the same round trip (lazyTx); Setting then
+// answers them from there, and a write transaction's PutSetting updates
+// what it read ahead. It is the transaction's own snapshot, so the answer
+// is the one the statement would give. A write transaction may so read a
+// counter it does not bump (another company's, when writes of several
+// companies alternate): under SERIALIZABLE that is one more row read,
+// which can only make a concurrent writer of that counter, in another
+// process, conflict with this one (and a conflict is retried); at most
+// maxHotSettings keys are read so.
 
 // maxHotSettings bounds how many settings a read-only transaction reads
 // ahead.
@@ -52,8 +57,8 @@ func (h *hotSettings) list() [][]byte {
 	return slices.Clone(h.keys)
 }
 
-// readAhead sets up t (a read-only transaction on lt) to read the hot
-// settings with its first statement.
+// readAhead sets up t (a transaction on lt) to read the hot settings h
+// with its first statement.
 func (t *tx) readAhead(lt *lazyTx, h *hotSettings) {
 	t.hot = h
 	keys := h.list()
@@ -85,7 +90,7 @@ func (t *tx) readAhead(lt *lazyTx, h *hotSettings) {
 }
 
 // settingAhead answers Setting(k) from what was read ahead: ok says
-// whether it could. Otherwise a read-only transaction's store learns k.
+// whether it could. Otherwise the store learns k.
 func (t *tx) settingAhead(k string) (v []byte, ok bool) {
 	if t.hot == nil {
 		return nil, false
@@ -95,4 +100,12 @@ func (t *tx) settingAhead(k string) (v []byte, ok bool) {
 	}
 	t.hot.learn(k)
 	return nil, false
+}
+
+// putAhead keeps what the transaction read ahead up to date with its put
+// of a setting.
+func (t *tx) putAhead(k string, v []byte) {
+	if _, ok := t.ahead[k]; ok {
+		t.ahead[k] = v
+	}
 }

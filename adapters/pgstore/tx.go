@@ -44,8 +44,8 @@ type tx struct {
 	// stamps the stamps of the compositions it put (writetrips.go).
 	known  map[knownKey]string
 	stamps map[string]int64
-	// hot are the settings the store's read-only transactions read, ahead
-	// those this one read with its first statement (settingsahead.go).
+	// hot are the settings the store's transactions of this kind read,
+	// ahead those this one read with its first statement (settingsahead.go).
 	hot   *hotSettings
 	ahead map[string][]byte
 }
@@ -305,8 +305,10 @@ func (t *tx) PutSetting(k string, value []byte) error {
 		value = []byte{}
 	}
 	// Sent later (writetrips.go): the caller may change value meanwhile.
+	value = bytes.Clone(value)
+	t.putAhead(k, value)
 	return t.later(`INSERT INTO settings (key, value) VALUES ($1, $2)
-		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, []byte(k), bytes.Clone(value))
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, []byte(k), value)
 }
 
 // Companies.

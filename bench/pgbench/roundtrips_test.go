@@ -30,10 +30,10 @@ const (
 	wantCachedGET = 1
 	// add_items to a composition of bank records only (the prepared path:
 	// the read transaction, then the write transaction).
-	wantAddItemsBank = 8
+	wantAddItemsBank = 7
 	// add_items to a composition with own resources (the load's): the
 	// write transaction runs the change itself.
-	wantAddItemsOwn = 9
+	wantAddItemsOwn = 7
 )
 
 func TestRoundTrips(t *testing.T) {
