@@ -79,6 +79,7 @@ const DefaultMaxWriters = 1
 // use by many goroutines and by many processes.
 type Store struct {
 	pool    *pgxpool.Pool
+	wpool   *pgxpool.Pool // the write transactions' (writerpool.go)
 	opts    Options
 	closed  atomic.Bool
 	writers chan struct{} // a slot per running write transaction
@@ -136,13 +137,18 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if n <= 0 {
 		n = DefaultMaxWriters
 	}
-	s := &Store{pool: pool, opts: opts, writers: make(chan struct{}, n), records: recordcache.New(recordcache.DefaultMax), trips: trips}
-	if err := s.migrate(ctx); err != nil {
+	wpool, err := openWriterPool(ctx, cfg, n)
+	if err != nil {
 		pool.Close()
 		return nil, err
 	}
+	s := &Store{pool: pool, wpool: wpool, opts: opts, writers: make(chan struct{}, n), records: recordcache.New(recordcache.DefaultMax), trips: trips}
+	if err := s.migrate(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
 	if err := s.fillSearchWords(ctx); err != nil {
-		pool.Close()
+		s.Close()
 		return nil, err
 	}
 	return s, nil
@@ -375,7 +381,7 @@ func (s *Store) runRetried(ctx context.Context, writable bool, fn func(app.Tx) e
 // COMMIT of a read-only transaction is sent after runOnce has returned
 // (commitLater).
 func (s *Store) runOnce(ctx context.Context, writable bool, fn func(app.Tx) error) (err error, retry bool) {
-	conn, err := s.pool.Acquire(ctx)
+	conn, err := s.txPool(writable).Acquire(ctx)
 	if err != nil {
 		if s.closed.Load() {
 			return errClosed, false
@@ -523,6 +529,9 @@ func (s *Store) Ping(ctx context.Context) error {
 func (s *Store) Close() error {
 	s.closed.Store(true)
 	s.pool.Close()
+	if s.wpool != nil {
+		s.wpool.Close()
+	}
 	return nil
 }
 

@@ -316,3 +316,25 @@ func TestSettingsReadAhead(t *testing.T) {
 		t.Errorf("after a change: %d round trips, want 0", got)
 	}
 }
+
+// A write transaction does not wait for a connection of the reads' pool:
+// with the only one held by a read, a write still runs.
+func TestWriterHasItsConnection(t *testing.T) {
+	st := openURL(t, newDatabase(t)+"&pool_max_conns=1", pgstore.Options{})
+	ctx := context.Background()
+	wrote := make(chan error, 1)
+	err := st.View(ctx, func(tx app.Tx) error {
+		if _, err := tx.Setting("k"); err != nil { // the read holds the connection
+			return err
+		}
+		// A guard against a hang, not a measure: the write needs no
+		// connection of this pool, so it ends long before.
+		wctx, cancel := context.WithTimeout(ctx, time.Minute)
+		defer cancel()
+		go func() { wrote <- st.Update(wctx, func(tx app.Tx) error { return tx.PutSetting("k", []byte("v")) }) }()
+		return <-wrote
+	})
+	if err != nil {
+		t.Fatalf("write beside a read holding the only connection: %v", err)
+	}
+}
