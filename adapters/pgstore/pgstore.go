@@ -79,6 +79,7 @@ const DefaultMaxWriters = 1
 // use by many goroutines and by many processes.
 type Store struct {
 	pool    *pgxpool.Pool
+	wpool   *pgxpool.Pool // the write transactions' (writerpool.go)
 	opts    Options
 	closed  atomic.Bool
 	writers chan struct{} // a slot per running write transaction
@@ -88,6 +89,11 @@ type Store struct {
 	// records keeps the contracts' measurements and amendments read
 	// transactions decoded, by their bytes (recordcache).
 	records *recordcache.Cache
+	// trips counts the round trips to the server (roundtrips.go).
+	trips *tripCounter
+	// hot and hotWrites are the settings read-only and write transactions
+	// read ahead (settingsahead.go).
+	hot, hotWrites hotSettings
 }
 
 var _ app.Store = (*Store)(nil)
@@ -117,6 +123,8 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if !strings.Contains(url, "pool_max_conns") {
 		cfg.MaxConns = 16
 	}
+	trips := &tripCounter{}
+	cfg.ConnConfig.Tracer = trips
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: %w", err)
@@ -129,13 +137,18 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if n <= 0 {
 		n = DefaultMaxWriters
 	}
-	s := &Store{pool: pool, opts: opts, writers: make(chan struct{}, n), records: recordcache.New(recordcache.DefaultMax)}
-	if err := s.migrate(ctx); err != nil {
+	wpool, err := openWriterPool(ctx, cfg, n)
+	if err != nil {
 		pool.Close()
 		return nil, err
 	}
+	s := &Store{pool: pool, wpool: wpool, opts: opts, writers: make(chan struct{}, n), records: recordcache.New(recordcache.DefaultMax), trips: trips}
+	if err := s.migrate(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
 	if err := s.fillSearchWords(ctx); err != nil {
-		pool.Close()
+		s.Close()
 		return nil, err
 	}
 	return s, nil
@@ -364,27 +377,31 @@ func (s *Store) runRetried(ctx context.Context, writable bool, fn func(app.Tx) e
 
 // runOnce runs fn in one transaction. retry says whether the transaction
 // was aborted by the server for a reason that running it again may cure.
+// The transaction's BEGIN goes with its first statement (lazyTx); the
+// COMMIT of a read-only transaction is sent after runOnce has returned
+// (commitLater).
 func (s *Store) runOnce(ctx context.Context, writable bool, fn func(app.Tx) error) (err error, retry bool) {
-	opts := pgx.TxOptions{IsoLevel: pgx.Serializable, AccessMode: pgx.ReadWrite}
-	if !writable {
-		opts.AccessMode = pgx.ReadOnly
-	}
-	ptx, err := s.pool.BeginTx(ctx, opts)
+	conn, err := s.txPool(writable).Acquire(ctx)
 	if err != nil {
 		if s.closed.Load() {
 			return errClosed, false
 		}
 		return s.connErr("begin transaction", err), false
 	}
-	t := newTx(ctx, ptx, writable)
+	lt := newLazyTx(conn, writable)
+	t := newTx(ctx, lt, writable)
 	if !writable {
 		t.records = s.records
+		t.readAhead(lt, &s.hot)
+	} else {
+		t.readAhead(lt, &s.hotWrites)
 	}
 	finished := false
 	defer func() {
 		t.done = true
 		if !finished {
-			_ = ptx.Rollback(context.WithoutCancel(ctx))
+			_ = lt.rollback(context.WithoutCancel(ctx))
+			conn.Release()
 		}
 	}()
 	if err := fn(t); err != nil {
@@ -396,12 +413,39 @@ func (s *Store) runOnce(ctx context.Context, writable bool, fn func(app.Tx) erro
 		}
 	}
 	t.done = true
+	if !writable && lt.open() {
+		finished = true
+		go commitLater(context.WithoutCancel(ctx), lt)
+		return nil, false
+	}
 	finished = true
-	if err := ptx.Commit(ctx); err != nil {
+	err = lt.commit(ctx)
+	conn.Release()
+	if err != nil {
 		return s.connErr("commit", err), retryable(err)
 	}
 	return nil, false
 }
+
+// commitLater commits a read-only transaction whose every statement
+// succeeded and releases its connection, while its caller goes on with
+// what it read. Nothing can make that COMMIT fail but the connection: a
+// read-only transaction under SERIALIZABLE isolation is never the one
+// PostgreSQL cancels at commit (it cancels a transaction that others read
+// the writes of, and this one wrote nothing; the anomalies a read-only
+// transaction can take part in are reported by its statements, which
+// have all succeeded), and it has nothing to make durable. A connection
+// that fails is closed by the pool when it is released.
+func commitLater(ctx context.Context, lt *lazyTx) {
+	ctx, cancel := context.WithTimeout(unwaited(ctx), commitLaterTimeout)
+	defer cancel()
+	_ = lt.commit(ctx)
+	lt.conn.Release()
+}
+
+// commitLaterTimeout bounds how long commitLater holds a connection for a
+// server that does not answer (pgx then closes the connection).
+const commitLaterTimeout = time.Minute
 
 // connErr wraps an error of the connection or the server.
 func (s *Store) connErr(what string, err error) error {
@@ -485,6 +529,9 @@ func (s *Store) Ping(ctx context.Context) error {
 func (s *Store) Close() error {
 	s.closed.Store(true)
 	s.pool.Close()
+	if s.wpool != nil {
+		s.wpool.Close()
+	}
 	return nil
 }
 

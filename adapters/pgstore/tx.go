@@ -23,7 +23,7 @@ import (
 // tx is one PostgreSQL transaction seen through the app.Tx port.
 type tx struct {
 	ctx      context.Context
-	ptx      pgx.Tx
+	ptx      pgtx
 	writable bool
 	done     bool
 	// aborted is set when a statement failed with a serialization failure:
@@ -36,11 +36,23 @@ type tx struct {
 	// records is the store's cache of decoded contract records, for a
 	// read-only transaction (nil in a write one: its records may change).
 	records *recordcache.Cache
+	// own are the own resources read ahead with a composition, keepOwn
+	// set while a write that cannot change them runs (ownprefetch.go).
+	own     map[ownKey]*domain.Resource
+	keepOwn bool
+	// known are the records a write transaction read, with their company;
+	// stamps the stamps of the compositions it put (writetrips.go).
+	known  map[knownKey]string
+	stamps map[string]int64
+	// hot are the settings the store's transactions of this kind read,
+	// ahead those this one read with its first statement (settingsahead.go).
+	hot   *hotSettings
+	ahead map[string][]byte
 }
 
 var _ app.Tx = (*tx)(nil)
 
-func newTx(ctx context.Context, ptx pgx.Tx, writable bool) *tx {
+func newTx(ctx context.Context, ptx pgtx, writable bool) *tx {
 	t := &tx{ctx: ctx, ptx: ptx, writable: writable}
 	if writable {
 		t.bank = newBankBuffer()
@@ -61,6 +73,9 @@ func (t *tx) canWrite() error {
 	}
 	if !t.writable {
 		return errors.New("pgstore: write in a read-only transaction")
+	}
+	if !t.keepOwn {
+		t.own = nil // a write may change what was read ahead (ownprefetch.go)
 	}
 	return nil
 }
@@ -265,6 +280,9 @@ func (t *tx) Setting(k string) ([]byte, error) {
 	if k == "" {
 		return nil, nil
 	}
+	if v, ok := t.settingAhead(k); ok {
+		return v, nil
+	}
 	var v []byte
 	found, err := t.one(`SELECT value FROM settings WHERE key = $1`, []any{[]byte(k)}, &v)
 	if err != nil || !found {
@@ -286,7 +304,10 @@ func (t *tx) PutSetting(k string, value []byte) error {
 	if value == nil {
 		value = []byte{}
 	}
-	return t.exec(`INSERT INTO settings (key, value) VALUES ($1, $2)
+	// Sent later (writetrips.go): the caller may change value meanwhile.
+	value = bytes.Clone(value)
+	t.putAhead(k, value)
+	return t.later(`INSERT INTO settings (key, value) VALUES ($1, $2)
 		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, []byte(k), value)
 }
 
@@ -534,6 +555,9 @@ func (t *tx) DeleteGroup(id string) error {
 // refused with ECONFLICT naming the holder of its key (what and holder; a
 // nil holder means the list has no key but the id).
 func (t *tx) put(table, id, companyID string, holder func() (string, error), what string, fill func(b *pgx.Batch)) error {
+	if done, err := t.replaceKnown(table, id, companyID, fill); done || err != nil {
+		return err
+	}
 	b := &pgx.Batch{}
 	b.Queue(`SAVEPOINT pgstore_put`)
 	fill(b)
@@ -631,10 +655,27 @@ func (t *tx) resources(s sel) ([]*domain.Resource, error) {
 	if err := t.writeHeld(); err != nil {
 		return nil, err
 	}
-	out := []*domain.Resource{}
-	byID := map[string]*domain.Resource{}
-	var d decoder
 	b := &pgx.Batch{}
+	q := queueResources(b, s)
+	s.queueCount(b, "resources")
+	if err := t.send(b); err != nil {
+		return nil, err
+	}
+	return q.out, q.d.err
+}
+
+// queuedResources are the resources a batch reads (queueResources), once
+// it is sent.
+type queuedResources struct {
+	out  []*domain.Resource
+	byID map[string]*domain.Resource
+	d    decoder
+}
+
+// queueResources queues on b the reads of the resources s selects and of
+// their prices.
+func queueResources(b *pgx.Batch, s sel) *queuedResources {
+	q := &queuedResources{out: []*domain.Resource{}, byID: map[string]*domain.Resource{}}
 	batchRows(b, `SELECT `+resourceCols+` FROM resources r WHERE `+s.where+s.tail, s.args, func(rows pgx.Rows) error {
 		var v domain.Resource
 		var at time.Time
@@ -645,8 +686,8 @@ func (t *tx) resources(s sel) ([]*domain.Resource, error) {
 		}
 		v.CreatedAt, v.Tags = fromTS(at, ns), app.Tags(v.Tags)
 		v.Locals = map[string]domain.PriceLine{}
-		out = append(out, &v)
-		byID[v.ID] = &v
+		q.out = append(q.out, &v)
+		q.byID[v.ID] = &v
 		return nil
 	})
 	batchRows(b, `SELECT p.resource_id, p.state, p.pnd::text, p.pd::text, p.pndi::text, p.pdi::text FROM resource_prices p
@@ -656,16 +697,12 @@ func (t *tx) resources(s sel) ([]*domain.Resource, error) {
 			if err := rows.Scan(&id, &st, &pnd, &pd, &pndi, &pdi); err != nil {
 				return err
 			}
-			if v := byID[id]; v != nil {
-				v.Locals[st] = domain.PriceLine{PND: d.dec(pnd), PD: d.dec(pd), PNDI: d.dec(pndi), PDI: d.dec(pdi)}
+			if v := q.byID[id]; v != nil {
+				v.Locals[st] = domain.PriceLine{PND: q.d.dec(pnd), PD: q.d.dec(pd), PNDI: q.d.dec(pndi), PDI: q.d.dec(pdi)}
 			}
 			return nil
 		})
-	s.queueCount(b, "resources")
-	if err := t.send(b); err != nil {
-		return nil, err
-	}
-	return out, d.err
+	return q
 }
 
 func (t *tx) Resource(id string) (*domain.Resource, error) {
@@ -673,6 +710,9 @@ func (t *tx) Resource(id string) (*domain.Resource, error) {
 }
 
 func (t *tx) ResourceByCode(companyID, code string) (*domain.Resource, error) {
+	if r, ok, err := t.prefetchedResource(companyID, code); ok {
+		return r, err
+	}
 	return first(t, t.resources, byWhere(`r.company_id = $1 AND r.code = $2`, companyID, code), "resource %s not found", code)
 }
 
@@ -715,7 +755,11 @@ const compositionCols = `r.id, r.company_id, r.user_id, r.department_id, r.group
 
 // compositions loads the compositions that the clause (on r) selects, with
 // their banks and items, in one round trip.
-func (t *tx) compositions(s sel) ([]*domain.Composition, error) {
+func (t *tx) compositions(s sel) ([]*domain.Composition, error) { return t.compositionsWith(s, false) }
+
+// compositionsWith is compositions; with own, the same round trip also
+// reads the own resources the compositions' items name (ownprefetch.go).
+func (t *tx) compositionsWith(s sel, own bool) ([]*domain.Composition, error) {
 	if err := t.writeHeld(); err != nil {
 		return nil, err
 	}
@@ -785,19 +829,29 @@ func (t *tx) compositions(s sel) ([]*domain.Composition, error) {
 			}
 			return nil
 		})
+	var owned *queuedResources
+	if own {
+		owned = queueOwnResources(b, sub, args)
+	}
 	s.queueCount(b, "compositions")
 	if err := t.send(b); err != nil {
 		return nil, err
+	}
+	if owned != nil {
+		t.keepOwnResources(out, owned)
+	}
+	for _, c := range out {
+		t.noteKnown("compositions", c.ID, c.CompanyID)
 	}
 	return out, d.err
 }
 
 func (t *tx) Composition(id string) (*domain.Composition, error) {
-	return first(t, t.compositions, byWhere(`r.id = $1`, id), "composition %s not found", id)
+	return first(t, t.compositionsOwn, byWhere(`r.id = $1`, id), "composition %s not found", id)
 }
 
 func (t *tx) CompositionByCode(companyID, code, state string) (*domain.Composition, error) {
-	return first(t, t.compositions, byWhere(`r.company_id = $1 AND r.code = $2 AND r.state = $3`, companyID, code, state), "composition %s (%s) not found", code, state)
+	return first(t, t.compositionsOwn, byWhere(`r.company_id = $1 AND r.code = $2 AND r.state = $3`, companyID, code, state), "composition %s (%s) not found", code, state)
 }
 
 var _ app.CompositionStamper = (*tx)(nil)
@@ -812,8 +866,15 @@ func (t *tx) CompositionStamp(id string) ([]byte, error) {
 	if err := t.writeHeld(); err != nil {
 		return nil, err
 	}
-	var n int64
-	found, err := t.one(`SELECT stamp FROM compositions WHERE id = $1`, []any{id}, &n)
+	n, found := t.stamps[id]
+	var err error
+	if !found {
+		var company string
+		found, err = t.one(`SELECT stamp, company_id FROM compositions WHERE id = $1`, []any{id}, &n, &company)
+		if found {
+			t.noteKnown("compositions", id, company)
+		}
+	}
 	if err != nil || !found {
 		return nil, err
 	}
@@ -827,16 +888,25 @@ func (t *tx) CompositionStamped(id string, stamp []byte) (bool, error) {
 	return got != nil && bytes.Equal(got, stamp), err
 }
 
-func (t *tx) PutComposition(c *domain.Composition) error {
-	if err := checkPut(t, "composition", c, func(c *domain.Composition) []string {
+func (t *tx) PutComposition(c *domain.Composition) (err error) {
+	t.keepOwn = true // a composition's put changes no resource
+	err = checkPut(t, "composition", c, func(c *domain.Composition) []string {
 		return []string{"id", c.ID, "company id", c.CompanyID, "code", c.Code, "state", c.State}
-	}); err != nil {
+	})
+	t.keepOwn = false
+	if err != nil {
 		return err
 	}
+	t.forgetStamp(c.ID)
 	if t.held != nil {
 		return t.holdComposition(c)
 	}
 	at, ns := ts(c.CreatedAt)
+	defer func() {
+		if err != nil {
+			t.forgetStamp(c.ID) // drawn by an insert that was undone
+		}
+	}()
 	return t.put("compositions", c.ID, c.CompanyID, func() (string, error) {
 		return t.holder(`SELECT id FROM compositions WHERE company_id = $1 AND code = $2 AND state = $3 AND id <> $4`,
 			c.CompanyID, c.Code, c.State, c.ID)
@@ -846,12 +916,21 @@ func (t *tx) PutComposition(c *domain.Composition) error {
 			code_fold, code_key, description_fold, description_ci, unit_fold, unit_ci, state_fold, state_ci, type_fold, type_ci,
 			created_at, created_at_ns, tags, labour_charges)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-				$21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34)`,
+				$21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34)
+			RETURNING stamp`,
 			c.CompanyID, c.ID, c.UserID, c.DepartmentID, c.GroupID, c.Code, c.SecondCode, c.Description,
 			c.Type, c.Unit, c.State, c.IsSicro, c.Labor, int(c.Rounding), c.Note,
 			num(c.TeamProduction), num(c.FIC), num(c.LaborAddition), c.Banks != nil, c.Items != nil,
 			app.Fold(c.Code), app.CodeKey(app.Fold(c.Code)), app.Fold(c.Description), ciFold(c.Description),
-			app.Fold(c.Unit), ciFold(c.Unit), app.Fold(c.State), ciFold(c.State), app.Fold(c.Type), ciFold(c.Type), at, ns, tagsArg(c.Tags), optNum(c.LabourCharges))
+			app.Fold(c.Unit), ciFold(c.Unit), app.Fold(c.State), ciFold(c.State), app.Fold(c.Type), ciFold(c.Type), at, ns, tagsArg(c.Tags), optNum(c.LabourCharges)).
+			QueryRow(func(row pgx.Row) error {
+				var stamp int64
+				if err := row.Scan(&stamp); err != nil {
+					return err
+				}
+				t.noteStamp(c.ID, stamp)
+				return nil
+			})
 		for i, br := range c.Banks {
 			b.Queue(`INSERT INTO composition_banks (company_id, composition_id, pos, name, state, month, region, report, asked_region, with_labor_charges)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
@@ -866,6 +945,7 @@ func (t *tx) PutComposition(c *domain.Composition) error {
 }
 
 func (t *tx) DeleteComposition(id string) error {
+	t.forgetStamp(id)
 	return t.deleteByID("compositions", "composition", id)
 }
 
