@@ -26,6 +26,7 @@ import (
 	"log"
 	"net/http"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"sort"
 	"strconv"
@@ -42,12 +43,13 @@ import (
 )
 
 var (
-	engine = flag.String("engine", "both", "storage engine: bolt, postgres or both")
-	sizes  = flag.String("sizes", "1000,100000", "company sizes (resources), comma-separated")
-	rounds = flag.Int("rounds", 3, "rounds (each runs every size)")
-	dur    = flag.Duration("d", 5*time.Second, "duration of one size in one round")
-	conns  = flag.Int("c", 64, "concurrent connections")
-	path   = flag.String("path", "/api/public/v2/my_database/resources?filter%5Bdescription%5D=alvenaria&sort=-code&page%5Bsize%5D=100", "the request")
+	engine  = flag.String("engine", "both", "storage engine: bolt, postgres or both")
+	sizes   = flag.String("sizes", "1000,100000", "company sizes (resources), comma-separated")
+	rounds  = flag.Int("rounds", 3, "rounds (each runs every size)")
+	dur     = flag.Duration("d", 5*time.Second, "duration of one size in one round")
+	conns   = flag.Int("c", 64, "concurrent connections")
+	cpuProf = flag.String("cpuprofile", "", "write a CPU profile of the loads (server and client in this process, from after the writes) to the file (the engine's name is appended with -engine both)")
+	path    = flag.String("path", "/api/public/v2/my_database/resources?filter%5Bdescription%5D=alvenaria&sort=-code&page%5Bsize%5D=100", "the request")
 )
 
 // words make the descriptions; every tenth resource is an ALVENARIA.
@@ -152,6 +154,7 @@ func run(engine string, ns []int) {
 		}
 		fmt.Printf("%s: %d resources: page of %d, first %s, meta %v\n", engine, n, len(page.Data), first, page.Meta)
 	}
+	stop := startProfile(engine)
 	all := make([][]result, len(ns))
 	for r := 0; r < *rounds; r++ {
 		for si, n := range ns {
@@ -160,6 +163,7 @@ func run(engine string, ns []int) {
 			fmt.Printf("%s round %d, %d resources: %.0f req/s, p50 %s, p99 %s\n", engine, r+1, n, res.rps, res.p50, res.p99)
 		}
 	}
+	stop()
 	var p50s []time.Duration
 	for si, n := range ns {
 		m := median(all[si])
@@ -228,6 +232,25 @@ func load(client *http.Client, url, tok string) result {
 		return lat[min(len(lat)-1, int(p*float64(len(lat))))]
 	}
 	return result{rps: float64(len(lat)) / elapsed.Seconds(), p50: q(0.50), p99: q(0.99)}
+}
+
+// startProfile starts the CPU profile asked for by -cpuprofile and returns
+// what stops it.
+func startProfile(name0 string) func() {
+	if *cpuProf == "" {
+		return func() {}
+	}
+	name := *cpuProf
+	if *engine == "both" {
+		name += "." + name0
+	}
+	f, err := os.Create(name)
+	benchfix.Must(err)
+	benchfix.Must(pprof.StartCPUProfile(f))
+	return func() {
+		pprof.StopCPUProfile()
+		benchfix.Must(f.Close())
+	}
 }
 
 func median(rs []result) result {
