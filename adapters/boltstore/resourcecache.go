@@ -1,7 +1,6 @@
 package boltstore
 
 import (
-	"maps"
 	"slices"
 
 	"github.com/costdb/costdb/adapters/internal/recordcache"
@@ -49,9 +48,11 @@ func (t *tx) readResource(id string) (*domain.Resource, error) {
 // with it: the struct, the map of prices and the tags are new.
 func copyResource(r *domain.Resource) *domain.Resource {
 	c := *r
-	c.Locals = maps.Clone(r.Locals)
-	if c.Locals == nil {
-		c.Locals = map[string]domain.PriceLine{}
+	// A map of len entries, not maps.Clone: that copies the table as it
+	// is, larger than a few prices need.
+	c.Locals = make(map[string]domain.PriceLine, len(r.Locals))
+	for st, p := range r.Locals {
+		c.Locals[st] = p
 	}
 	c.Tags = slices.Clone(r.Tags)
 	return &c
