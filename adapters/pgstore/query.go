@@ -30,8 +30,8 @@ type sel struct {
 	// list, when set, names the list_counts list whose sum is the total
 	// (a query without conditions).
 	list string
-	// vocab, when set, is the LIKE pattern of a one-word text filter
-	// whose total list_vocab may give (listvocab.go).
+	// vocab, when its list is set, is a one-word text filter whose
+	// total list_vocab may give (listvocab.go).
 	vocab vocabCount
 }
 
