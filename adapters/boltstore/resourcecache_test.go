@@ -162,9 +162,9 @@ func TestResourceCacheIsExact(t *testing.T) {
 // decoded resources of resourceCacheMax raw bytes (runtime/metrics, after
 // a collection).
 func TestResourceCacheMemory(t *testing.T) {
-	const resourceCacheHeapBound = 5 * resourceCacheMax
+	const resourceCacheHeapBound = 6 * resourceCacheMax
 	s := open(t, filepath.Join(t.TempDir(), "m.db"))
-	const n = 30000
+	const n = 40000
 	// The records alone (no index: only reads by id follow).
 	if err := s.db.Update(func(btx *bolt.Tx) error {
 		b := btx.Bucket(bucketResources)
