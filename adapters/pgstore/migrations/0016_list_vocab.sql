@@ -1,9 +1,9 @@
 -- The total of a text filter without counting rows (issue 29): list_vocab
 -- holds, per company, how many resources have each token of their folded
 -- description (description_fold split at spaces), kept by triggers in the
--- writing statement, whatever writes (INSERT, COPY, DELETE, a company's
--- cascade). A filter word without a space is contained in a folded text
--- exactly when it is contained in one of its tokens, so when a single
+-- writing statement, whatever writes (INSERT, COPY, UPDATE, DELETE). A
+-- filter word without a space is contained in a folded text exactly when
+-- it is contained in one of its tokens, so when a single
 -- token of the company contains the word its count is the exact number of
 -- matches (pgstore/listvocab.go); otherwise the rows are counted as before.
 -- Like list_counts, a statement adds to one of 16 shards of each token, so
