@@ -70,6 +70,9 @@ type Store struct {
 	// records keeps the contracts' measurements and amendments read
 	// transactions decoded, by their bytes (recordcache).
 	records *recordcache.Cache
+	// resources keeps the resources read transactions decoded
+	// (resourcecache.go).
+	resources *recordcache.Cache
 }
 
 var _ app.Store = (*Store)(nil)
@@ -147,7 +150,8 @@ func Open(path string, opts Options) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
-	return &Store{db: db, path: path, records: recordcache.New(recordcache.DefaultMax)}, nil
+	return &Store{db: db, path: path, records: recordcache.New(recordcache.DefaultMax),
+		resources: recordcache.New(resourceCacheMax)}, nil
 }
 
 // initSchema creates the buckets of a new file, or checks the schema version
@@ -229,7 +233,7 @@ func (s *Store) View(ctx context.Context, fn func(app.Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("boltstore: begin read transaction: %w", err)
 	}
-	t := &tx{btx: btx, records: s.records}
+	t := &tx{btx: btx, records: s.records, resources: s.resources}
 	defer func() {
 		t.done = true
 		_ = btx.Rollback()

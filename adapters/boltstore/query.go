@@ -554,8 +554,28 @@ func (t *tx) pageByOrder(k *listKind, companyID string, o app.Order, offset, lim
 	} else {
 		kk, v = c.Prev()
 	}
+	// A group's entries are gathered stepping back, up to smallGroup of
+	// them, and given in reverse: no seek for the groups of one entry (a
+	// unique key such as the code). A larger group is walked forward
+	// from its first entry, then the walk steps back from there.
+	const smallGroup = 32
+	var ids [][]byte
 	for kk != nil && bytes.HasPrefix(kk, prefix) {
-		group := bytes.Clone(kk[:len(kk)-len(v)])
+		group := kk[:len(kk)-len(v)]
+		ids = ids[:0]
+		for kk != nil && bytes.HasPrefix(kk, prefix) && len(ids) < smallGroup && bytes.Equal(kk[:len(kk)-len(v)], group) {
+			ids = append(ids, v)
+			kk, v = c.Prev()
+		}
+		if len(ids) < smallGroup || kk == nil || !bytes.HasPrefix(kk, prefix) || !bytes.Equal(kk[:len(kk)-len(v)], group) {
+			for i := len(ids) - 1; i >= 0; i-- {
+				if !p.add(ids[i]) {
+					return p.ids
+				}
+			}
+			continue
+		}
+		group = bytes.Clone(group)
 		for gk, gv := c.Seek(group); gk != nil && bytes.HasPrefix(gk, group); gk, gv = c.Next() {
 			if !p.add(gv) {
 				return p.ids

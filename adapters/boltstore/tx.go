@@ -24,6 +24,9 @@ type tx struct {
 	// records is the store's cache of decoded contract records, for a
 	// read transaction (nil in a write one: its records may be changed).
 	records *recordcache.Cache
+	// resources is the store's cache of decoded resources, for a read
+	// transaction (nil in a write one; resourcecache.go).
+	resources *recordcache.Cache
 	// structs holds the shared structures put and released, written in
 	// key order when the Update's function returns (see structureWrites).
 	structs *structureWrites
@@ -413,7 +416,7 @@ func (t *tx) DeleteGroup(id string) error {
 // Resources.
 
 func (t *tx) Resource(id string) (*domain.Resource, error) {
-	return readRecord(t, bucketResources, []byte(id), (*resourceRecord).domain, "resource %s not found", id)
+	return t.readResource(id)
 }
 
 func (t *tx) ResourceByCode(companyID, code string) (*domain.Resource, error) {

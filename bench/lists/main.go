@@ -26,11 +26,13 @@ import (
 	"log"
 	"net/http"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/costdb/costdb/adapters/pgstore"
@@ -42,12 +44,13 @@ import (
 )
 
 var (
-	engine = flag.String("engine", "both", "storage engine: bolt, postgres or both")
-	sizes  = flag.String("sizes", "1000,100000", "company sizes (resources), comma-separated")
-	rounds = flag.Int("rounds", 3, "rounds (each runs every size)")
-	dur    = flag.Duration("d", 5*time.Second, "duration of one size in one round")
-	conns  = flag.Int("c", 64, "concurrent connections")
-	path   = flag.String("path", "/api/public/v2/my_database/resources?filter%5Bdescription%5D=alvenaria&sort=-code&page%5Bsize%5D=100", "the request")
+	engine  = flag.String("engine", "both", "storage engine: bolt, postgres or both")
+	sizes   = flag.String("sizes", "1000,100000", "company sizes (resources), comma-separated")
+	rounds  = flag.Int("rounds", 3, "rounds (each runs every size)")
+	dur     = flag.Duration("d", 5*time.Second, "duration of one size in one round")
+	conns   = flag.Int("c", 64, "concurrent connections")
+	cpuProf = flag.String("cpuprofile", "", "write a CPU profile of the loads (server and client in this process, from after the writes) to the file (the engine's name is appended with -engine both)")
+	path    = flag.String("path", "/api/public/v2/my_database/resources?filter%5Bdescription%5D=alvenaria&sort=-code&page%5Bsize%5D=100", "the request")
 )
 
 // words make the descriptions; every tenth resource is an ALVENARIA.
@@ -63,6 +66,7 @@ func description(i int) string {
 type result struct {
 	rps      float64
 	p50, p99 time.Duration
+	cpu      time.Duration // of this process (server and client) per request
 }
 
 func main() {
@@ -152,19 +156,21 @@ func run(engine string, ns []int) {
 		}
 		fmt.Printf("%s: %d resources: page of %d, first %s, meta %v\n", engine, n, len(page.Data), first, page.Meta)
 	}
+	stop := startProfile(engine)
 	all := make([][]result, len(ns))
 	for r := 0; r < *rounds; r++ {
 		for si, n := range ns {
 			res := load(client, url, tokens[si])
 			all[si] = append(all[si], res)
-			fmt.Printf("%s round %d, %d resources: %.0f req/s, p50 %s, p99 %s\n", engine, r+1, n, res.rps, res.p50, res.p99)
+			fmt.Printf("%s round %d, %d resources: %.0f req/s, p50 %s, p99 %s, CPU/req %s\n", engine, r+1, n, res.rps, res.p50, res.p99, res.cpu)
 		}
 	}
+	stop()
 	var p50s []time.Duration
 	for si, n := range ns {
 		m := median(all[si])
 		p50s = append(p50s, m.p50)
-		fmt.Printf("%s median of %d rounds, %d resources: %.0f req/s, p50 %s, p99 %s\n", engine, *rounds, n, m.rps, m.p50, m.p99)
+		fmt.Printf("%s median of %d rounds, %d resources: %.0f req/s, p50 %s, p99 %s, CPU/req %s\n", engine, *rounds, n, m.rps, m.p50, m.p99, m.cpu)
 	}
 	if len(p50s) == 2 {
 		fmt.Printf("%s: p50 at %d / p50 at %d = %.2f\n", engine, ns[1], ns[0], float64(p50s[1])/float64(p50s[0]))
@@ -192,7 +198,7 @@ func load(client *http.Client, url, tok string) result {
 	var lat []time.Duration
 	var wg sync.WaitGroup
 	end := time.Now().Add(*dur)
-	start := time.Now()
+	start, cpu0 := time.Now(), cpuTime()
 	for c := 0; c < *conns; c++ {
 		wg.Add(1)
 		go func() {
@@ -219,7 +225,7 @@ func load(client *http.Client, url, tok string) result {
 		}()
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
+	elapsed, cpu := time.Since(start), cpuTime()-cpu0
 	slices.Sort(lat)
 	q := func(p float64) time.Duration {
 		if len(lat) == 0 {
@@ -227,7 +233,34 @@ func load(client *http.Client, url, tok string) result {
 		}
 		return lat[min(len(lat)-1, int(p*float64(len(lat))))]
 	}
-	return result{rps: float64(len(lat)) / elapsed.Seconds(), p50: q(0.50), p99: q(0.99)}
+	return result{rps: float64(len(lat)) / elapsed.Seconds(), p50: q(0.50), p99: q(0.99), cpu: cpu / time.Duration(max(1, len(lat)))}
+}
+
+// cpuTime is the CPU time (user and system) this process has used: the
+// server's and the client's, not PostgreSQL's.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	benchfix.Must(syscall.Getrusage(syscall.RUSAGE_SELF, &ru))
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// startProfile starts the CPU profile asked for by -cpuprofile and returns
+// what stops it.
+func startProfile(name0 string) func() {
+	if *cpuProf == "" {
+		return func() {}
+	}
+	name := *cpuProf
+	if *engine == "both" {
+		name += "." + name0
+	}
+	f, err := os.Create(name)
+	benchfix.Must(err)
+	benchfix.Must(pprof.StartCPUProfile(f))
+	return func() {
+		pprof.StopCPUProfile()
+		benchfix.Must(f.Close())
+	}
 }
 
 func median(rs []result) result {
@@ -243,5 +276,6 @@ func median(rs []result) result {
 		rps: pick(func(r result) float64 { return r.rps }),
 		p50: time.Duration(pick(func(r result) float64 { return float64(r.p50) })),
 		p99: time.Duration(pick(func(r result) float64 { return float64(r.p99) })),
+		cpu: time.Duration(pick(func(r result) float64 { return float64(r.cpu) })),
 	}
 }

@@ -30,7 +30,10 @@ type entry struct {
 const DefaultMax = 32 << 20
 
 // New returns a cache keeping at most max bytes of raw records (the
-// decoded values take a few times that); when full it starts over.
+// decoded values take a few times that). When a record would not fit, the
+// cache drops records (the first ones a map walk gives: any) until it is
+// three quarters full with the new one: records read often stay through a
+// few of those, rather than all of them going at once.
 func New(max int) *Cache { return &Cache{m: map[string]entry{}, max: max} }
 
 // Decode returns the value decoded from raw under key: the one kept when
@@ -58,9 +61,34 @@ func Decode[T any](c *Cache, key string, raw []byte, decode func([]byte) (*T, er
 		c.bytes -= len(old.raw)
 	}
 	if c.bytes+len(kept) > c.max {
-		c.m, c.bytes = map[string]entry{}, 0
+		c.shrink(c.max/4*3 - len(kept))
 	}
 	c.m[key] = entry{raw: kept, v: v}
 	c.bytes += len(kept)
 	return v, nil
+}
+
+// shrink drops records until the cache holds at most to bytes of them.
+func (c *Cache) shrink(to int) {
+	for k, e := range c.m {
+		if c.bytes <= to {
+			return
+		}
+		delete(c.m, k)
+		c.bytes -= len(e.raw)
+	}
+}
+
+// Len returns the number of records the cache keeps.
+func (c *Cache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m)
+}
+
+// Bytes returns the raw bytes of the records the cache keeps.
+func (c *Cache) Bytes() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.bytes
 }
