@@ -30,9 +30,6 @@ type sel struct {
 	// list, when set, names the list_counts list whose sum is the total
 	// (a query without conditions).
 	list string
-	// vocab, when its list is set, is a one-word text filter whose
-	// total list_vocab may give (listvocab.go).
-	vocab vocabCount
 }
 
 func byWhere(where string, args ...any) sel { return sel{where: where, args: args} }
@@ -47,10 +44,6 @@ func (s sel) queueCount(b *pgx.Batch, table string) {
 		b.Queue(`SELECT coalesce(sum(n), 0) FROM list_counts WHERE company_id = $1 AND list = $2`, s.args[0], s.list).QueryRow(func(row pgx.Row) error {
 			return row.Scan(total)
 		})
-		return
-	}
-	if s.vocab.list != "" {
-		s.queueVocabCount(b, table, total)
 		return
 	}
 	b.Queue(`SELECT count(*) FROM `+table+` r WHERE `+s.where, s.args...).QueryRow(func(row pgx.Row) error {
@@ -339,7 +332,6 @@ func (t *tx) Resources(companyID string, q app.Query) ([]*domain.Resource, int, 
 	if err != nil {
 		return nil, 0, err
 	}
-	s.vocab = resourceVocab(q)
 	var total int
 	s.total = &total
 	rs, err := t.resources(s)
