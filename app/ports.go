@@ -226,3 +226,12 @@ type ChargesTx interface {
 	// regime), rows included.
 	ChargesTables(bank string) ([]*domain.ChargesTable, error)
 }
+
+// ResourcePrefetcher is what a store's transaction may offer to read a
+// company's resources with several codes in one go, ahead of the
+// ResourceByCode calls that will ask for them one by one (pricing a
+// composition whose decoded record was kept, so that its own resources
+// were not read with it). It changes nothing the transaction answers.
+type ResourcePrefetcher interface {
+	PrefetchResources(companyID string, codes []string) error
+}

@@ -3,6 +3,7 @@ package pgstore
 import (
 	"github.com/jackc/pgx/v5"
 
+	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 )
 
@@ -74,4 +75,42 @@ func (t *tx) prefetchedResource(companyID, code string) (*domain.Resource, bool,
 		return nil, true, notFound("resource %s not found", code)
 	}
 	return r.Clone(), true, nil
+}
+
+var _ app.ResourcePrefetcher = (*tx)(nil)
+
+// PrefetchResources is app.ResourcePrefetcher: the company's resources with
+// the codes, read in one round trip and kept as those read with a
+// composition are (a code that names none is kept as none).
+func (t *tx) PrefetchResources(companyID string, codes []string) error {
+	var want []string
+	for _, c := range codes {
+		if _, ok := t.own[ownKey{companyID, c}]; !ok {
+			want = append(want, c)
+		}
+	}
+	if len(want) == 0 || t.done {
+		return nil
+	}
+	if err := t.writeHeld(); err != nil {
+		return err
+	}
+	b := &pgx.Batch{}
+	q := queueResources(b, byWhere(`r.company_id = $1 AND r.code = ANY($2)`, companyID, want))
+	if err := t.send(b); err != nil {
+		return err
+	}
+	if q.d.err != nil {
+		return q.d.err
+	}
+	if t.own == nil {
+		t.own = map[ownKey]*domain.Resource{}
+	}
+	for _, c := range want {
+		t.own[ownKey{companyID, c}] = nil
+	}
+	for _, r := range q.out {
+		t.own[ownKey{r.CompanyID, r.Code}] = r
+	}
+	return nil
 }
