@@ -24,8 +24,10 @@ import (
 
 // The PDF documents are written by pdfWriter as their pages are made: a
 // page's content goes out when the page is done and only the objects'
-// offsets (8 bytes an object, two objects a page) stay until the cross
-// reference table at the end. The libraries looked at hold every page until
+// offsets (8 bytes an object, three objects a page) stay until the cross
+// reference table at the end. What needs the number of pages (the footer's
+// "Página n de N") is each page's second content stream, written with the
+// page's dictionary at the end (finish). The libraries looked at hold every page until
 // the document is written (gopdf keeps each page's drawing operations,
 // gofpdf its whole output buffer, baseline-pdf each page's content stream),
 // which made a budget of 100,000 lines take gigabytes; docs/notes/pdf.md
@@ -257,7 +259,7 @@ const pdfCompression = 2
 
 // Object numbers: the catalog, the page tree, the information dictionary,
 // then five per font, then the images (one each, two with a soft mask),
-// then two per page (its dictionary and its content).
+// then three per page (its dictionary, its content and its footer's).
 const (
 	pdfCatalog = 1
 	pdfPages   = 2
@@ -333,8 +335,8 @@ func (pw *pdfWriter) begin(obj int) {
 func (pw *pdfWriter) end() { pw.printf("endobj\n") }
 
 // pageObj is the dictionary object of page i (from 0); its content is the
-// next object.
-func (pw *pdfWriter) pageObj(i int) int { return pw.first + 2*i }
+// next object, its footer's content the one after.
+func (pw *pdfWriter) pageObj(i int) int { return pw.first + 3*i }
 
 // number appends v to the page with two decimals at most (and a space).
 func (pw *pdfWriter) number(v float64) {
@@ -424,22 +426,49 @@ func (pw *pdfWriter) drawImage(im *pdfImage, x, y, w, h float64) {
 	pw.page.WriteString(" Do Q\n")
 }
 
-// endPage writes the page drawn since the last one (deflated) and its
-// dictionary, and empties the page.
+// endPage writes the page drawn since the last one (its content, deflated)
+// and empties the page. The first page is sent on at once (the rest as the
+// buffer fills), so that the reader sees the document start.
 func (pw *pdfWriter) endPage() error {
-	pw.z.Reset()
-	pw.zw.Reset(&pw.z)
-	pw.zw.Write(pw.page.Bytes())
-	if err := pw.zw.Close(); err != nil && pw.err == nil {
-		pw.err = err
-	}
-	pw.page.Reset()
-	pw.font = nil // a page starts without a font
 	obj := pw.pageObj(pw.pages)
 	pw.pages++
+	pw.content(obj+1, true)
+	if pw.pages == 1 && pw.err == nil {
+		pw.err = pw.out.Flush()
+	}
+	return pw.err
+}
+
+// content writes what was drawn since the last content as the stream
+// object obj, deflated or not (a footer's few bytes: a deflater's start
+// costs more than they would save), and empties the page.
+func (pw *pdfWriter) content(obj int, deflate bool) {
+	pw.font = nil // a content stream starts without a font
 	pw.begin(obj)
-	pw.printf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 %s %s] /Contents %d 0 R /Resources << /Font <<",
-		pdfPages, fmtNum(pw.pageW), fmtNum(pw.pageH), obj+1)
+	if !deflate {
+		pw.printf("<< /Length %d >>\nstream\n", pw.page.Len())
+		pw.write(pw.page.Bytes())
+	} else {
+		pw.z.Reset()
+		pw.zw.Reset(&pw.z)
+		pw.zw.Write(pw.page.Bytes())
+		if err := pw.zw.Close(); err != nil && pw.err == nil {
+			pw.err = err
+		}
+		pw.printf("<< /Length %d /Filter /FlateDecode >>\nstream\n", pw.z.Len())
+		pw.write(pw.z.Bytes())
+	}
+	pw.page.Reset()
+	pw.printf("\nendstream\n")
+	pw.end()
+}
+
+// pageDict writes page i's dictionary: its two content streams, in turn.
+func (pw *pdfWriter) pageDict(i int) {
+	obj := pw.pageObj(i)
+	pw.begin(obj)
+	pw.printf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 %s %s] /Contents [%d 0 R %d 0 R] /Resources << /Font <<",
+		pdfPages, fmtNum(pw.pageW), fmtNum(pw.pageH), obj+1, obj+2)
 	for _, f := range pw.fonts {
 		pw.printf(" /%s %d 0 R", f.res, f.obj)
 	}
@@ -453,17 +482,17 @@ func (pw *pdfWriter) endPage() error {
 	}
 	pw.printf(" >> >>\n")
 	pw.end()
-	pw.begin(obj + 1)
-	pw.printf("<< /Length %d /Filter /FlateDecode >>\nstream\n", pw.z.Len())
-	pw.write(pw.z.Bytes())
-	pw.printf("\nendstream\n")
-	pw.end()
-	return pw.err
 }
 
-// finish writes the fonts' widths and Unicode maps, the page tree, the
-// cross reference table and the trailer, and flushes.
-func (pw *pdfWriter) finish() error {
+// finish writes each page's footer (footer draws that of page n of N, from
+// 1) and dictionary, the fonts' widths and Unicode maps, the page tree,
+// the cross reference table and the trailer, and flushes.
+func (pw *pdfWriter) finish(footer func(page, pages int)) error {
+	for i := range pw.pages {
+		footer(i+1, pw.pages)
+		pw.content(pw.pageObj(i)+2, false)
+		pw.pageDict(i)
+	}
 	for _, f := range pw.fonts {
 		pw.writeFont(f)
 	}
