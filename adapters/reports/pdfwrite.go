@@ -252,10 +252,13 @@ type pdfWriter struct {
 	first   int         // the object of the first page's dictionary
 }
 
-// pdfCompression is the deflate level of the pages' content: level 2 makes
-// files 20% larger than the default level (6) in about 55% of its time
-// (docs/notes/pdf.md).
-const pdfCompression = 2
+// pdfCompression is the deflate level of the pages' content: level 1, the
+// fastest, whose start for each page also costs little (level 2 and above
+// clear their tables, 11% of a 5,000-line PDF's time). Against level 2 it
+// makes files about 20% larger in 65–75% of the time (docs/notes/docs50k.md);
+// level 2 made them 20% larger than the default level (6) in about 55% of
+// its time.
+const pdfCompression = 1
 
 // Object numbers: the catalog, the page tree, the information dictionary,
 // then five per font, then the images (one each, two with a soft mask),
