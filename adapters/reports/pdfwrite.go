@@ -374,8 +374,9 @@ func (pw *pdfWriter) text(f *pdfFont, size, x, y float64, s string) {
 	}
 	pw.number(x)
 	pw.number(pw.pageH - y)
-	p.WriteString("Td <")
-	const hex = "0123456789ABCDEF"
+	// The glyph numbers as a literal string, two bytes each (half the
+	// bytes of a hexadecimal string, which the page's deflating pays for).
+	p.WriteString("Td (")
 	for _, r := range s {
 		g := f.glyphOf(r)
 		if g == 0 {
@@ -384,9 +385,27 @@ func (pw *pdfWriter) text(f *pdfFont, size, x, y float64, s string) {
 		if f.runes[g] == 0 {
 			f.runes[g] = r
 		}
-		p.Write([]byte{hex[g>>12], hex[g>>8&15], hex[g>>4&15], hex[g&15]})
+		literalByte(p, byte(g>>8))
+		literalByte(p, byte(g))
 	}
-	p.WriteString("> Tj ET\n")
+	p.WriteString(") Tj ET\n")
+}
+
+// literalByte appends c to a literal string: escaped when it is a
+// parenthesis, a backslash or an end of line (which a reader would read as
+// a line feed).
+func literalByte(p *bytes.Buffer, c byte) {
+	switch c {
+	case '(', ')', '\\':
+		p.WriteByte('\\')
+	case '\r':
+		p.WriteString(`\r`)
+		return
+	case '\n':
+		p.WriteString(`\n`)
+		return
+	}
+	p.WriteByte(c)
 }
 
 // line draws a line of width lw from (x1, y1) to (x2, y2), y from the top.
