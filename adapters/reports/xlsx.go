@@ -62,7 +62,10 @@ func cut(b *domain.Budget) string {
 // is one row, the styles, one number per stage (where its block ends) and
 // the stream writer's buffer (excelize keeps up to 16 MB of sheet XML in
 // memory and the rest in a temporary file, removed when the workbook is
-// closed). The zip goes straight to the writer given (see finish). Cached
+// closed). The zip goes straight to the writer given (see finish). The
+// budget tables' rows (synthetic, analytic) do not wait in that buffer:
+// they go into the zip as they are computed (finishStreamed,
+// xlsxrows.go). Cached
 // values of formulas are numbers, and the workbook asks to be recalculated
 // when it is opened (calcPr fullCalcOnLoad).
 //
