@@ -248,7 +248,7 @@ func BoletimPDF(w io.Writer, bol *domain.Boletim, b *domain.Budget, doc Document
 		dateLabel(m.PeriodStart), dateLabel(m.PeriodEnd), statusLabel(m.Status)),
 		cols: cols, desc: 2, summary: summary,
 		rule: "Quantidades na unidade da linha; valores em R$ = preço unit. c/ BDI × quantidade, " + map[string]string{"TRUNC": "truncado", "ROUND": "arredondado"}[contractCut(c)] + " a 2 casas; valor do período = acumulado − anterior."}
-	return tablePDF(w, b, doc, tb, func(emit func(*pdfRow) error, dry bool) error {
+	return tablePDF(w, b, doc, tb, func(emit func(*pdfRow) error) error {
 		cells := make([]string, len(cols))
 		row := pdfRow{cells: cells}
 		stageOf := map[string]int{}
@@ -431,7 +431,7 @@ func StatementPDF(w io.Writer, st *domain.Statement, b *domain.Budget, doc Docum
 	tb := pdfTable{title: "Medições acumuladas · " + contractLine(c), cols: cols, desc: 1,
 		summary: [][2]string{{"Valor contratado", "R$ " + brl(st.Contracted)}, {"Medido acumulado", "R$ " + brl(st.Accumulated)},
 			{"Saldo do contrato", "R$ " + brl(st.Balance)}}}
-	return tablePDF(w, b, doc, tb, func(emit func(*pdfRow) error, dry bool) error {
+	return tablePDF(w, b, doc, tb, func(emit func(*pdfRow) error) error {
 		cells := make([]string, len(cols))
 		row := pdfRow{cells: cells}
 		put := func(kind pdfRowKind, item, desc, unit, contracted string, per func(k int) string, from int, acc, bal string) error {
@@ -568,7 +568,7 @@ func ReadjustmentPDF(w io.Writer, st *domain.ReadjustStatement, c *domain.Contra
 	tb := pdfTable{title: "Reajustamento · índice " + st.Index + " · " + contractLine(c), cols: cols, desc: 1,
 		summary: [][2]string{{"Valor medido", "R$ " + brl(st.Total)}, {"Reajuste", "R$ " + brl(st.TotalAmount)}},
 		rule:    fmt.Sprintf("Reajuste = valor × (I / I0 − 1), o fator truncado a %d casas; I0 do mês-base %s, I do aniversário anterior ao mês da medição; arredondado a 2 casas.", st.Places, st.BaseMonth)}
-	return tablePDF(w, b, doc, tb, func(emit func(*pdfRow) error, dry bool) error {
+	return tablePDF(w, b, doc, tb, func(emit func(*pdfRow) error) error {
 		cells := make([]string, len(cols))
 		row := pdfRow{cells: cells, kind: pdfLine, depth: 1}
 		for _, r := range st.Rows {
@@ -721,7 +721,7 @@ func ConformityPDF(w io.Writer, c *domain.Conformity, doc Document) error {
 	summary = append(summary, [2]string{"Garantia adicional (< " + brl(c.Limits.Guarantee) + "%, art. 59, § 5º)", g})
 	tb := pdfTable{title: "Conformidade com a referência " + ref.Code + " — " + ref.Description + " (" + EditionsLabel(ref) + ")",
 		cols: cols, desc: 2, summary: summary}
-	return tablePDF(w, c.Proposal.Budget, doc, tb, func(emit func(*pdfRow) error, dry bool) error {
+	return tablePDF(w, c.Proposal.Budget, doc, tb, func(emit func(*pdfRow) error) error {
 		cells := make([]string, len(cols))
 		row := pdfRow{cells: cells, depth: 1}
 		for _, l := range c.Lines {

@@ -25,11 +25,14 @@ import (
 // BDI from the printed unit price and the printed BDI of its line by the
 // printed rule, to the centavo.
 //
-// A table is laid out twice by the same code: once without drawing, to
-// count the pages (N of "Página n de N"), once to write them, each page as
-// soon as it is full. The rows are read through the report's Each both
-// times (a streamed report walks its budget again), so the memory a
-// document takes does not grow with the budget.
+// A table is laid out once, each page written as soon as it is full, so
+// that the document's first bytes leave while its rows are computed. A
+// page's footer ("Página n de N") needs the number of pages, known only at
+// the end: it is the page's second content stream, written with the page's
+// dictionary after the last page (pdfWriter.finish); a reader draws a
+// page's content streams one after the other, as one. The rows are read
+// through the report's Each once (a streamed report walks its budget
+// again), so the memory a document takes does not grow with the budget.
 
 // pdfCol is a column of a PDF table.
 type pdfCol struct {
@@ -101,8 +104,8 @@ func SyntheticPDF(w io.Writer, r *domain.SyntheticReport, doc Document) error {
 	t := pdfTable{title: "Orçamento sintético", cols: budgetPDFCols("Quantidade", "Total"), desc: colDesc,
 		summary: totalsPDFSummary(b, r.BudgetTotals), rule: bdiRule(b)}
 	row := pdfRow{cells: make([]string, budgetCols)}
-	return tablePDF(w, b, doc, t, func(emit func(*pdfRow) error, dry bool) error {
-		return r.Each(func(rw *domain.SyntheticRow) error { return emit(syntheticPDFRow(&row, b, rw, dry)) })
+	return tablePDF(w, b, doc, t, func(emit func(*pdfRow) error) error {
+		return r.Each(func(rw *domain.SyntheticRow) error { return emit(syntheticPDFRow(&row, b, rw)) })
 	})
 }
 
@@ -120,7 +123,7 @@ func AnalyticPDF(w io.Writer, r *domain.AnalyticReport, doc Document) error {
 	t := pdfTable{title: "Orçamento analítico", cols: budgetPDFCols("Qtde. / coef.", "Total / parcial"), desc: colDesc,
 		summary: summary, rule: bdiRule(b) + " Itens: coeficiente por unidade, preço unitário e parcial."}
 	row := pdfRow{cells: make([]string, budgetCols)}
-	return tablePDF(w, b, doc, t, func(emit func(*pdfRow) error, dry bool) error {
+	return tablePDF(w, b, doc, t, func(emit func(*pdfRow) error) error {
 		var items func(depth, level int, its []domain.AnalyticItem) error
 		items = func(depth, level int, its []domain.AnalyticItem) error {
 			for i := range its {
@@ -129,11 +132,9 @@ func AnalyticPDF(w io.Writer, r *domain.AnalyticReport, doc Document) error {
 				row.kind, row.depth, row.indent, row.carry = pdfLine, depth+level, level, false
 				c := row.cells
 				c[colDesc] = missingNote(it.Description, it.Missing)
-				if !dry { // the layout run that counts the pages reads the description only
-					c[colBank], c[colCode], c[colUnit], c[colQty] = it.Bank, it.Code, it.Unit, Quantity(it.Coefficient)
-					if !it.Missing {
-						c[colPrice], c[colTotal] = pdfExact(it.UnitPrice), brl(it.Partial)
-					}
+				c[colBank], c[colCode], c[colUnit], c[colQty] = it.Bank, it.Code, it.Unit, Quantity(it.Coefficient)
+				if !it.Missing {
+					c[colPrice], c[colTotal] = pdfExact(it.UnitPrice), brl(it.Partial)
 				}
 				if err := emit(&row); err != nil {
 					return err
@@ -145,7 +146,7 @@ func AnalyticPDF(w io.Writer, r *domain.AnalyticReport, doc Document) error {
 			return nil
 		}
 		return r.Each(func(rw *domain.AnalyticRow) error {
-			line := syntheticPDFRow(&row, b, &rw.SyntheticRow, dry)
+			line := syntheticPDFRow(&row, b, &rw.SyntheticRow)
 			line.carry = line.carry || len(rw.Items) > 0 // its items carry it too
 			if err := emit(line); err != nil {
 				return err
@@ -167,7 +168,7 @@ func ABCPDF(w io.Writer, r *domain.ABCReport, doc Document) error {
 	}
 	title := fmt.Sprintf("%s (A até %s%%, B até %s%%)", wordsOf(r).Title, Quantity(r.Limits.A), Quantity(r.Limits.B))
 	t := pdfTable{title: title, cols: cols, desc: 3}
-	return tablePDF(w, r.Budget, doc, t, func(emit func(*pdfRow) error, _ bool) error {
+	return tablePDF(w, r.Budget, doc, t, func(emit func(*pdfRow) error) error {
 		row := pdfRow{depth: 1}
 		for _, rw := range r.Rows {
 			row.cells = []string{strconv.Itoa(rw.Position), rw.Ref.Name, rw.Code, missingNote(rw.Description, rw.Missing), rw.Unit,
@@ -194,19 +195,14 @@ func ABCPDF(w io.Writer, r *domain.ABCReport, doc Document) error {
 // returns it: a stage its totals and weight; a line also what it names,
 // its quantity, unit price (every place), the BDI rate that applies to it
 // and the figures with BDI (none when the BDI is on the final total: the
-// footer carries it). dry: the description alone (the layout run that
-// counts the pages reads nothing else).
-func syntheticPDFRow(row *pdfRow, b *domain.Budget, rw *domain.SyntheticRow, dry bool) *pdfRow {
+// footer carries it).
+func syntheticPDFRow(row *pdfRow, b *domain.Budget, rw *domain.SyntheticRow) *pdfRow {
 	c := row.cells
 	clear(c)
 	row.depth, row.indent = rw.Depth, 0
 	row.kind, row.carry = pdfLine, false
 	if !rw.Kind.IsLine() {
 		row.kind, row.carry = pdfStage, true
-	}
-	if dry {
-		c[colDesc] = missingNote(rw.Description, rw.Missing)
-		return row
 	}
 	onUnit := b.BDIMode != domain.BDIOnFinalTotal
 	c[colItem], c[colDesc], c[colTotal], c[colWeight] = rw.Number, missingNote(rw.Description, rw.Missing), brl(rw.Total), brl(rw.Weight)
@@ -327,8 +323,7 @@ const (
 	pdfFontSize        = 8.0
 )
 
-// pdfLayout lays a table out on pages: with a writer it draws them, without
-// one it only counts them (tablePDF does both, with the same code).
+// pdfLayout lays a table out on pages and draws them.
 type pdfLayout struct {
 	pw        *pdfWriter
 	b         *domain.Budget
@@ -338,7 +333,6 @@ type pdfLayout struct {
 	regular   *pdfFace
 	bold      *pdfFace
 	header    []pdfHeaderLine
-	pages     int // the document's pages (known on the second run)
 	page      int
 	open      bool    // a page is being made
 	y         float64 // the top of the next row
@@ -363,10 +357,8 @@ func pdfBodyTop() float64    { return pdfMargin + pdfHeaderH + 4 }
 func pdfBodyBottom() float64 { return pdfPageH - pdfMargin - pdfFooterH }
 
 // tablePDF writes a report's table as a PDF (see above). rows hands the
-// table's rows to emit in order; it is called twice, first dry (the rows
-// need only their description, kind, depth, indentation and carry: the
-// layout that counts the pages reads nothing else).
-func tablePDF(w io.Writer, b *domain.Budget, doc Document, t pdfTable, rows func(emit func(*pdfRow) error, dry bool) error) error {
+// table's rows to emit in order, once.
+func tablePDF(w io.Writer, b *domain.Budget, doc Document, t pdfTable, rows func(emit func(*pdfRow) error) error) error {
 	regular, bold, err := pdfFaces()
 	if err != nil {
 		return err
@@ -382,10 +374,6 @@ func tablePDF(w io.Writer, b *domain.Budget, doc Document, t pdfTable, rows func
 		l.logo, _ = pdfLogo(p.Logo) // an SVG or a broken image: no logo (the name is printed)
 	}
 	l.makeHeader()
-	if err := l.run(rows); err != nil {
-		return err
-	}
-	l.pages = l.page
 	author := doc.Company
 	if doc.Profile != nil && doc.Profile.LegalName != "" {
 		author = doc.Profile.LegalName
@@ -400,10 +388,7 @@ func tablePDF(w io.Writer, b *domain.Budget, doc Document, t pdfTable, rows func
 	if err := l.run(rows); err != nil {
 		return err
 	}
-	if l.page != l.pages {
-		return fmt.Errorf("reports: the table took %d pages, %d counted", l.page, l.pages)
-	}
-	return l.pw.finish()
+	return l.pw.finish(l.footer)
 }
 
 // makeHeader sets the header's lines and the signature block's.
@@ -505,9 +490,9 @@ func pdfLogoBox(im *pdfImage) (w, h float64) {
 }
 
 // run lays the table out: its rows, the summary, the signature block.
-func (l *pdfLayout) run(rows func(emit func(*pdfRow) error, dry bool) error) error {
+func (l *pdfLayout) run(rows func(emit func(*pdfRow) error) error) error {
 	l.page, l.open, l.rows, l.ctx = 0, false, 0, l.ctx[:0]
-	if err := rows(l.emit, l.pw == nil); err != nil {
+	if err := rows(l.emit); err != nil {
 		return err
 	}
 	if err := l.summary(); err != nil {
@@ -590,25 +575,23 @@ func (l *pdfLayout) wrap(row *pdfRow, out []string) []string {
 // part), at l.y, and moves l.y below it.
 func (l *pdfLayout) drawRow(row *pdfRow, lines []string, first bool) {
 	h := pdfRowPad + pdfLineH*float64(len(lines))
-	if l.pw != nil {
-		f := l.font(row.kind != pdfLine)
-		if row.kind == pdfStage {
-			l.pw.fill(0.88, pdfMargin, l.y, pdfPageW-2*pdfMargin, h)
-		}
-		base := l.y + pdfLineH
-		x := pdfMargin
-		for i, c := range l.t.cols {
-			v := row.cells[i]
-			switch {
-			case i == l.t.desc:
-				for k, s := range lines {
-					l.pw.text(f, pdfFontSize, x+2+pdfIndent*float64(row.indent), base+pdfLineH*float64(k), s)
-				}
-			case v != "" && first:
-				l.cell(f, c, x, base, v)
+	f := l.font(row.kind != pdfLine)
+	if row.kind == pdfStage {
+		l.pw.fill(0.88, pdfMargin, l.y, pdfPageW-2*pdfMargin, h)
+	}
+	base := l.y + pdfLineH
+	x := pdfMargin
+	for i, c := range l.t.cols {
+		v := row.cells[i]
+		switch {
+		case i == l.t.desc:
+			for k, s := range lines {
+				l.pw.text(f, pdfFontSize, x+2+pdfIndent*float64(row.indent), base+pdfLineH*float64(k), s)
 			}
-			x += c.w
+		case v != "" && first:
+			l.cell(f, c, x, base, v)
 		}
+		x += c.w
 	}
 	l.y += h
 	l.rows++
@@ -661,9 +644,6 @@ func (l *pdfLayout) nextPage() error {
 func (l *pdfLayout) startPage(titles bool) error {
 	l.page++
 	l.open, l.rows, l.y = true, 0, pdfBodyTop()
-	if l.pw == nil {
-		return nil
-	}
 	if l.logo != nil {
 		w, h := pdfLogoBox(l.logo)
 		l.pw.drawImage(l.logo, pdfMargin, pdfMargin-10, w, h)
@@ -706,19 +686,21 @@ func (l *pdfLayout) line(hl pdfHeaderLine, x, y, width float64) {
 	l.pw.text(f, size, x, y, s)
 }
 
-// endPage draws the footer and writes the page.
+// endPage writes the page (its footer comes at the end: footer).
 func (l *pdfLayout) endPage() error {
 	l.open = false
-	if l.pw == nil {
-		return nil
-	}
-	foot := fmt.Sprintf("Página %d de %d", l.page, l.pages)
+	return l.pw.endPage()
+}
+
+// footer draws the footer of page (from 1) of pages: a rule and "Página n
+// de N", for a frozen version after its number and hash.
+func (l *pdfLayout) footer(page, pages int) {
+	foot := fmt.Sprintf("Página %d de %d", page, pages)
 	if v := l.doc.Version; v != nil {
 		foot = fmt.Sprintf("Versão congelada %d · SHA-256 %s · %s", v.Number, v.Hash, foot)
 	}
 	l.pw.line(0.5, pdfMargin, pdfPageH-pdfMargin-pdfFooterH+8, pdfPageW-pdfMargin, pdfPageH-pdfMargin-pdfFooterH+8)
 	l.pw.text(l.font(false), pdfFontSize, pdfMargin, pdfPageH-pdfMargin-pdfFooterH+20, foot)
-	return l.pw.endPage()
 }
 
 // summary draws the totals after the table, under their own titles
@@ -737,17 +719,15 @@ func (l *pdfLayout) summary() error {
 		x0 += c.w
 	}
 	right := pdfPageW - pdfMargin
-	if l.pw != nil {
-		bold := l.font(true)
-		l.pw.line(0.5, x0, l.y, right, l.y)
-		l.pw.text(bold, pdfFontSize, x0+2, l.y+pdfLineH, "Resumo")
-		l.pw.text(bold, pdfFontSize, right-2-bold.width("Valor (R$)", pdfFontSize), l.y+pdfLineH, "Valor (R$)")
-		for i, s := range l.t.summary {
-			f := l.font(s[0] == pdfTotalWithBDI)
-			y := l.y + rowH*float64(i+1) + pdfLineH
-			l.pw.text(f, pdfFontSize, x0+2, y, s[0])
-			l.pw.text(f, pdfFontSize, right-2-f.width(s[1], pdfFontSize), y, s[1])
-		}
+	bold := l.font(true)
+	l.pw.line(0.5, x0, l.y, right, l.y)
+	l.pw.text(bold, pdfFontSize, x0+2, l.y+pdfLineH, "Resumo")
+	l.pw.text(bold, pdfFontSize, right-2-bold.width("Valor (R$)", pdfFontSize), l.y+pdfLineH, "Valor (R$)")
+	for i, s := range l.t.summary {
+		f := l.font(s[0] == pdfTotalWithBDI)
+		y := l.y + rowH*float64(i+1) + pdfLineH
+		l.pw.text(f, pdfFontSize, x0+2, y, s[0])
+		l.pw.text(f, pdfFontSize, right-2-f.width(s[1], pdfFontSize), y, s[1])
 	}
 	l.y += rowH * float64(1+len(l.t.summary))
 	return nil
@@ -758,13 +738,11 @@ func (l *pdfLayout) signature() error {
 	if err := l.room(pdfSignH); err != nil {
 		return err
 	}
-	if l.pw != nil {
-		mid := pdfPageW / 2
-		l.pw.line(0.5, mid-130, l.y+50, mid+130, l.y+50)
-		for _, s := range l.sig {
-			x, w := pdfMargin, pdfPageW-2*pdfMargin
-			l.line(s, x, l.y+s.y, w)
-		}
+	mid := pdfPageW / 2
+	l.pw.line(0.5, mid-130, l.y+50, mid+130, l.y+50)
+	for _, s := range l.sig {
+		x, w := pdfMargin, pdfPageW-2*pdfMargin
+		l.line(s, x, l.y+s.y, w)
 	}
 	l.y += pdfSignH
 	return nil

@@ -24,8 +24,10 @@ import (
 
 // The PDF documents are written by pdfWriter as their pages are made: a
 // page's content goes out when the page is done and only the objects'
-// offsets (8 bytes an object, two objects a page) stay until the cross
-// reference table at the end. The libraries looked at hold every page until
+// offsets (8 bytes an object, three objects a page) stay until the cross
+// reference table at the end. What needs the number of pages (the footer's
+// "Página n de N") is each page's second content stream, written with the
+// page's dictionary at the end (finish). The libraries looked at hold every page until
 // the document is written (gopdf keeps each page's drawing operations,
 // gofpdf its whole output buffer, baseline-pdf each page's content stream),
 // which made a budget of 100,000 lines take gigabytes; docs/notes/pdf.md
@@ -250,14 +252,17 @@ type pdfWriter struct {
 	first   int         // the object of the first page's dictionary
 }
 
-// pdfCompression is the deflate level of the pages' content: level 2 makes
-// files 20% larger than the default level (6) in about 55% of its time
-// (docs/notes/pdf.md).
-const pdfCompression = 2
+// pdfCompression is the deflate level of the pages' content: level 1, the
+// fastest, whose start for each page also costs little (level 2 and above
+// clear their tables, 11% of a 5,000-line PDF's time). Against level 2 it
+// makes files about 20% larger in 65–75% of the time (docs/notes/docs50k.md);
+// level 2 made them 20% larger than the default level (6) in about 55% of
+// its time.
+const pdfCompression = 1
 
 // Object numbers: the catalog, the page tree, the information dictionary,
 // then five per font, then the images (one each, two with a soft mask),
-// then two per page (its dictionary and its content).
+// then three per page (its dictionary, its content and its footer's).
 const (
 	pdfCatalog = 1
 	pdfPages   = 2
@@ -333,8 +338,8 @@ func (pw *pdfWriter) begin(obj int) {
 func (pw *pdfWriter) end() { pw.printf("endobj\n") }
 
 // pageObj is the dictionary object of page i (from 0); its content is the
-// next object.
-func (pw *pdfWriter) pageObj(i int) int { return pw.first + 2*i }
+// next object, its footer's content the one after.
+func (pw *pdfWriter) pageObj(i int) int { return pw.first + 3*i }
 
 // number appends v to the page with two decimals at most (and a space).
 func (pw *pdfWriter) number(v float64) {
@@ -369,8 +374,9 @@ func (pw *pdfWriter) text(f *pdfFont, size, x, y float64, s string) {
 	}
 	pw.number(x)
 	pw.number(pw.pageH - y)
-	p.WriteString("Td <")
-	const hex = "0123456789ABCDEF"
+	// The glyph numbers as a literal string, two bytes each (half the
+	// bytes of a hexadecimal string, which the page's deflating pays for).
+	p.WriteString("Td (")
 	for _, r := range s {
 		g := f.glyphOf(r)
 		if g == 0 {
@@ -379,9 +385,27 @@ func (pw *pdfWriter) text(f *pdfFont, size, x, y float64, s string) {
 		if f.runes[g] == 0 {
 			f.runes[g] = r
 		}
-		p.Write([]byte{hex[g>>12], hex[g>>8&15], hex[g>>4&15], hex[g&15]})
+		literalByte(p, byte(g>>8))
+		literalByte(p, byte(g))
 	}
-	p.WriteString("> Tj ET\n")
+	p.WriteString(") Tj ET\n")
+}
+
+// literalByte appends c to a literal string: escaped when it is a
+// parenthesis, a backslash or an end of line (which a reader would read as
+// a line feed).
+func literalByte(p *bytes.Buffer, c byte) {
+	switch c {
+	case '(', ')', '\\':
+		p.WriteByte('\\')
+	case '\r':
+		p.WriteString(`\r`)
+		return
+	case '\n':
+		p.WriteString(`\n`)
+		return
+	}
+	p.WriteByte(c)
 }
 
 // line draws a line of width lw from (x1, y1) to (x2, y2), y from the top.
@@ -424,22 +448,49 @@ func (pw *pdfWriter) drawImage(im *pdfImage, x, y, w, h float64) {
 	pw.page.WriteString(" Do Q\n")
 }
 
-// endPage writes the page drawn since the last one (deflated) and its
-// dictionary, and empties the page.
+// endPage writes the page drawn since the last one (its content, deflated)
+// and empties the page. The first page is sent on at once (the rest as the
+// buffer fills), so that the reader sees the document start.
 func (pw *pdfWriter) endPage() error {
-	pw.z.Reset()
-	pw.zw.Reset(&pw.z)
-	pw.zw.Write(pw.page.Bytes())
-	if err := pw.zw.Close(); err != nil && pw.err == nil {
-		pw.err = err
-	}
-	pw.page.Reset()
-	pw.font = nil // a page starts without a font
 	obj := pw.pageObj(pw.pages)
 	pw.pages++
+	pw.content(obj+1, true)
+	if pw.pages == 1 && pw.err == nil {
+		pw.err = pw.out.Flush()
+	}
+	return pw.err
+}
+
+// content writes what was drawn since the last content as the stream
+// object obj, deflated or not (a footer's few bytes: a deflater's start
+// costs more than they would save), and empties the page.
+func (pw *pdfWriter) content(obj int, deflate bool) {
+	pw.font = nil // a content stream starts without a font
 	pw.begin(obj)
-	pw.printf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 %s %s] /Contents %d 0 R /Resources << /Font <<",
-		pdfPages, fmtNum(pw.pageW), fmtNum(pw.pageH), obj+1)
+	if !deflate {
+		pw.printf("<< /Length %d >>\nstream\n", pw.page.Len())
+		pw.write(pw.page.Bytes())
+	} else {
+		pw.z.Reset()
+		pw.zw.Reset(&pw.z)
+		pw.zw.Write(pw.page.Bytes())
+		if err := pw.zw.Close(); err != nil && pw.err == nil {
+			pw.err = err
+		}
+		pw.printf("<< /Length %d /Filter /FlateDecode >>\nstream\n", pw.z.Len())
+		pw.write(pw.z.Bytes())
+	}
+	pw.page.Reset()
+	pw.printf("\nendstream\n")
+	pw.end()
+}
+
+// pageDict writes page i's dictionary: its two content streams, in turn.
+func (pw *pdfWriter) pageDict(i int) {
+	obj := pw.pageObj(i)
+	pw.begin(obj)
+	pw.printf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 %s %s] /Contents [%d 0 R %d 0 R] /Resources << /Font <<",
+		pdfPages, fmtNum(pw.pageW), fmtNum(pw.pageH), obj+1, obj+2)
 	for _, f := range pw.fonts {
 		pw.printf(" /%s %d 0 R", f.res, f.obj)
 	}
@@ -453,17 +504,17 @@ func (pw *pdfWriter) endPage() error {
 	}
 	pw.printf(" >> >>\n")
 	pw.end()
-	pw.begin(obj + 1)
-	pw.printf("<< /Length %d /Filter /FlateDecode >>\nstream\n", pw.z.Len())
-	pw.write(pw.z.Bytes())
-	pw.printf("\nendstream\n")
-	pw.end()
-	return pw.err
 }
 
-// finish writes the fonts' widths and Unicode maps, the page tree, the
-// cross reference table and the trailer, and flushes.
-func (pw *pdfWriter) finish() error {
+// finish writes each page's footer (footer draws that of page n of N, from
+// 1) and dictionary, the fonts' widths and Unicode maps, the page tree,
+// the cross reference table and the trailer, and flushes.
+func (pw *pdfWriter) finish(footer func(page, pages int)) error {
+	for i := range pw.pages {
+		footer(i+1, pw.pages)
+		pw.content(pw.pageObj(i)+2, false)
+		pw.pageDict(i)
+	}
 	for _, f := range pw.fonts {
 		pw.writeFont(f)
 	}

@@ -230,7 +230,7 @@ func SchedulePDF(w io.Writer, t *domain.ScheduleTable, doc Document) error {
 		cols = append(cols, pdfCol{title, 62, true})
 	}
 	tb := pdfTable{title: "Cronograma físico-financeiro · " + scheduleSpan(t), cols: cols, desc: 1}
-	return tablePDF(w, t.Budget, doc, tb, func(emit func(*pdfRow) error, dry bool) error {
+	return tablePDF(w, t.Budget, doc, tb, func(emit func(*pdfRow) error) error {
 		cells := make([]string, len(cols))
 		row := pdfRow{cells: cells}
 		put := func(kind pdfRowKind, depth int, item, desc, unit, value string, per func(k int) string, from int) error {

@@ -1,7 +1,7 @@
 package reports
 
 import (
-	"archive/zip"
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -62,7 +62,10 @@ func cut(b *domain.Budget) string {
 // is one row, the styles, one number per stage (where its block ends) and
 // the stream writer's buffer (excelize keeps up to 16 MB of sheet XML in
 // memory and the rest in a temporary file, removed when the workbook is
-// closed). The zip goes straight to the writer given (see finish). Cached
+// closed). The zip goes straight to the writer given (see finish). The
+// budget tables' rows (synthetic, analytic) do not wait in that buffer:
+// they go into the zip as they are computed (finishStreamed,
+// xlsxrows.go). Cached
 // values of formulas are numbers, and the workbook asks to be recalculated
 // when it is opened (calcPr fullCalcOnLoad).
 //
@@ -91,7 +94,10 @@ type book struct {
 // are put on the row being filled, rows only go down, and a row is written
 // when a later one is started.
 type sheet struct {
-	sw    *excelize.StreamWriter
+	sw *excelize.StreamWriter
+	// raw, when set, takes the rows instead of sw: a table's rows written
+	// into the zip as they come (xlsxrows.go).
+	raw   *rawRows
 	row   int
 	cells []any
 	// heights are the rows given a height of their own (points); the
@@ -124,11 +130,17 @@ func (s *sheet) flushRow() error {
 		return nil
 	}
 	var opts []excelize.RowOpts
-	if h, ok := s.heights[s.row]; ok {
+	h, ok := s.heights[s.row]
+	if ok {
 		opts = append(opts, excelize.RowOpts{Height: h})
 		delete(s.heights, s.row) // rows only go down: the map holds the row being filled
 	}
-	err := s.sw.SetRow(fmt.Sprintf("A%d", s.row), s.cells, opts...)
+	var err error
+	if s.raw != nil {
+		err = s.raw.row(s.row, s.cells, h)
+	} else {
+		err = s.sw.SetRow(fmt.Sprintf("A%d", s.row), s.cells, opts...)
+	}
 	clear(s.cells)
 	s.cells = s.cells[:0]
 	return err
@@ -219,7 +231,34 @@ func (k *book) finish(w io.Writer, b *domain.Budget) error {
 	if err := k.bdiSheet(b); err != nil {
 		return err
 	}
-	k.f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return zip.NewWriter(w) })
+	k.f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return newZip(w) })
+	return k.f.Write(io.Discard)
+}
+
+// finishStreamed is finish for a sheet whose table's rows are written as
+// the workbook is (xlsxrows.go): the sheet holds the row of tableMark on
+// row budgetFirstRow, and rows writes the table's rows in its place, on the
+// sheet through k.put, into the zip.
+func (k *book) finishStreamed(w io.Writer, b *domain.Budget, rows func() error) error {
+	if err := k.end(); err != nil {
+		return err
+	}
+	if err := k.bdiSheet(b); err != nil {
+		return err
+	}
+	z := &spliceZip{Writer: newZip(w)}
+	z.rows = func(entry io.Writer) error {
+		raw := &rawRows{w: bufio.NewWriterSize(entry, 32<<10)}
+		k.sheet = sheet{raw: raw, heights: map[int]float64{}}
+		if err := rows(); err != nil {
+			return err
+		}
+		if err := k.flushRow(); err != nil {
+			return err
+		}
+		return raw.w.Flush()
+	}
+	k.f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return z })
 	return k.f.Write(io.Discard)
 }
 
@@ -287,7 +326,7 @@ func budgetBook(w io.Writer, b *domain.Budget, t domain.BudgetTotals, doc Docume
 		return err
 	}
 	defer k.f.Close()
-	next, err := budgetTable(k, b, t, each, sc)
+	next, err := budgetTable(k, b, t, sc)
 	if err != nil {
 		return err
 	}
@@ -303,7 +342,7 @@ func budgetBook(w io.Writer, b *domain.Budget, t domain.BudgetTotals, doc Docume
 	if _, err := k.signature(b, doc, next+2, 'F'); err != nil {
 		return err
 	}
-	return k.finish(w, b)
+	return k.finishStreamed(w, b, func() error { return budgetTableRows(k, b, each, sc) })
 }
 
 // summary writes the direct cost by category (labels in F, figures in K)
@@ -467,15 +506,26 @@ func (k *book) itemRows(n, level int, items []domain.AnalyticItem) (int, error) 
 	return n, nil
 }
 
-// budgetTable writes the synthetic table from row 9 (see SyntheticXLSX),
-// each row followed by its items, and the footer; it returns the row
-// after the footer. A stage's subtotal sums the rows of its block, which
-// follow it: the first pass (scanBudget) found where each block ends (one
-// number per stage), this one writes the rows in order.
-func budgetTable(k *book, b *domain.Budget, t domain.BudgetTotals, each budgetRows, sc *budgetScan) (int, error) {
+// budgetTable writes the synthetic table's headings (row 8), the row of
+// tableMark in place of its rows (budgetTableRows writes them into the
+// zip: see finishStreamed) and the footer after the rows the first pass
+// counted; it returns the row after the footer.
+func budgetTable(k *book, b *domain.Budget, t domain.BudgetTotals, sc *budgetScan) (int, error) {
 	if err := k.heading(budgetHeadingRow, budgetHeadings); err != nil {
 		return 0, err
 	}
+	if err := k.put('A', budgetFirstRow, tableMark); err != nil {
+		return 0, err
+	}
+	return k.footer(b, t, budgetFirstRow, sc.last, cut(b))
+}
+
+// budgetTableRows writes the synthetic table's rows from row 9 (see
+// SyntheticXLSX), each followed by its items. A stage's subtotal sums the
+// rows of its block, which follow it: the first pass (scanBudget) found
+// where each block ends (one number per stage), this one writes the rows
+// in order.
+func budgetTableRows(k *book, b *domain.Budget, each budgetRows, sc *budgetScan) error {
 	fn := cut(b)
 	qty := k.num[sc.qtyPlaces]
 	n, stage := budgetFirstRow, 0
@@ -493,9 +543,12 @@ func budgetTable(k *book, b *domain.Budget, t domain.BudgetTotals, each budgetRo
 		return err
 	})
 	if err != nil {
-		return 0, err
+		return err
 	}
-	return k.footer(b, t, budgetFirstRow, sc.last, fn)
+	if n-1 != sc.last {
+		return fmt.Errorf("reports: the table took rows %d to %d, %d counted", budgetFirstRow, n-1, sc.last)
+	}
+	return nil
 }
 
 // budgetRow writes the report's row on sheet row n; a stage's block ends

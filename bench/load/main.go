@@ -73,11 +73,15 @@ var (
 	lines   = flag.Int("lines", 50000, "lines of the R4 budget")
 	engine  = flag.String("engine", "bolt", "storage engine: bolt or postgres")
 	dbURL   = flag.String("db", "", "with -engine postgres: URL of an empty database (default: a throwaway cluster)")
+	docs    = flag.String("docs", "xlsx,pdf", "R4: the client documents timed beside the JSON and CSV of the synthetic and analytic reports (xlsx, pdf, both, or none)")
 	client  = flag.String("client", "raw,go", "load generators of R1 and R2, each in turn in every round: raw (a lean HTTP/1.1 client, as wrk), go (net/http's client), or both")
 )
 
 // generators are the load generators (-client), in the order they run.
 var generators []string
+
+// docFormats are R4's documents (-docs).
+var docFormats []string
 
 func main() {
 	flag.Parse()
@@ -87,6 +91,15 @@ func main() {
 			log.Fatalf("-client %q: want raw, go or raw,go", *client)
 		}
 		generators = append(generators, c)
+	}
+	for _, d := range strings.Split(*docs, ",") {
+		switch d {
+		case "xlsx", "pdf":
+			docFormats = append(docFormats, d)
+		case "", "none":
+		default:
+			log.Fatalf("-docs %q: want xlsx, pdf, xlsx,pdf or none", *docs)
+		}
 	}
 	issue29 := strings.HasPrefix(*only, "p")
 	if issue29 {
@@ -312,8 +325,9 @@ func cpuTime() time.Duration {
 }
 
 // r4 creates a budget of -lines lines (one request) and times its reports
-// over HTTP, JSON and CSV, through the rendering server: time to the first
-// byte of the answer and to its end, and the bytes.
+// over HTTP, JSON and CSV, and the synthetic and analytic reports' client
+// documents (XLSX and PDF, -docs), through the rendering server: time to
+// the first byte of the answer and to its end, and the bytes.
 func r4(f *benchfix.Fixture) {
 	start := time.Now()
 	st, _, body := benchfix.Do(f.URL+"/api/public/v2/budgets", "POST", f.Token, benchfix.BudgetBody(*lines))
@@ -322,8 +336,17 @@ func r4(f *benchfix.Fixture) {
 	fmt.Printf("\nR4 reports of a budget of %d lines (created in %v), rendering server; medians of %d rounds\n", *lines, time.Since(start).Round(time.Millisecond), *rounds)
 	fmt.Printf("%-30s %14s %14s %12s %14s %12s %12s\n", "report", "first byte ms", "complete ms", "bytes", "heap B/report", "peak heap MB", "held MB")
 	for _, rep := range []string{"synthetic", "analytic", "abc"} {
-		for _, format := range []string{"json", "csv"} {
+		formats := []string{"json", "csv"}
+		if rep != "abc" {
+			formats = append(formats, docFormats...)
+		}
+		var jsonAll float64
+		for _, format := range formats {
 			path := "/api/public/v2/budgets/" + f.BudgetID + "/reports/" + rep + "?format=" + format
+			if format == "xlsx" || format == "pdf" {
+				// The client documents, of the same budget in the same run.
+				path = "/api/public/v2/budgets/" + f.BudgetID + "/reports/" + rep + "." + format
+			}
 			var firsts, alls []float64
 			var n int
 			for i := 0; i < *rounds; i++ {
@@ -344,6 +367,11 @@ func r4(f *benchfix.Fixture) {
 			debug.SetGCPercent(old)
 			fmt.Printf("%-30s %14.1f %14.1f %12d %14.0f %12.1f %12.2f\n", rep+" "+format, median(firsts), median(alls), n, heap, median(peaks), median(lives))
 			fmt.Printf("    rounds: first byte %s; complete %s; peak heap MB %s; held MB %s\n", list(firsts, "%.1f"), list(alls, "%.1f"), list(peaks, "%.1f"), list(lives, "%.2f"))
+			if format == "json" {
+				jsonAll = median(alls)
+			} else if jsonAll > 0 && (format == "xlsx" || format == "pdf") {
+				fmt.Printf("    complete / the JSON report's: %.2f\n", median(alls)/jsonAll)
+			}
 		}
 	}
 }

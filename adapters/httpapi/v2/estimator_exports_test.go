@@ -140,8 +140,10 @@ func TestDocumentStopsWhenTheClientGoesAway(t *testing.T) {
 			logs.Reset()
 			logMu.Unlock()
 			rec, asked := export(doc.path, doc.accept, at)
-			// (A workbook's zip is written once its rows are: nothing of
-			// it was sent. A PDF sends its pages as they are made.)
+			// (A workbook sends nothing in its first pass, which measures
+			// the rows; in its second its rows go into the zip as they are
+			// written, the first ones held in the zip's buffers. A PDF
+			// sends its pages as they are made.)
 			if strings.HasSuffix(doc.path, ".xlsx") && (rec.Body.Len() != 0 || rec.Header().Get("Content-Type") != "") {
 				t.Errorf("%s: the client gone, the answer still has %d bytes (%s)", doc.path, rec.Body.Len(), rec.Header().Get("Content-Type"))
 			}

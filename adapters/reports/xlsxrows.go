@@ -1,0 +1,304 @@
+package reports
+
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"compress/flate"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// The rows of a budget table go to the client as they are computed.
+//
+// excelize's stream writer keeps a sheet's XML (in memory up to 16 MB,
+// then in a temporary file) and copies it into the zip only when the
+// workbook is written, after the last row: the first byte of a workbook
+// came when the whole table had been computed (a 50,000-line budget: 0.6
+// s of 0.9 s, the sheet's XML held besides), and a stream writer cannot be
+// given a writer of its own (its buffer is unexported). So the workbook is
+// still made by excelize (styles, the header rows, the layout, the footer,
+// the signature block, the sheet "BDI", every other part of the package),
+// with one row in place of the table's rows: a row holding tableMark. When
+// excelize writes the sheet into the zip (through File.SetZipWriter, the
+// zip going straight to the client), that row is replaced by the table's
+// rows, encoded here as excelize's stream writer encodes them
+// (rawRows.cell: inline strings, numbers, formulas with their cached
+// values) and written into the zip entry as they come
+// (docs/notes/docs50k.md has the figures).
+
+// tableMark is the text of the row that stands for a table's rows until
+// the workbook is written.
+const tableMark = "costdb:table-rows"
+
+// xlsxDeflate is the deflate level of a workbook's zip: the fastest
+// (docs/notes/docs50k.md: the sheet of a 50,000-line budget is about 40 MB
+// of XML; level 1 takes a third of the default level's time for a file
+// about 25% larger).
+const xlsxDeflate = flate.BestSpeed
+
+// newZip is a zip writer over w with the workbook's deflate level.
+func newZip(w io.Writer) *zip.Writer {
+	zw := zip.NewWriter(w)
+	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
+		return flate.NewWriter(out, xlsxDeflate)
+	})
+	return zw
+}
+
+// spliceZip is the zip writer excelize writes a workbook through: the
+// entry whose XML holds the row of tableMark gets the table's rows
+// (rows) in place of that row; every other byte goes through as it is.
+type spliceZip struct {
+	*zip.Writer
+	rows    func(w io.Writer) error
+	pending *splicer // the worksheet entry being written, while its mark is not found
+	done    bool     // the rows were written
+}
+
+func (z *spliceZip) Create(name string) (io.Writer, error) {
+	if err := z.flushPending(); err != nil {
+		return nil, err
+	}
+	w, err := z.Writer.Create(name)
+	if err != nil || z.done || !strings.HasPrefix(name, "xl/worksheets/") {
+		return w, err
+	}
+	z.pending = &splicer{w: w, z: z}
+	return z.pending, nil
+}
+
+// flushPending writes what a worksheet entry without the mark held back.
+func (z *spliceZip) flushPending() error {
+	p := z.pending
+	z.pending = nil
+	if p == nil || p.passing {
+		return nil
+	}
+	_, err := p.w.Write(p.buf.Bytes())
+	return err
+}
+
+func (z *spliceZip) Close() error {
+	if err := z.flushPending(); err != nil {
+		return err
+	}
+	if !z.done {
+		return errors.New("reports: the table's rows were not written: no row marks their place")
+	}
+	return z.Writer.Close()
+}
+
+// splicer writes a worksheet's XML, holding it back until the row of
+// tableMark is whole, which it replaces by the table's rows; after it,
+// passing.
+type splicer struct {
+	w       io.Writer
+	z       *spliceZip
+	buf     bytes.Buffer
+	passing bool
+}
+
+var (
+	markText = []byte(">" + tableMark + "<")
+	rowStart = []byte("<row ")
+	rowEnd   = []byte("</row>")
+)
+
+func (s *splicer) Write(p []byte) (int, error) {
+	if s.passing {
+		return s.w.Write(p)
+	}
+	s.buf.Write(p)
+	b := s.buf.Bytes()
+	m := bytes.Index(b, markText)
+	if m < 0 {
+		return len(p), nil
+	}
+	end := bytes.Index(b[m:], rowEnd)
+	if end < 0 {
+		return len(p), nil // the row's end is still to come
+	}
+	start := bytes.LastIndex(b[:m], rowStart)
+	if start < 0 {
+		return 0, errors.New("reports: the table's mark is not in a row")
+	}
+	end += m + len(rowEnd)
+	if _, err := s.w.Write(b[:start]); err != nil {
+		return 0, err
+	}
+	if err := s.z.rows(s.w); err != nil {
+		return 0, err
+	}
+	s.z.done = true
+	s.passing = true
+	if _, err := s.w.Write(b[end:]); err != nil {
+		return 0, err
+	}
+	s.buf = bytes.Buffer{}
+	return len(p), nil
+}
+
+// rawRows writes sheet rows as XML (a row, its cells), to a buffered
+// writer over a zip entry.
+type rawRows struct {
+	w   *bufio.Writer
+	num []byte
+}
+
+// row writes row n with cells from column A (nil cells left out) and, when
+// height > 0, its height in points.
+func (r *rawRows) row(n int, cells []any, height float64) error {
+	w := r.w
+	w.WriteString(`<row r="`)
+	r.num = strconv.AppendInt(r.num[:0], int64(n), 10)
+	w.Write(r.num)
+	w.WriteByte('"')
+	if height > 0 {
+		if height > excelize.MaxRowHeight {
+			return excelize.ErrMaxRowHeight
+		}
+		w.WriteString(` ht="`)
+		w.WriteString(strconv.FormatFloat(height, 'f', -1, 64))
+		w.WriteString(`" customHeight="1"`)
+	}
+	w.WriteByte('>')
+	for i, v := range cells {
+		if v == nil {
+			continue
+		}
+		if err := r.cell(byte('A'+i), n, v); err != nil {
+			return err
+		}
+	}
+	_, err := w.WriteString(`</row>`)
+	return err
+}
+
+// cell writes one cell: text (an inline string), an int, a float64, or an
+// excelize.Cell of those with a style and a formula (a formula's value is
+// its cached value), as excelize's stream writer writes them.
+func (r *rawRows) cell(col byte, n int, v any) error {
+	style, formula := 0, ""
+	if c, ok := v.(excelize.Cell); ok {
+		style, formula, v = c.StyleID, c.Formula, c.Value
+	}
+	w := r.w
+	w.WriteString(`<c r="`)
+	w.WriteByte(col)
+	w.Write(r.num) // the row's number
+	w.WriteByte('"')
+	if style != 0 {
+		w.WriteString(` s="`)
+		w.WriteString(strconv.Itoa(style))
+		w.WriteByte('"')
+	}
+	var value string
+	switch x := v.(type) {
+	case nil:
+	case int:
+		value = strconv.Itoa(x)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("reports: the number %v in cell %c%d", x, col, n)
+		}
+		value = strconv.FormatFloat(x, 'f', -1, 64)
+	case string:
+		if formula != "" {
+			return fmt.Errorf("reports: a formula with a text value in cell %c%d", col, n)
+		}
+		text, preserve := inlineText(x)
+		w.WriteString(` t="inlineStr"><is><t`)
+		if preserve {
+			w.WriteString(` xml:space="preserve"`)
+		}
+		w.WriteByte('>')
+		w.WriteString(text)
+		_, err := w.WriteString(`</t></is></c>`)
+		return err
+	default:
+		return fmt.Errorf("reports: a cell value of type %T in cell %c%d", v, col, n)
+	}
+	w.WriteByte('>')
+	if formula != "" {
+		w.WriteString(`<f>`)
+		if err := xml.EscapeText(w, []byte(formula)); err != nil {
+			return err
+		}
+		w.WriteString(`</f>`)
+	}
+	if value != "" {
+		w.WriteString(`<v>`)
+		w.WriteString(value)
+		w.WriteString(`</v>`)
+	}
+	_, err := w.WriteString(`</c>`)
+	return err
+}
+
+// maxCellChars is the most UTF-16 units a cell holds (excelize.TotalCellChars).
+const maxCellChars = excelize.TotalCellChars
+
+// escapedUnicode is text a spreadsheet would read as an escaped character
+// (_xHHHH_): its underscore is escaped itself.
+var escapedUnicode = regexp.MustCompile(`_x[0-9A-Fa-f]{4}_`)
+
+// inlineText is s as an inline string's text: cut to maxCellChars, XML
+// escaped (line breaks kept), "_xHHHH_" escaped; preserve when it starts or
+// ends with white space (xml:space="preserve", else readers drop it).
+func inlineText(s string) (text string, preserve bool) {
+	if s == "" {
+		return "", false
+	}
+	if len(s) > maxCellChars {
+		if u := utf16.Encode([]rune(s)); len(u) > maxCellChars {
+			s = string(utf16.Decode(u[:maxCellChars]))
+		}
+	}
+	for _, c := range []byte{'\t', '\n', '\r', ' '} {
+		if s[0] == c || s[len(s)-1] == c {
+			preserve = true
+		}
+	}
+	if strings.ContainsAny(s, "<>&'\"\t\n\r") || !isPlain(s) {
+		var b strings.Builder
+		_ = xml.EscapeText(&b, []byte(s))
+		s = strings.ReplaceAll(b.String(), "&#xA;", "\n")
+	}
+	if strings.Contains(s, "_x") {
+		s = escapedUnicode.ReplaceAllStringFunc(s, func(m string) string { return "_x005F" + m })
+	}
+	return s, preserve
+}
+
+// isPlain reports whether s has no byte xml.EscapeText would change:
+// no control character and no invalid UTF-8.
+func isPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 {
+			if c >= 0x80 {
+				return isPlainUTF8(s[i:])
+			}
+			return false
+		}
+	}
+	return true
+}
+
+func isPlainUTF8(s string) bool {
+	for _, r := range s {
+		if r == 0xFFFD || r < 0x20 {
+			return false
+		}
+	}
+	return true
+}
