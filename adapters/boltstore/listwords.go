@@ -77,30 +77,79 @@ func vocabPrefix(k *listKind, companyID string, f app.Field) []byte {
 // indexWords adds (delta 1) or removes (delta -1) the word entries of the
 // row w of record id of the company. A file opened by a costdb that
 // predates the buckets has none: then there is nothing to keep.
+//
+// The changes are held in the transaction (wordWrites) and written by
+// flushWords: a record adds about ten entries and ten vocabulary counts,
+// which written one by one cost a company's writes half as much again.
 func (t *tx) indexWords(k *listKind, companyID, id string, w *rowView, delta int64) error {
-	vocab, words := t.bucket(bucketListVocab), t.bucket(bucketListWords)
-	if vocab == nil || words == nil {
+	if t.bucket(bucketListVocab) == nil || t.bucket(bucketListWords) == nil {
 		return nil
+	}
+	if t.words == nil {
+		t.words = &wordWrites{vocab: map[string]int64{}, posts: map[string]int64{}}
 	}
 	for _, f := range k.wordFields() {
 		prefix := vocabPrefix(k, companyID, f)
 		for _, tok := range tokens(foldedText(w, f)) {
-			vk := append(bytes.Clone(prefix), tok...)
-			pk := append(esc(bytes.Clone(prefix), tok), id...)
-			if err := addCount(vocab, vk, delta); err != nil {
-				return err
-			}
-			// Through the batch (batch.go): an import's entries are put in
-			// key order, not one by one into one node (quadratic).
-			var err error
-			if delta > 0 {
-				err = t.iput(bucketListWords, pk, []byte{})
-			} else {
-				err = t.idelete(bucketListWords, pk)
-			}
-			if err != nil {
-				return err
-			}
+			t.words.vocab[string(prefix)+string(tok)] += delta
+			t.words.posts[string(append(esc(bytes.Clone(prefix), tok), id...))] += delta
+		}
+	}
+	return nil
+}
+
+// wordWrites are the word index changes a write transaction has made and
+// not written yet: each vocabulary count's net change, and each entry's
+// (above zero: put; below: delete; zero: as it was, which is what a
+// record written again with the same words leaves).
+//
+// Written together, the vocabulary takes one update per token and
+// transaction instead of one per record, an unchanged word of a record
+// written again costs nothing, and the entries go in key order: bbolt
+// splits a node only at commit, and keys put in random order into one
+// node move ever longer runs of it (batch.go).
+type wordWrites struct {
+	vocab map[string]int64
+	posts map[string]int64
+}
+
+// flushWords writes the held word index changes. It runs at the end of
+// an Update's function and before the transaction reads the index.
+func (t *tx) flushWords() error {
+	w := t.words
+	if w == nil {
+		return nil
+	}
+	t.words = nil
+	vocab, words := t.bucket(bucketListVocab), t.bucket(bucketListWords)
+	keys := make([]string, 0, len(w.posts))
+	for k, n := range w.posts {
+		if n != 0 {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		var err error
+		if w.posts[k] > 0 {
+			err = words.Put([]byte(k), []byte{})
+		} else {
+			err = words.Delete([]byte(k))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	keys = keys[:0]
+	for k, n := range w.vocab {
+		if n != 0 {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if err := addCount(vocab, []byte(k), w.vocab[k]); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -296,6 +345,9 @@ func walkCheaper(offset, limit, all, matches int) bool {
 // they are few beside the walk; otherwise only the candidates' rows are
 // read and tested.
 func (t *tx) queryWords(k *listKind, companyID string, q app.Query, offset, limit int) (ids []string, total int, ok bool, err error) {
+	if err := t.flushWords(); err != nil {
+		return nil, 0, true, err
+	}
 	if ids, total, ok := t.oneToken(k, companyID, q, offset, limit); ok {
 		return ids, total, true, nil
 	}
