@@ -86,69 +86,89 @@ func (t *tx) indexWords(k *listKind, companyID, id string, w *rowView, delta int
 		return nil
 	}
 	if t.words == nil {
-		t.words = &wordWrites{vocab: map[string]int64{}, posts: map[string]int64{}}
+		t.words = &wordWrites{vocab: map[string]int{}}
 	}
+	ww := t.words
 	for _, f := range k.wordFields() {
 		prefix := vocabPrefix(k, companyID, f)
 		for _, tok := range tokens(foldedText(w, f)) {
-			t.words.vocab[string(prefix)+string(tok)] += delta
-			t.words.posts[string(append(esc(bytes.Clone(prefix), tok), id...))] += delta
+			ww.buf = append(append(ww.buf[:0], prefix...), tok...)
+			if i, ok := ww.vocab[string(ww.buf)]; ok {
+				ww.counts[i] += delta
+			} else {
+				ww.vocab[string(ww.buf)] = len(ww.counts)
+				ww.counts = append(ww.counts, delta)
+			}
+			n := len(ww.arena)
+			ww.arena = append(esc(append(ww.arena, prefix...), tok), id...)
+			ww.posts = append(ww.posts, posting{key: ww.arena[n:len(ww.arena):len(ww.arena)], delta: delta})
 		}
 	}
 	return nil
 }
 
 // wordWrites are the word index changes a write transaction has made and
-// not written yet: each vocabulary count's net change, and each entry's
-// (above zero: put; below: delete; zero: as it was, which is what a
-// record written again with the same words leaves).
+// not written yet: each vocabulary count's net change (counts, by the
+// index vocab gives), and each entry put (delta 1) or deleted (-1), the
+// keys kept one after another in arena.
 //
 // Written together, the vocabulary takes one update per token and
-// transaction instead of one per record, an unchanged word of a record
-// written again costs nothing, and the entries go in key order: bbolt
-// splits a node only at commit, and keys put in random order into one
-// node move ever longer runs of it (batch.go).
+// transaction instead of one per record; an entry deleted and put again
+// (an unchanged word of a record written again) nets to nothing and is
+// not written; and the entries go in key order: bbolt splits a node only
+// at commit, and keys put in random order into one node move ever longer
+// runs of it (batch.go).
 type wordWrites struct {
-	vocab map[string]int64
-	posts map[string]int64
+	vocab  map[string]int
+	counts []int64
+	posts  []posting
+	arena  []byte
+	buf    []byte
+}
+
+type posting struct {
+	key   []byte
+	delta int64
 }
 
 // flushWords writes the held word index changes. It runs at the end of
 // an Update's function and before the transaction reads the index.
 func (t *tx) flushWords() error {
-	w := t.words
-	if w == nil {
+	ww := t.words
+	if ww == nil {
 		return nil
 	}
 	t.words = nil
 	vocab, words := t.bucket(bucketListVocab), t.bucket(bucketListWords)
-	keys := make([]string, 0, len(w.posts))
-	for k, n := range w.posts {
-		if n != 0 {
-			keys = append(keys, k)
+	// An entry's changes alternate (put when absent, deleted when there),
+	// so their sum says what the last one left, in any order.
+	slices.SortFunc(ww.posts, func(a, b posting) int { return bytes.Compare(a.key, b.key) })
+	for i := 0; i < len(ww.posts); {
+		j, net := i, int64(0)
+		for ; j < len(ww.posts) && bytes.Equal(ww.posts[j].key, ww.posts[i].key); j++ {
+			net += ww.posts[j].delta
 		}
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
 		var err error
-		if w.posts[k] > 0 {
-			err = words.Put([]byte(k), []byte{})
-		} else {
-			err = words.Delete([]byte(k))
+		switch {
+		case net > 0:
+			err = words.Put(ww.posts[i].key, []byte{})
+		case net < 0:
+			err = words.Delete(ww.posts[i].key)
 		}
 		if err != nil {
 			return err
 		}
+		i = j
 	}
-	keys = keys[:0]
-	for k, n := range w.vocab {
-		if n != 0 {
+	keys := make([]string, 0, len(ww.vocab))
+	for k, i := range ww.vocab {
+		if ww.counts[i] != 0 {
 			keys = append(keys, k)
 		}
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if err := addCount(vocab, []byte(k), w.vocab[k]); err != nil {
+		if err := addCount(vocab, []byte(k), ww.counts[ww.vocab[k]]); err != nil {
 			return err
 		}
 	}
