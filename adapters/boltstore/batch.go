@@ -29,11 +29,6 @@ func (t *tx) Batch(fn func() error) error {
 	if t.held != nil {
 		return fn() // already inside a batch
 	}
-	// What was held before the batch goes first: the batch's deletes are
-	// made at once.
-	if err := t.flushOrders(); err != nil {
-		return err
-	}
 	t.held = map[string]map[string][]byte{}
 	err := fn()
 	held := t.held
@@ -65,10 +60,6 @@ func (t *tx) Batch(fn func() error) error {
 
 // iput puts k in the index bucket, or holds it inside a batch.
 func (t *tx) iput(bucket, k, v []byte) error {
-	if t.heldOrder(bucket) {
-		t.holdOrder(bucket, k, v, false)
-		return nil
-	}
 	if t.held == nil {
 		return t.bucket(bucket).Put(k, v)
 	}
@@ -83,10 +74,6 @@ func (t *tx) iput(bucket, k, v []byte) error {
 
 // idelete deletes k from the index bucket and from what a batch holds.
 func (t *tx) idelete(bucket, k []byte) error {
-	if t.heldOrder(bucket) {
-		t.holdOrder(bucket, k, nil, true)
-		return nil
-	}
 	if m := t.held[string(bucket)]; m != nil {
 		delete(m, string(k))
 	}

@@ -17,8 +17,8 @@ import (
 // TestListWordsHeldWrites: the word index changes a transaction holds
 // (puts, replaces with other, the same or some of the same words, deletes,
 // inside and outside a batch) leave exactly the index built from the rows,
-// and a list read inside the transaction already sees them. The sort
-// indexes, held the same way, end as rebuilt from the records too.
+// and a list read inside the transaction already sees them. The other list
+// indexes end as rebuilt from the records too.
 func TestListWordsHeldWrites(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "costdb.db")
 	s := open(t, path)
@@ -38,8 +38,7 @@ func TestListWordsHeldWrites(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// The page comes from the sort index: it must hold what the
-		// transaction wrote too.
+		// The page comes from the sort index, walked with the word index.
 		if len(rs) != min(total, 5) {
 			t.Errorf("%s: page of %d, total %d", word, len(rs), total)
 		}

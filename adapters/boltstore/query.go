@@ -441,9 +441,6 @@ func (t *tx) query(k *listKind, companyID string, q app.Query) ([]string, int, e
 	if err := t.readable(); err != nil {
 		return nil, 0, err
 	}
-	if err := t.flushOrders(); err != nil {
-		return nil, 0, err
-	}
 	if err := k.check(q); err != nil {
 		return nil, 0, err
 	}
@@ -891,9 +888,6 @@ func rebuildLists(btx *bolt.Tx) error {
 		if err != nil {
 			return err
 		}
-	}
-	if err := t.flushOrders(); err != nil {
-		return err
 	}
 	return t.flushWords()
 }

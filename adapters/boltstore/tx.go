@@ -41,9 +41,6 @@ type tx struct {
 	held map[string]map[string][]byte
 	// words holds the word index changes not yet written (listwords.go).
 	words *wordWrites
-	// orders holds the sort and uses index changes not yet written
-	// (orderwrites.go).
-	orders []orderOp
 }
 
 // structures returns the transaction's pending structure writes.
@@ -56,9 +53,6 @@ func (t *tx) structures() *structureWrites {
 
 // flush writes the pending structures: the end of an Update's function.
 func (t *tx) flush() error {
-	if err := t.flushOrders(); err != nil {
-		return err
-	}
 	if err := t.flushWords(); err != nil {
 		return err
 	}
