@@ -79,8 +79,9 @@ func vocabPrefix(k *listKind, companyID string, f app.Field) []byte {
 // predates the buckets has none: then there is nothing to keep.
 //
 // The changes are held in the transaction (wordWrites) and written by
-// flushWords: a record adds about ten entries and ten vocabulary counts,
-// which written one by one cost a company's writes half as much again.
+// flushWords: a record adds an entry and a vocabulary count per word of
+// its code and description, which written one at a time made writing a
+// company's resources half as costly again.
 func (t *tx) indexWords(k *listKind, companyID, id string, w *rowView, delta int64) error {
 	if t.bucket(bucketListVocab) == nil || t.bucket(bucketListWords) == nil {
 		return nil
