@@ -77,30 +77,100 @@ func vocabPrefix(k *listKind, companyID string, f app.Field) []byte {
 // indexWords adds (delta 1) or removes (delta -1) the word entries of the
 // row w of record id of the company. A file opened by a costdb that
 // predates the buckets has none: then there is nothing to keep.
+//
+// The changes are held in the transaction (wordWrites) and written by
+// flushWords: a record adds an entry and a vocabulary count per word of
+// its code and description, which written one at a time made writing a
+// company's resources half as costly again.
 func (t *tx) indexWords(k *listKind, companyID, id string, w *rowView, delta int64) error {
-	vocab, words := t.bucket(bucketListVocab), t.bucket(bucketListWords)
-	if vocab == nil || words == nil {
+	if t.bucket(bucketListVocab) == nil || t.bucket(bucketListWords) == nil {
 		return nil
 	}
+	if t.words == nil {
+		t.words = &wordWrites{vocab: map[string]int{}}
+	}
+	ww := t.words
 	for _, f := range k.wordFields() {
 		prefix := vocabPrefix(k, companyID, f)
 		for _, tok := range tokens(foldedText(w, f)) {
-			vk := append(bytes.Clone(prefix), tok...)
-			pk := append(esc(bytes.Clone(prefix), tok), id...)
-			if err := addCount(vocab, vk, delta); err != nil {
-				return err
-			}
-			// Through the batch (batch.go): an import's entries are put in
-			// key order, not one by one into one node (quadratic).
-			var err error
-			if delta > 0 {
-				err = t.iput(bucketListWords, pk, []byte{})
+			ww.buf = append(append(ww.buf[:0], prefix...), tok...)
+			if i, ok := ww.vocab[string(ww.buf)]; ok {
+				ww.counts[i] += delta
 			} else {
-				err = t.idelete(bucketListWords, pk)
+				ww.vocab[string(ww.buf)] = len(ww.counts)
+				ww.counts = append(ww.counts, delta)
 			}
-			if err != nil {
-				return err
-			}
+			n := len(ww.arena)
+			ww.arena = append(esc(append(ww.arena, prefix...), tok), id...)
+			ww.posts = append(ww.posts, posting{key: ww.arena[n:len(ww.arena):len(ww.arena)], delta: delta})
+		}
+	}
+	return nil
+}
+
+// wordWrites are the word index changes a write transaction has made and
+// not written yet: each vocabulary count's net change (counts, by the
+// index vocab gives), and each entry put (delta 1) or deleted (-1), the
+// keys kept one after another in arena.
+//
+// Written together, the vocabulary takes one update per token and
+// transaction instead of one per record; an entry deleted and put again
+// (an unchanged word of a record written again) nets to nothing and is
+// not written; and the entries go in key order: bbolt splits a node only
+// at commit, and keys put in random order into one node move ever longer
+// runs of it (batch.go).
+type wordWrites struct {
+	vocab  map[string]int
+	counts []int64
+	posts  []posting
+	arena  []byte
+	buf    []byte
+}
+
+type posting struct {
+	key   []byte
+	delta int64
+}
+
+// flushWords writes the held word index changes. It runs at the end of
+// an Update's function and before the transaction reads the index.
+func (t *tx) flushWords() error {
+	ww := t.words
+	if ww == nil {
+		return nil
+	}
+	t.words = nil
+	vocab, words := t.bucket(bucketListVocab), t.bucket(bucketListWords)
+	// An entry's changes alternate (put when absent, deleted when there),
+	// so their sum says what the last one left, in any order.
+	slices.SortFunc(ww.posts, func(a, b posting) int { return bytes.Compare(a.key, b.key) })
+	for i := 0; i < len(ww.posts); {
+		j, net := i, int64(0)
+		for ; j < len(ww.posts) && bytes.Equal(ww.posts[j].key, ww.posts[i].key); j++ {
+			net += ww.posts[j].delta
+		}
+		var err error
+		switch {
+		case net > 0:
+			err = words.Put(ww.posts[i].key, []byte{})
+		case net < 0:
+			err = words.Delete(ww.posts[i].key)
+		}
+		if err != nil {
+			return err
+		}
+		i = j
+	}
+	keys := make([]string, 0, len(ww.vocab))
+	for k, i := range ww.vocab {
+		if ww.counts[i] != 0 {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if err := addCount(vocab, []byte(k), ww.counts[ww.vocab[k]]); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -296,6 +366,9 @@ func walkCheaper(offset, limit, all, matches int) bool {
 // they are few beside the walk; otherwise only the candidates' rows are
 // read and tested.
 func (t *tx) queryWords(k *listKind, companyID string, q app.Query, offset, limit int) (ids []string, total int, ok bool, err error) {
+	if err := t.flushWords(); err != nil {
+		return nil, 0, true, err
+	}
 	if ids, total, ok := t.oneToken(k, companyID, q, offset, limit); ok {
 		return ids, total, true, nil
 	}

@@ -909,7 +909,7 @@ func rebuildLists(btx *bolt.Tx) error {
 			return err
 		}
 	}
-	return nil
+	return t.flushWords()
 }
 
 func (r *groupRecord) companyAndID() (string, string)       { return r.CompanyID, r.ID }

@@ -42,6 +42,8 @@ type tx struct {
 	search map[string]*searchEdition
 	// held are the index writes of a batch (batch.go), by bucket and key.
 	held map[string]map[string][]byte
+	// words holds the word index changes not yet written (listwords.go).
+	words *wordWrites
 }
 
 // structures returns the transaction's pending structure writes.
@@ -54,6 +56,9 @@ func (t *tx) structures() *structureWrites {
 
 // flush writes the pending structures: the end of an Update's function.
 func (t *tx) flush() error {
+	if err := t.flushWords(); err != nil {
+		return err
+	}
 	if err := t.flushSearch(); err != nil {
 		return err
 	}
