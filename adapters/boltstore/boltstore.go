@@ -234,6 +234,7 @@ func (s *Store) View(ctx context.Context, fn func(app.Tx) error) error {
 		return fmt.Errorf("boltstore: begin read transaction: %w", err)
 	}
 	t := &tx{btx: btx, records: s.records, resources: s.resources}
+	t.opened = t.openedArr[:0]
 	defer func() {
 		t.done = true
 		_ = btx.Rollback()

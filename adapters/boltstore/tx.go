@@ -44,6 +44,10 @@ type tx struct {
 	held map[string]map[string][]byte
 	// words holds the word index changes not yet written (listwords.go).
 	words *wordWrites
+	// opened are the buckets a read transaction opened (bucket), in the
+	// array's room.
+	opened    []openedBucket
+	openedArr [8]openedBucket
 }
 
 // structures returns the transaction's pending structure writes.
@@ -90,7 +94,32 @@ func (t *tx) canWrite() error {
 	return nil
 }
 
-func (t *tx) bucket(name []byte) *bolt.Bucket { return t.btx.Bucket(name) }
+// bucket returns the top-level bucket with the name. A read transaction
+// keeps the buckets it opened: bbolt opens a bucket again at every call
+// of a read-only transaction (a write one keeps them itself), copying its
+// header, and an inline bucket's whole page, when its entry is not
+// aligned in the page that holds it.
+func (t *tx) bucket(name []byte) *bolt.Bucket {
+	if t.writable {
+		return t.btx.Bucket(name)
+	}
+	for _, o := range t.opened {
+		if string(o.name) == string(name) {
+			return o.b
+		}
+	}
+	b := t.btx.Bucket(name)
+	if b != nil && len(t.opened) < cap(t.opened) {
+		t.opened = append(t.opened, openedBucket{name, b})
+	}
+	return b
+}
+
+// openedBucket is a bucket a read transaction opened (tx.bucket).
+type openedBucket struct {
+	name []byte
+	b    *bolt.Bucket
+}
 
 // key joins the parts of a composite key with NUL bytes.
 func key(parts ...string) []byte {
