@@ -251,7 +251,7 @@ type failedBatch struct{ err error }
 
 func (f failedBatch) Exec() (pgconn.CommandTag, error) { return pgconn.CommandTag{}, f.err }
 func (f failedBatch) Query() (pgx.Rows, error)         { return nil, f.err }
-func (f failedBatch) QueryRow() pgx.Row                { return errRow{f.err} }
+func (f failedBatch) QueryRow() pgx.Row                { return errRow(f) }
 func (f failedBatch) Close() error                     { return f.err }
 func (f failedBatch) Tx() pgx.Tx                       { return nil }
 

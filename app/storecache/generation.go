@@ -2,7 +2,8 @@ package storecache
 
 import (
 	"encoding/binary"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/costdb/costdb/app"
@@ -156,12 +157,12 @@ func (t *writeTx) bump() error {
 			return err
 		}
 	}
-	for _, id := range sortedKeys(t.companies) {
+	for _, id := range slices.Sorted(maps.Keys(t.companies)) {
 		if _, err := bumpCounter(t.Tx, genCompanyKey+id); err != nil {
 			return err
 		}
 	}
-	for _, id := range sortedKeys(t.comps) {
+	for _, id := range slices.Sorted(maps.Keys(t.comps)) {
 		n, err := bumpCounter(t.Tx, genCompsKey+id)
 		if err != nil {
 			return err
@@ -169,22 +170,13 @@ func (t *writeTx) bump() error {
 		if t.companies[id] {
 			continue // the company's counter moved: it tags every answer
 		}
-		for _, c := range sortedKeys(t.comps[id]) {
+		for _, c := range slices.Sorted(maps.Keys(t.comps[id])) {
 			if err := putCounter(t.Tx, genCompKey+c, n); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ids := make([]string, 0, len(m))
-	for id := range m {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
 }
 
 // composition notes a write of the company's composition with the id.

@@ -2,14 +2,7 @@ package server_test
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"testing"
-
-	"github.com/costdb/costdb/adapters/httpapi/server"
-	"github.com/costdb/costdb/adapters/jwtauth"
-	"github.com/costdb/costdb/app"
-	"github.com/costdb/costdb/app/storecache"
 )
 
 // TestNoStaleAuthorizationAcrossServers checks that a GET answered from a
@@ -21,29 +14,10 @@ func TestNoStaleAuthorizationAcrossServers(t *testing.T) {
 	f := newConditionalFixture(t)
 	h := f.h
 	ctx := context.Background()
-	key, err := app.New(h.Store, nil, app.Config{}).SigningKey(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tokens, err := jwtauth.New(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	speed2 := storecache.New(h.Store) // another server: its own caches
-	svc2 := app.New(speed2, tokens, app.Config{})
-	env2 := *h.Env
-	env2.App, env2.Speed = svc2, speed2
-	srv2 := httptest.NewServer(server.Handler(&env2))
-	defer srv2.Close()
+	srv2 := secondServer(t, h)
 	get2 := func(path, token string) int {
-		req, _ := http.NewRequest("GET", srv2.URL+path, nil)
-		req.Header.Set("Authorization", "Bearer "+token)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		return resp.StatusCode
+		st, _, _ := srv2.get(token, path, "")
+		return st
 	}
 	paths := []string{v2Base + "/my_database/compositions/" + f.comp, v1Base + "/base/mybase/resources/" + f.resource}
 	both := func(step, token string, want int) {
@@ -68,11 +42,11 @@ func TestNoStaleAuthorizationAcrossServers(t *testing.T) {
 	both("disabled", f.u.Token, 401)
 	// Enabled through the second service: the old token stays revoked,
 	// a new one works everywhere.
-	if err := svc2.SetUserDisabled(ctx, f.u.Email, false); err != nil {
+	if err := srv2.svc.SetUserDisabled(ctx, f.u.Email, false); err != nil {
 		t.Fatal(err)
 	}
 	both("enabled, old token", f.u.Token, 401)
-	s, err := svc2.Authenticate(ctx, f.u.Email, f.u.Secret)
+	s, err := srv2.svc.Authenticate(ctx, f.u.Email, f.u.Secret)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -329,7 +329,8 @@ func TestWholeAnswersCarryTheirLength(t *testing.T) {
 // the database would be.
 type server2 struct {
 	*httptest.Server
-	t *testing.T
+	t   *testing.T
+	svc *app.Service // its own service over the store
 }
 
 func secondServer(t *testing.T, h *apitest.Harness) *server2 {
@@ -348,7 +349,7 @@ func secondServer(t *testing.T, h *apitest.Harness) *server2 {
 	env2.App, env2.Speed = svc2, speed2
 	srv := httptest.NewServer(server.Handler(&env2))
 	t.Cleanup(srv.Close)
-	return &server2{Server: srv, t: t}
+	return &server2{Server: srv, t: t, svc: svc2}
 }
 
 // get answers a GET through the second server: status, ETag and body.
