@@ -123,15 +123,25 @@ func (h *handlers) versionRead(w http.ResponseWriter, r *http.Request) (int, boo
 	return n, true
 }
 
-// getVersion handles GET /budgets/{id}/versions/{version}.
-func (h *handlers) getVersion(w http.ResponseWriter, r *http.Request) {
+// version reads version {version} of budget {id} for a read of it; false
+// when it answered the error.
+func (h *handlers) version(w http.ResponseWriter, r *http.Request) (*domain.BudgetVersion, bool) {
 	n, ok := h.versionRead(w, r)
 	if !ok {
-		return
+		return nil, false
 	}
 	v, err := h.env.App.BudgetVersion(r.Context(), principal(r), chi.URLParam(r, "id"), n)
 	if err != nil {
 		h.writeError(w, r, err)
+		return nil, false
+	}
+	return v, true
+}
+
+// getVersion handles GET /budgets/{id}/versions/{version}.
+func (h *handlers) getVersion(w http.ResponseWriter, r *http.Request) {
+	v, ok := h.version(w, r)
+	if !ok {
 		return
 	}
 	doc, err := h.versionDoc(v)

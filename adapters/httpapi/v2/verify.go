@@ -26,13 +26,8 @@ func (h *handlers) verifyRoutes(r chi.Router) {
 
 // versionContent handles GET /budgets/{id}/versions/{version}/content.
 func (h *handlers) versionContent(w http.ResponseWriter, r *http.Request) {
-	n, ok := h.versionRead(w, r)
+	v, ok := h.version(w, r)
 	if !ok {
-		return
-	}
-	v, err := h.env.App.BudgetVersion(r.Context(), principal(r), chi.URLParam(r, "id"), n)
-	if err != nil {
-		h.writeError(w, r, err)
 		return
 	}
 	b, _, err := v.Open()
@@ -41,7 +36,7 @@ func (h *handlers) versionContent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("X-Content-SHA256", v.Hash)
-	httpapi.WriteExport(w, "application/json", "attachment", reports.VersionFilename(b, n, "versao", "json"), v.Content)
+	httpapi.WriteExport(w, "application/json", "attachment", reports.VersionFilename(b, v.Number, "versao", "json"), v.Content)
 }
 
 // versionVerification handles GET /budgets/{id}/versions/{version}/verification.
