@@ -44,6 +44,18 @@ func (a Item) SameLine(b Item) bool {
 // IsOwn reports whether the item comes from the company's own base.
 func (a Item) IsOwn() bool { return a.Bank == BankMyBase }
 
+// OwnResourceCodes are the codes of the company's own resources the
+// composition's items name, in item order.
+func (c *Composition) OwnResourceCodes() []string {
+	var codes []string
+	for _, it := range c.Items {
+		if it.IsOwn() && it.Kind == KindResource {
+			codes = append(codes, it.Code)
+		}
+	}
+	return codes
+}
+
 // BankRef is a bank edition attached to a composition: which edition of a
 // reference bank its items of that bank are priced from.
 type BankRef struct {

@@ -50,12 +50,9 @@ func (t *tx) keepOwnResources(cs []*domain.Composition, q *queuedResources) {
 		t.own[ownKey{r.CompanyID, r.Code}] = r
 	}
 	for _, c := range cs {
-		for _, it := range c.Items {
-			k := ownKey{c.CompanyID, it.Code}
-			if it.IsOwn() && it.Kind == domain.KindResource {
-				if _, ok := t.own[k]; !ok {
-					t.own[k] = nil
-				}
+		for _, code := range c.OwnResourceCodes() {
+			if _, ok := t.own[ownKey{c.CompanyID, code}]; !ok {
+				t.own[ownKey{c.CompanyID, code}] = nil
 			}
 		}
 	}

@@ -171,13 +171,7 @@ func (t *recordingTx) Composition(id string) (*domain.Composition, error) {
 	} else if pf, ok := app.Optional[app.ResourcePrefetcher](t.read.Tx); ok {
 		// Kept decoded, its own resources were not read with it: read
 		// them in one go for the pricing that follows.
-		var codes []string
-		for _, it := range c.Items {
-			if it.IsOwn() && it.Kind == domain.KindResource {
-				codes = append(codes, it.Code)
-			}
-		}
-		if len(codes) > 0 {
+		if codes := c.OwnResourceCodes(); len(codes) > 0 {
 			if err := pf.PrefetchResources(c.CompanyID, codes); err != nil {
 				return nil, t.refuse()
 			}
