@@ -132,14 +132,17 @@ func (e *Env) conditional(cache *responseCache, renders *inFlight) func(http.Han
 				} else {
 					var ans *cachedAnswer
 					defer func() { renders.end(all.key, fl, ans) }()
-					ans = render(next, w, r, all, one, none, false)
+					// An answer that will not be shared (not a 200, or larger
+					// than the cache keeps: a big export) lets its waiters go at
+					// once rather than when it ends.
+					ans = render(next, w, r, all, one, none, false, func() { renders.end(all.key, fl, nil) })
 					if ans != nil {
 						cache.put(ans.key, ans)
 					}
 					return
 				}
 			}
-			if ans := render(next, w, r, all, one, none, e.NoResponseCache); ans != nil {
+			if ans := render(next, w, r, all, one, none, e.NoResponseCache, nil); ans != nil {
 				cache.put(ans.key, ans)
 			}
 		})
@@ -148,9 +151,10 @@ func (e *Env) conditional(cache *responseCache, renders *inFlight) func(http.Han
 
 // render runs the handler for a request that no cached answer serves and
 // returns the answer to keep, nil when it is not one (not a 200, too large
-// or streamed, or noCache).
-func render(next http.Handler, w http.ResponseWriter, r *http.Request, all, one, none *tagged, noCache bool) *cachedAnswer {
-	cw := &captureWriter{ResponseWriter: w, all: all, one: one, none: none, before: w.Header().Clone(), overflow: noCache}
+// or streamed, or noCache). giveUp, when not nil, is called as soon as the
+// answer is known not to be one.
+func render(next http.Handler, w http.ResponseWriter, r *http.Request, all, one, none *tagged, noCache bool, giveUp func()) *cachedAnswer {
+	cw := &captureWriter{ResponseWriter: w, all: all, one: one, none: none, before: w.Header().Clone(), overflow: noCache, giveUp: giveUp}
 	if one != nil || none != nil {
 		var ctx context.Context
 		ctx, cw.reads = storecache.WithReads(r.Context())
@@ -191,6 +195,7 @@ type flight struct {
 	done    chan struct{}
 	ans     *cachedAnswer // set before done is closed; nil: none to share
 	waiters int           // the requests that joined it (under inFlight.mu)
+	once    sync.Once
 }
 
 // join returns the render of key in flight and false, or a new one and
@@ -210,12 +215,16 @@ func (f *inFlight) join(key string) (*flight, bool) {
 	return fl, true
 }
 
+// end ends the render of key with ans (nil: none to share); only its
+// first call counts.
 func (f *inFlight) end(key string, fl *flight, ans *cachedAnswer) {
-	f.mu.Lock()
-	delete(f.m, key)
-	f.mu.Unlock()
-	fl.ans = ans
-	close(fl.done)
+	fl.once.Do(func() {
+		f.mu.Lock()
+		delete(f.m, key)
+		f.mu.Unlock()
+		fl.ans = ans
+		close(fl.done)
+	})
 }
 
 // tagged is one way to tag an answer: its cache key and its ETag (made
@@ -340,6 +349,15 @@ type captureWriter struct {
 	header   http.Header
 	buf      []byte
 	overflow bool
+	giveUp   func() // called once the answer is known not to be kept
+}
+
+// gaveUp notes that the answer will not be kept.
+func (c *captureWriter) gaveUp() {
+	if c.giveUp != nil {
+		c.giveUp()
+		c.giveUp = nil
+	}
 }
 
 // kind is how the answer is tagged by what its handler has read so far.
@@ -371,6 +389,8 @@ func (c *captureWriter) WriteHeader(status int) {
 		if n, err := strconv.Atoi(c.ResponseWriter.Header().Get("Content-Length")); err == nil && n <= maxCachedAnswer && !c.overflow {
 			c.buf = make([]byte, 0, n)
 		}
+	} else {
+		c.gaveUp()
 	}
 	c.ResponseWriter.WriteHeader(status)
 }
@@ -382,6 +402,7 @@ func (c *captureWriter) Write(b []byte) (int, error) {
 	if c.status == http.StatusOK && !c.overflow {
 		if len(c.buf)+len(b) > maxCachedAnswer {
 			c.overflow, c.buf = true, nil
+			c.gaveUp()
 		} else {
 			c.buf = append(c.buf, b...)
 		}

@@ -117,3 +117,49 @@ func TestConcurrentMissesRenderOnce(t *testing.T) {
 		t.Errorf("the handler ran %d times for 3 concurrent misses of a 404, want 3", got)
 	}
 }
+
+// TestLargeAnswerLetsWaitersGo: a render whose answer grows past what the
+// cache keeps (a large export) lets the requests waiting for it go as soon
+// as it does, not when it ends: each renders its own.
+func TestLargeAnswerLetsWaitersGo(t *testing.T) {
+	e := &Env{Speed: storecache.New(countersStore{})}
+	renders := &inFlight{}
+	var runs atomic.Int32
+	release := make(chan struct{})
+	big := make([]byte, maxCachedAnswer+1)
+	h := e.conditional(newResponseCache(1<<20), renders)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		first := runs.Add(1) == 1
+		_, _ = w.Write(big)
+		if first {
+			<-release // the first render goes on after its answer overflowed
+		}
+	}))
+	p := domain.Principal{CompanyID: "co1", UserID: "u1"}
+	do := func() *httptest.ResponseRecorder {
+		r := httptest.NewRequest("GET", "/api/public/v2/budgets/b1/reports/analytic.xlsx", nil).WithContext(WithPrincipal(context.Background(), p))
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w
+	}
+	leader := make(chan *httptest.ResponseRecorder, 1)
+	go func() { leader <- do() }()
+	for deadline := time.Now().Add(10 * time.Second); runs.Load() == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the first render did not start")
+		}
+	}
+	// The first render has overflowed (or will): these must not wait for
+	// its end, which comes only after they are answered.
+	for i := range 3 {
+		if w := do(); w.Code != 200 || w.Body.Len() != len(big) {
+			t.Fatalf("waiter %d: %d, %d bytes", i, w.Code, w.Body.Len())
+		}
+	}
+	close(release)
+	if w := <-leader; w.Code != 200 || w.Body.Len() != len(big) {
+		t.Errorf("first: %d, %d bytes", w.Code, w.Body.Len())
+	}
+	if got := runs.Load(); got != 4 {
+		t.Errorf("the handler ran %d times, want 4 (a large answer is not shared)", got)
+	}
+}
