@@ -73,6 +73,8 @@ type Store struct {
 	// resources keeps the resources read transactions decoded
 	// (resourcecache.go).
 	resources *recordcache.Cache
+	// tokens remembers the tokens a filter word matched (tokenmemo.go).
+	tokens *tokenMemo
 }
 
 var _ app.Store = (*Store)(nil)
@@ -151,7 +153,7 @@ func Open(path string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	return &Store{db: db, path: path, records: recordcache.New(recordcache.DefaultMax),
-		resources: recordcache.New(resourceCacheMax)}, nil
+		resources: recordcache.New(resourceCacheMax), tokens: newTokenMemo()}, nil
 }
 
 // initSchema creates the buckets of a new file, or checks the schema version
@@ -233,7 +235,7 @@ func (s *Store) View(ctx context.Context, fn func(app.Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("boltstore: begin read transaction: %w", err)
 	}
-	t := &tx{btx: btx, records: s.records, resources: s.resources}
+	t := &tx{btx: btx, records: s.records, resources: s.resources, tokens: s.tokens}
 	t.opened = t.openedArr[:0]
 	defer func() {
 		t.done = true

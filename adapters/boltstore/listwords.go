@@ -168,10 +168,19 @@ func (t *tx) flushWords() error {
 		}
 	}
 	slices.Sort(keys)
+	changed := false
 	for _, k := range keys {
-		if err := addCount(vocab, []byte(k), ww.counts[ww.vocab[k]]); err != nil {
+		c, err := addVocab(vocab, []byte(k), ww.counts[ww.vocab[k]])
+		if err != nil {
 			return err
 		}
+		changed = changed || c
+	}
+	if changed {
+		// A token entered or left: the memo of read transactions
+		// (tokenmemo.go) no longer holds.
+		_, err := vocab.NextSequence()
+		return err
 	}
 	return nil
 }
@@ -252,6 +261,9 @@ func buildListWords(btx *bolt.Tx) error {
 type postings struct {
 	prefix []byte
 	n      int
+	// vocab is the token's key in the vocabulary (valid while the
+	// transaction lasts).
+	vocab []byte
 }
 
 // tokensWith returns the postings of the company's tokens of field f that
@@ -262,7 +274,7 @@ func tokensWith(vocab *bolt.Bucket, k *listKind, companyID string, f app.Field, 
 	vc := vocab.Cursor()
 	for tok, v := vc.Seek(prefix); tok != nil && bytes.HasPrefix(tok, prefix); tok, v = vc.Next() {
 		if bytes.Contains(tok[len(prefix):], w) && len(v) == 8 {
-			out = append(out, postings{prefix: esc(bytes.Clone(prefix), tok[len(prefix):]), n: int(binary.BigEndian.Uint64(v))})
+			out = append(out, postings{prefix: esc(bytes.Clone(prefix), tok[len(prefix):]), n: int(binary.BigEndian.Uint64(v)), vocab: tok})
 		}
 	}
 	return out
@@ -286,7 +298,7 @@ func (t *tx) wordSet(k *listKind, companyID string, c app.Cond) (set map[string]
 	for i, w := range want {
 		one := map[string]struct{}{}
 		for _, f := range c.Fields {
-			for _, p := range tokensWith(vocab, k, companyID, f, []byte(w)) {
+			for _, p := range t.tokensWith(vocab, k, companyID, f, []byte(w)) {
 				for pk, _ := wc.Seek(p.prefix); pk != nil && bytes.HasPrefix(pk, p.prefix); pk, _ = wc.Next() {
 					one[string(pk[len(p.prefix):])] = struct{}{}
 				}
@@ -325,7 +337,7 @@ func (t *tx) oneToken(k *listKind, companyID string, q app.Query, offset, limit 
 	if len(want) != 1 {
 		return nil, 0, false
 	}
-	ps := tokensWith(vocab, k, companyID, c.Fields[0], []byte(want[0]))
+	ps := t.tokensWith(vocab, k, companyID, c.Fields[0], []byte(want[0]))
 	switch {
 	case len(ps) == 0:
 		return []string{}, 0, true

@@ -44,6 +44,9 @@ type tx struct {
 	held map[string]map[string][]byte
 	// words holds the word index changes not yet written (listwords.go).
 	words *wordWrites
+	// tokens is the store's memo of the tokens a filter word matched, for
+	// a read transaction (tokenmemo.go).
+	tokens *tokenMemo
 	// opened are the buckets a read transaction opened (bucket), in the
 	// array's room.
 	opened    []openedBucket
