@@ -39,6 +39,10 @@ type lazyTx struct {
 	// rows read by aheadRows (settingsahead.go).
 	ahead     *pgx.QueuedQuery
 	aheadRows func(pgx.Rows) error
+	// pendingErr is the failure of a pending statement (BEGIN, the
+	// settings read ahead, a deferred write), which the statement it went
+	// with reports as its own (groupcommit.go tells them apart).
+	pendingErr error
 }
 
 func newLazyTx(conn *pgxpool.Conn, writable bool) *lazyTx {
@@ -76,6 +80,7 @@ func (l *lazyTx) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
 		}
 		if err != nil {
 			_ = br.Close()
+			l.pendingErr = err
 			return failedBatch{err}
 		}
 	}

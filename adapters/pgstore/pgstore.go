@@ -78,11 +78,11 @@ const DefaultMaxWriters = 1
 // Store is an app.Store on a PostgreSQL database. It is safe for concurrent
 // use by many goroutines and by many processes.
 type Store struct {
-	pool    *pgxpool.Pool
-	wpool   *pgxpool.Pool // the write transactions' (writerpool.go)
-	opts    Options
-	closed  atomic.Bool
-	writers chan struct{} // a slot per running write transaction
+	pool   *pgxpool.Pool
+	wpool  *pgxpool.Pool // the write transactions' (writerpool.go)
+	opts   Options
+	closed atomic.Bool
+	queue  writeQueue // the write transactions (groupcommit.go)
 	// health remembers a write that failed for a full disk, for Ping,
 	// until a write commits again.
 	health app.StorageHealth
@@ -142,7 +142,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		pool.Close()
 		return nil, err
 	}
-	s := &Store{pool: pool, wpool: wpool, opts: opts, writers: make(chan struct{}, n), records: recordcache.New(recordcache.DefaultMax), trips: trips}
+	s := &Store{pool: pool, wpool: wpool, opts: opts, queue: writeQueue{max: n}, records: recordcache.New(recordcache.DefaultMax), trips: trips}
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -343,36 +343,9 @@ func (s *Store) runRetried(ctx context.Context, writable bool, fn func(app.Tx) e
 		return errClosed
 	}
 	if writable {
-		select {
-		case s.writers <- struct{}{}:
-			defer func() { <-s.writers }()
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+		return s.runWrite(ctx, fn)
 	}
-	max := s.maxRetries()
-	for attempt := 0; ; attempt++ {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		err, retry := s.runOnce(ctx, writable, fn)
-		if !retry {
-			return err
-		}
-		if attempt >= max {
-			return domain.Errorf(domain.EUNAVAILABLE, "the database is busy: the transaction was aborted by concurrent ones %d times, try again (%v)", attempt+1, err)
-		}
-		if s.opts.OnRetry != nil {
-			s.opts.OnRetry(attempt+1, err)
-		}
-		// A short, growing, jittered pause lets the other transaction end.
-		pause := time.Duration(1<<min(attempt, 6)) * time.Millisecond
-		select {
-		case <-time.After(pause/2 + time.Duration(rand.Int64N(int64(pause)))):
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
+	return s.retried(ctx, func() (error, bool) { return s.runOnce(ctx, false, fn) })
 }
 
 // runOnce runs fn in one transaction. retry says whether the transaction

@@ -1,0 +1,391 @@
+package pgstore
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/costdb/costdb/adapters/pgstore/pgtest"
+	"github.com/costdb/costdb/app"
+)
+
+// openGroupStore opens a store on a new database; it returns its URL too.
+func openGroupStore(t *testing.T, opts Options) (*Store, string) {
+	t.Helper()
+	url := pgtest.NewDatabaseFrom(t, "pgstore", func(url string) error {
+		s, err := Open(context.Background(), url, Options{})
+		if err != nil {
+			return err
+		}
+		return s.Close()
+	})
+	s, err := Open(context.Background(), url, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s, url
+}
+
+// txid is the ID of the top-level transaction tx runs in.
+func txid(t *testing.T, atx app.Tx) int64 {
+	t.Helper()
+	var id int64
+	if _, err := atx.(*tx).one(`SELECT txid_current()`, nil, &id); err != nil {
+		t.Error(err)
+	}
+	return id
+}
+
+// blockWriter starts an Update that holds the store's only write slot
+// until the returned release is called, and waits until it runs.
+func blockWriter(t *testing.T, s *Store) (release func()) {
+	t.Helper()
+	running, done := make(chan struct{}), make(chan struct{})
+	errc := make(chan error, 1)
+	go func() {
+		errc <- s.Update(context.Background(), func(app.Tx) error {
+			close(running)
+			<-done
+			return nil
+		})
+	}()
+	<-running
+	return func() {
+		close(done)
+		if err := <-errc; err != nil {
+			t.Errorf("the blocking writer: %v", err)
+		}
+	}
+}
+
+// waitQueued waits until n Updates wait in the store's queue.
+func waitQueued(t *testing.T, s *Store, n int) {
+	t.Helper()
+	// A guard against a hang, not a measure.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		s.queue.mu.Lock()
+		got := len(s.queue.waiting)
+		s.queue.mu.Unlock()
+		if got == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d Updates queued, want %d", got, n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func setting(t *testing.T, s *Store, k string) []byte {
+	t.Helper()
+	var v []byte
+	if err := s.View(context.Background(), func(tx app.Tx) error {
+		var err error
+		v, err = tx.Setting(k)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// group runs fns as Updates queued behind a blocked writer, so that they
+// run as one group, and returns each one's error (or its panic, as
+// errPanic).
+func group(t *testing.T, s *Store, ctxs []context.Context, fns ...func(app.Tx) error) []error {
+	t.Helper()
+	release := blockWriter(t, s)
+	errs := make([]error, len(fns))
+	var wg sync.WaitGroup
+	for i, fn := range fns {
+		ctx := context.Background()
+		if ctxs != nil && ctxs[i] != nil {
+			ctx = ctxs[i]
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if v := recover(); v != nil {
+					errs[i] = errPanic{v}
+				}
+			}()
+			errs[i] = s.Update(ctx, fn)
+		}()
+		waitQueued(t, s, i+1) // in this order
+	}
+	release()
+	wg.Wait()
+	return errs
+}
+
+type errPanic struct{ v any }
+
+func (e errPanic) Error() string { return "panic" }
+
+// TestGroupCommit checks that Updates queued behind the writer run in one
+// transaction, each seeing the effects of those before it, and all commit.
+func TestGroupCommit(t *testing.T) {
+	s, _ := openGroupStore(t, Options{})
+	ids := make([]int64, 3)
+	var seen []byte
+	errs := group(t, s, nil,
+		func(tx app.Tx) error {
+			ids[0] = txid(t, tx)
+			return tx.PutSetting("a", []byte("1"))
+		},
+		func(tx app.Tx) error {
+			ids[1] = txid(t, tx)
+			v, err := tx.Setting("a")
+			seen = v
+			if err != nil {
+				return err
+			}
+			return tx.PutSetting("b", []byte("2"))
+		},
+		func(tx app.Tx) error {
+			ids[2] = txid(t, tx)
+			return tx.PutSetting("c", []byte("3"))
+		})
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("Update %d: %v", i, err)
+		}
+	}
+	if ids[0] == 0 || ids[0] != ids[1] || ids[1] != ids[2] {
+		t.Errorf("transactions %v, want the three Updates in one", ids)
+	}
+	if string(seen) != "1" {
+		t.Errorf("the second Update read a = %q, want the first one's 1", seen)
+	}
+	for k, want := range map[string]string{"a": "1", "b": "2", "c": "3"} {
+		if got := setting(t, s, k); string(got) != want {
+			t.Errorf("%s = %q, want %q", k, got, want)
+		}
+	}
+}
+
+// TestGroupCommitFailedFn checks that a fn that fails, or panics, after
+// writing leaves nothing, while the others of its group commit.
+func TestGroupCommitFailedFn(t *testing.T) {
+	s, _ := openGroupStore(t, Options{})
+	bad := errors.New("bad input")
+	ids := make([]int64, 4)
+	var seen []byte
+	errs := group(t, s, nil,
+		func(tx app.Tx) error {
+			ids[0] = txid(t, tx)
+			if err := tx.PutSetting("a", []byte("1")); err != nil {
+				return err
+			}
+			return tx.PutSetting("shared", []byte("a"))
+		},
+		func(tx app.Tx) error {
+			ids[1] = txid(t, tx)
+			if err := tx.PutSetting("b", []byte("2")); err != nil {
+				return err
+			}
+			if err := tx.PutSetting("shared", []byte("b")); err != nil {
+				return err
+			}
+			return bad
+		},
+		func(tx app.Tx) error {
+			ids[2] = txid(t, tx)
+			if err := tx.PutSetting("c", []byte("3")); err != nil {
+				return err
+			}
+			panic("c panics")
+		},
+		func(tx app.Tx) error {
+			ids[3] = txid(t, tx)
+			v, err := tx.Setting("shared")
+			seen = v
+			if err != nil {
+				return err
+			}
+			return tx.PutSetting("d", []byte("4"))
+		})
+	if errs[0] != nil || errs[3] != nil {
+		t.Errorf("the good Updates: %v, %v", errs[0], errs[3])
+	}
+	if !errors.Is(errs[1], bad) {
+		t.Errorf("the failing Update: %v, want its own error", errs[1])
+	}
+	if p, ok := errs[2].(errPanic); !ok || p.v != "c panics" {
+		t.Errorf("the panicking Update: %v, want its panic again", errs[2])
+	}
+	if ids[0] == 0 || ids[0] != ids[1] || ids[0] != ids[2] || ids[0] != ids[3] {
+		t.Errorf("transactions %v, want the four Updates in one", ids)
+	}
+	if string(seen) != "a" {
+		t.Errorf("the last Update read shared = %q, want a: the failed one's write must be gone", seen)
+	}
+	for k, want := range map[string]string{"a": "1", "d": "4", "shared": "a"} {
+		if got := setting(t, s, k); string(got) != want {
+			t.Errorf("%s = %q, want %q", k, got, want)
+		}
+	}
+	for _, k := range []string{"b", "c"} {
+		if got := setting(t, s, k); got != nil {
+			t.Errorf("%s = %q, want nothing of a failed Update", k, got)
+		}
+	}
+}
+
+// TestGroupCommitRetry checks that a serialization failure of a group runs
+// every fn of it again, each with exactly its own effect.
+func TestGroupCommitRetry(t *testing.T) {
+	var retries atomic.Int64
+	s, url := openGroupStore(t, Options{OnRetry: func(int, error) { retries.Add(1) }})
+	if err := s.Update(context.Background(), func(tx app.Tx) error { return tx.PutSetting("counter", []byte("0")) }); err != nil {
+		t.Fatal(err)
+	}
+	other, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close(context.Background())
+	var runsA, runsB atomic.Int64
+	incr := func(tx app.Tx, k string) error {
+		v, err := tx.Setting(k)
+		if err != nil {
+			return err
+		}
+		n, _ := strconv.Atoi(string(v))
+		return tx.PutSetting(k, []byte(strconv.Itoa(n+1)))
+	}
+	errs := group(t, s, nil,
+		func(tx app.Tx) error {
+			v, err := tx.Setting("counter")
+			if err != nil {
+				return err
+			}
+			if runsA.Add(1) == 1 {
+				// Another session changes the counter and commits after
+				// this transaction read it: its write must abort.
+				if _, err := other.Exec(context.Background(), `UPDATE settings SET value = '10' WHERE key = 'counter'`); err != nil {
+					t.Error(err)
+				}
+			}
+			n, _ := strconv.Atoi(string(v))
+			return tx.PutSetting("counter", []byte(strconv.Itoa(n+1)))
+		},
+		func(tx app.Tx) error {
+			runsB.Add(1)
+			return incr(tx, "b")
+		})
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("Update %d: %v", i, err)
+		}
+	}
+	if retries.Load() == 0 || runsA.Load() < 2 || runsB.Load() < 2 {
+		t.Errorf("retries %d, runs %d and %d: want the group aborted and both fns run again", retries.Load(), runsA.Load(), runsB.Load())
+	}
+	if got := setting(t, s, "counter"); string(got) != "11" {
+		t.Errorf("counter = %s, want 11 (the other session's 10, then the retried increment)", got)
+	}
+	if got := setting(t, s, "b"); string(got) != "1" {
+		t.Errorf("b = %s, want 1: the retried fn's effect exactly once", got)
+	}
+}
+
+// TestGroupCommitCancelled checks that a writer whose context ends, while
+// it waits or while its fn runs, leaves nothing and does not fail the
+// others of its group.
+func TestGroupCommitCancelled(t *testing.T) {
+	s, _ := openGroupStore(t, Options{})
+	runCtx, cancelRun := context.WithCancel(context.Background())
+	defer cancelRun()
+	waitCtx, cancelWait := context.WithCancel(context.Background())
+	defer cancelWait()
+	release := blockWriter(t, s)
+	var ran atomic.Bool
+	waitErr := make(chan error, 1)
+	go func() {
+		waitErr <- s.Update(waitCtx, func(tx app.Tx) error {
+			ran.Store(true)
+			return tx.PutSetting("waiting", []byte("1"))
+		})
+	}()
+	waitQueued(t, s, 1)
+	cancelWait()
+	// It leaves the queue at once, the writer still blocked.
+	if err := <-waitErr; !errors.Is(err, context.Canceled) {
+		t.Errorf("a writer cancelled while queued: %v, want context.Canceled", err)
+	}
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		errs[0] = s.Update(runCtx, func(tx app.Tx) error {
+			if err := tx.PutSetting("cancelled", []byte("1")); err != nil {
+				return err
+			}
+			cancelRun() // its caller gives up while it runs
+			return nil
+		})
+	}()
+	waitQueued(t, s, 1)
+	go func() {
+		defer wg.Done()
+		errs[1] = s.Update(context.Background(), func(tx app.Tx) error {
+			return tx.PutSetting("kept", []byte("1"))
+		})
+	}()
+	waitQueued(t, s, 2)
+	release()
+	wg.Wait()
+	if !errors.Is(errs[0], context.Canceled) {
+		t.Errorf("the writer cancelled while it ran: %v, want context.Canceled", errs[0])
+	}
+	if errs[1] != nil {
+		t.Errorf("the other writer of the group: %v", errs[1])
+	}
+	if ran.Load() {
+		t.Error("the fn of a writer cancelled while queued ran")
+	}
+	for k, want := range map[string]string{"waiting": "", "cancelled": "", "kept": "1"} {
+		got := setting(t, s, k)
+		if want == "" && got != nil || want != "" && string(got) != want {
+			t.Errorf("%s = %q, want %q", k, got, want)
+		}
+	}
+}
+
+// TestGroupContext checks that the context of a group's statements ends
+// only when every writer's context has ended, and keeps their values.
+func TestGroupContext(t *testing.T) {
+	type key struct{}
+	a, cancelA := context.WithCancel(context.WithValue(context.Background(), key{}, "v"))
+	b, cancelB := context.WithCancel(context.Background())
+	defer cancelB()
+	ctx, stop := groupContext([]*writeCall{{ctx: a}, {ctx: b}})
+	defer stop()
+	if ctx.Value(key{}) != "v" {
+		t.Error("the group's context lost the first writer's values")
+	}
+	cancelA()
+	select {
+	case <-ctx.Done():
+		t.Fatal("the group's context ended with one writer's")
+	default:
+	}
+	cancelB()
+	<-ctx.Done() // ends: a hang here is the failure
+	ctx2, stop2 := groupContext([]*writeCall{{ctx: context.Background()}})
+	stop2()
+	if ctx2.Err() == nil {
+		t.Error("stop did not end the group's context")
+	}
+}
