@@ -97,8 +97,10 @@ func (s *Store) runWrite(ctx context.Context, fn func(app.Tx) error) error {
 	q := &s.queue
 	c := &writeCall{ctx: ctx, fn: fn, wake: make(chan struct{})}
 	q.mu.Lock()
-	q.waiting = append(q.waiting, c)
-	if q.leaders >= q.max {
+	if q.leaders < q.max {
+		q.leaders++
+	} else {
+		q.waiting = append(q.waiting, c)
 		q.mu.Unlock()
 		select {
 		case <-c.wake:
@@ -120,33 +122,30 @@ func (s *Store) runWrite(ctx context.Context, fn func(app.Tx) error) error {
 		if !c.lead {
 			return c.result()
 		}
-	} else {
-		q.leaders++
-		q.mu.Unlock()
+		q.mu.Lock()
 	}
-	// c leads: it takes what waits (c first among it).
-	q.mu.Lock()
-	n := min(len(q.waiting), maxGroup)
-	group := append([]*writeCall(nil), q.waiting[:n]...)
+	// c leads: it takes what waits, in the order it came.
+	n := min(len(q.waiting), maxGroup-1)
+	group := append([]*writeCall{c}, q.waiting[:n]...)
 	q.waiting = append(q.waiting[:0:0], q.waiting[n:]...)
 	q.mu.Unlock()
 	for _, g := range group {
 		g.err = errUnfinished // unless the group says otherwise
 	}
 	defer func() {
+		// The lead goes to the first call waiting, out of the queue.
 		q.mu.Lock()
 		if len(q.waiting) > 0 {
 			next := q.waiting[0]
+			q.waiting = q.waiting[1:]
 			next.lead = true
 			close(next.wake)
 		} else {
 			q.leaders--
 		}
 		q.mu.Unlock()
-		for _, g := range group {
-			if g != c {
-				close(g.wake)
-			}
+		for _, g := range group[1:] {
+			close(g.wake)
 		}
 	}()
 	if len(group) == 1 {

@@ -389,3 +389,70 @@ func TestGroupContext(t *testing.T) {
 		t.Error("stop did not end the group's context")
 	}
 }
+
+// TestGroupCommitMany checks that many Updates queued at once, each
+// incrementing one shared counter (as every add_items bumps its company's
+// composition counter), run in groups of at most maxGroup, lose no
+// increment, and leave the queue empty; with two writers too.
+func TestGroupCommitMany(t *testing.T) {
+	for _, writers := range []int{1, 2} {
+		t.Run(strconv.Itoa(writers), func(t *testing.T) {
+			s, _ := openGroupStore(t, Options{MaxWriters: writers})
+			const n = 64
+			var releases []func()
+			for range writers {
+				releases = append(releases, blockWriter(t, s))
+			}
+			var mu sync.Mutex
+			ids := map[int64]bool{}
+			var wg sync.WaitGroup
+			errs := make([]error, n)
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					errs[i] = s.Update(context.Background(), func(atx app.Tx) error {
+						tx := atx.(*tx)
+						var id int64
+						if _, err := tx.one(`SELECT txid_current()`, nil, &id); err != nil {
+							return err // a serialization failure, with two writers
+						}
+						mu.Lock()
+						ids[id] = true
+						mu.Unlock()
+						v, err := tx.Setting("counter")
+						if err != nil {
+							return err
+						}
+						c, _ := strconv.Atoi(string(v))
+						return tx.PutSetting("counter", []byte(strconv.Itoa(c+1)))
+					})
+				}()
+			}
+			waitQueued(t, s, n)
+			for _, r := range releases {
+				r()
+			}
+			wg.Wait()
+			for i, err := range errs {
+				if err != nil {
+					t.Errorf("Update %d: %v", i, err)
+				}
+			}
+			if got := setting(t, s, "counter"); string(got) != strconv.Itoa(n) {
+				t.Errorf("counter = %s after %d increments", got, n)
+			}
+			// Each committed group's transaction is counted once; with two
+			// writers, a group aborted by the other is run again in a new one.
+			if want := (n + maxGroup - 1) / maxGroup; writers == 1 && len(ids) > want {
+				t.Errorf("%d transactions for %d queued Updates, want at most %d", len(ids), n, want)
+			}
+			s.queue.mu.Lock()
+			leaders, waiting := s.queue.leaders, len(s.queue.waiting)
+			s.queue.mu.Unlock()
+			if leaders != 0 || waiting != 0 {
+				t.Errorf("after the writes: %d leaders, %d waiting, want none", leaders, waiting)
+			}
+		})
+	}
+}
