@@ -293,60 +293,110 @@ func (s *Store) groupOnce(ctx context.Context, calls []*writeCall) (err error, r
 	// The settings read ahead with the first statement, as the fns that
 	// kept their savepoint left them (settingsahead.go).
 	var ahead map[string][]byte
+	// rollbackFn undoes the fn that ran last. The ROLLBACK TO goes with
+	// the next statement, unless a statement of the fn failed: the
+	// transaction then refuses every statement, even the preparation of
+	// the next one's (pgx prepares a statement new to the connection
+	// before its batch), until it is sent.
+	rollbackFn := func() error {
+		if conn.Conn().PgConn().TxStatus() != 'E' {
+			lt.later(`ROLLBACK TO SAVEPOINT `+groupSavepoint, nil)
+			lt.later(`RELEASE SAVEPOINT `+groupSavepoint, nil)
+			return nil
+		}
+		// What is pending is the failed fn's (its SAVEPOINT went with the
+		// statement that failed). Both statements in one simple query: the
+		// extended protocol's preparation of RELEASE would be refused
+		// before ROLLBACK TO has run.
+		lt.pending, lt.checks = nil, nil
+		if _, err := conn.Exec(ctx, `ROLLBACK TO SAVEPOINT `+groupSavepoint+`; RELEASE SAVEPOINT `+groupSavepoint); err != nil {
+			return s.connErr("write", err)
+		}
+		return nil
+	}
 	for i, c := range calls {
 		a := &answers[i]
-		if err := c.ctx.Err(); err != nil {
-			a.err = err
-			continue
-		}
-		t := newTx(ctx, lt, true)
-		if !lt.sent {
-			t.readAhead(lt, &s.hotWrites)
-			if read := lt.aheadRows; read != nil {
-				lt.aheadRows = func(rows pgx.Rows) error {
-					if err := read(rows); err != nil {
-						return err
+		for guess := true; ; guess = false {
+			if err := c.ctx.Err(); err != nil {
+				a.err = err
+				break
+			}
+			t := newTx(ctx, lt, true)
+			t.guess = guess
+			if !lt.sent {
+				t.readAhead(lt, &s.hotWrites)
+				if read := lt.aheadRows; read != nil {
+					lt.aheadRows = func(rows pgx.Rows) error {
+						if err := read(rows); err != nil {
+							return err
+						}
+						ahead = maps.Clone(t.ahead)
+						return nil
 					}
-					ahead = maps.Clone(t.ahead)
-					return nil
+				}
+			} else {
+				t.hot, t.ahead = &s.hotWrites, maps.Clone(ahead)
+			}
+			lt.later(`SAVEPOINT `+groupSavepoint, nil)
+			ferr := runFn(t, c.fn, &a.panicked, &a.panic)
+			if len(lt.checks) > 0 {
+				// Its guesses are checked before its answer counts and its
+				// savepoint is let go.
+				if err := lt.checkGuesses(ctx); err != nil && !lt.checkFailed && ferr == nil && !a.panicked {
+					ferr = t.fail(err)
 				}
 			}
-		} else {
-			t.hot, t.ahead = &s.hotWrites, maps.Clone(ahead)
-		}
-		lt.later(`SAVEPOINT `+groupSavepoint, nil)
-		ferr := runFn(t, c.fn, &a.panicked, &a.panic)
-		t.done = true
-		if err := lt.pendingErr; err != nil {
-			// A write an earlier fn deferred, or the group's BEGIN, failed:
-			// the group's failure, not this fn's.
-			if retryable(err) {
-				return err, true
+			t.done = true
+			if lt.misguessed() {
+				// A stamp it guessed was not the stored one (stampcheck.go):
+				// it runs again on what is stored.
+				a.err, a.panicked, a.panic = nil, false, nil
+				if err := rollbackFn(); err != nil {
+					failAll(err)
+					return err, false
+				}
+				if guess {
+					continue
+				}
+				// Not guessing, it cannot misguess: the check failed for a
+				// reason of its own, handled as any failure of the group.
+				return errMisguess, true
 			}
-			err = s.connErr("write", err)
-			failAll(err)
-			return err, false
-		}
-		if t.aborted || (ferr != nil && retryable(ferr)) {
-			return ferr, true
-		}
-		if conn.Conn().IsClosed() {
-			err := s.connErr("write", ferr)
-			failAll(err)
-			return err, false
-		}
-		if ferr == nil && !a.panicked {
-			if err := c.ctx.Err(); err != nil {
-				ferr = err // its caller has given up: it leaves nothing
+			if err := lt.pendingErr; err != nil {
+				// A write an earlier fn deferred, or the group's BEGIN, failed:
+				// the group's failure, not this fn's.
+				if retryable(err) {
+					return err, true
+				}
+				err = s.connErr("write", err)
+				failAll(err)
+				return err, false
 			}
-		}
-		if ferr != nil || a.panicked {
-			a.err = ferr
-			lt.later(`ROLLBACK TO SAVEPOINT `+groupSavepoint, nil)
-		} else {
+			if t.aborted || (ferr != nil && retryable(ferr)) {
+				return ferr, true
+			}
+			if conn.Conn().IsClosed() {
+				err := s.connErr("write", ferr)
+				failAll(err)
+				return err, false
+			}
+			if ferr == nil && !a.panicked {
+				if err := c.ctx.Err(); err != nil {
+					ferr = err // its caller has given up: it leaves nothing
+				}
+			}
+			if ferr != nil || a.panicked {
+				a.err = ferr
+				if err := rollbackFn(); err != nil {
+					failAll(err)
+					return err, false
+				}
+				break
+			}
 			ahead = t.ahead
+			lt.later(`RELEASE SAVEPOINT `+groupSavepoint, nil)
+			break
 		}
-		lt.later(`RELEASE SAVEPOINT `+groupSavepoint, nil)
 	}
 	finished = true
 	err = lt.commit(ctx)
@@ -364,6 +414,10 @@ func (s *Store) groupOnce(ctx context.Context, calls []*writeCall) (err error, r
 	}
 	return nil, false
 }
+
+// errMisguess is a guess that failed in a transaction that made none: it
+// cannot happen, and would run the group again.
+var errMisguess = errors.New("pgstore: a stamp check failed without a guess")
 
 // runFn runs fn on t and writes what t buffered, as runOnce does; a panic
 // of fn is kept in panicked and v.

@@ -3,6 +3,7 @@ package pgstore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/costdb/costdb/adapters/pgstore/pgtest"
 	"github.com/costdb/costdb/app"
+	"github.com/costdb/costdb/domain"
 )
 
 // openGroupStore opens a store on a new database; it returns its URL too.
@@ -205,8 +207,23 @@ func TestGroupCommitFailedFn(t *testing.T) {
 			}
 			panic("c panics")
 		},
-		func(tx app.Tx) error {
-			ids[3] = txid(t, tx)
+		func(atx app.Tx) error {
+			// A statement of the server fails: the transaction refuses
+			// every statement until it is rolled back to the savepoint.
+			tx := atx.(*tx)
+			if err := tx.PutSetting("e", []byte("5")); err != nil {
+				return err
+			}
+			return tx.exec(`SELECT 1 / (SELECT count(*) FROM settings WHERE key = 'none')::int`)
+		},
+		func(atx app.Tx) error {
+			ids[3] = txid(t, atx)
+			// A statement new to the connection, prepared before it is sent.
+			var n int
+			if _, err := atx.(*tx).one(`SELECT $1::int + 41`, []any{1}, &n); err != nil || n != 42 {
+				return fmt.Errorf("a new statement after a failed one: %d, %v", n, err)
+			}
+			tx := atx
 			v, err := tx.Setting("shared")
 			seen = v
 			if err != nil {
@@ -214,8 +231,11 @@ func TestGroupCommitFailedFn(t *testing.T) {
 			}
 			return tx.PutSetting("d", []byte("4"))
 		})
-	if errs[0] != nil || errs[3] != nil {
-		t.Errorf("the good Updates: %v, %v", errs[0], errs[3])
+	if errs[0] != nil || errs[4] != nil {
+		t.Errorf("the good Updates: %v, %v", errs[0], errs[4])
+	}
+	if errs[3] == nil {
+		t.Error("the Update whose statement failed: nil error")
 	}
 	if !errors.Is(errs[1], bad) {
 		t.Errorf("the failing Update: %v, want its own error", errs[1])
@@ -234,7 +254,7 @@ func TestGroupCommitFailedFn(t *testing.T) {
 			t.Errorf("%s = %q, want %q", k, got, want)
 		}
 	}
-	for _, k := range []string{"b", "c"} {
+	for _, k := range []string{"b", "c", "e"} {
 		if got := setting(t, s, k); got != nil {
 			t.Errorf("%s = %q, want nothing of a failed Update", k, got)
 		}
@@ -454,5 +474,126 @@ func TestGroupCommitMany(t *testing.T) {
 				t.Errorf("after the writes: %d leaders, %d waiting, want none", leaders, waiting)
 			}
 		})
+	}
+}
+
+// TestGuessedStamp checks that a write transaction's guess that a
+// composition has the stamp asked (stampcheck.go) never counts when it is
+// wrong: the fn runs again on what is stored, alone or in a group, also
+// when it failed on the guess without another statement.
+func TestGuessedStamp(t *testing.T) {
+	s, _ := openGroupStore(t, Options{})
+	bg := context.Background()
+	comp := &domain.Composition{ID: "cp1", CompanyID: "co1", Code: "C-1", State: "SP", Description: "first", CreatedAt: time.Now()}
+	if err := s.Update(bg, func(tx app.Tx) error {
+		if err := tx.PutCompany(&domain.Company{ID: "co1", Name: "Co", CreatedAt: time.Now()}); err != nil {
+			return err
+		}
+		return tx.PutComposition(comp)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	stamp := func() []byte {
+		var st []byte
+		if err := s.View(bg, func(tx app.Tx) error {
+			var err error
+			st, err = tx.(app.CompositionStamper).CompositionStamp("cp1")
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	stale := stamp()
+	// Another put draws a new stamp: stale is now wrong.
+	if err := s.Update(bg, func(tx app.Tx) error { return tx.PutComposition(comp) }); err != nil {
+		t.Fatal(err)
+	}
+	current := stamp()
+	// putIf puts the composition described as desc when its stamp is st,
+	// else writes the setting fallback; it counts its runs and answers.
+	putIf := func(st []byte, desc, fallback string, runs *int, answers *[]bool) func(app.Tx) error {
+		return func(tx app.Tx) error {
+			*runs++
+			ok, err := tx.(app.CompositionStamper).CompositionStamped("cp1", st)
+			if err != nil {
+				return err
+			}
+			*answers = append(*answers, ok)
+			if !ok {
+				return tx.PutSetting(fallback, []byte("1"))
+			}
+			c := *comp
+			c.Description = desc
+			return tx.PutComposition(&c)
+		}
+	}
+	description := func() string {
+		var d string
+		if err := s.View(bg, func(tx app.Tx) error {
+			c, err := tx.Composition("cp1")
+			if c != nil {
+				d = c.Description
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+
+	var runs int
+	var answers []bool
+	if err := s.Update(bg, putIf(current, "right", "fb-right", &runs, &answers)); err != nil {
+		t.Fatal(err)
+	}
+	if runs != 1 || description() != "right" || setting(t, s, "fb-right") != nil {
+		t.Errorf("the right stamp: %d runs (answers %v), description %q", runs, answers, description())
+	}
+	current = stamp()
+
+	runs, answers = 0, nil
+	if err := s.Update(bg, putIf(stale, "wrong", "fb-wrong", &runs, &answers)); err != nil {
+		t.Fatal(err)
+	}
+	if runs != 2 || answers[len(answers)-1] || description() != "right" || string(setting(t, s, "fb-wrong")) != "1" {
+		t.Errorf("a stale stamp: %d runs (answers %v), description %q, want the put not made and the fallback written", runs, answers, description())
+	}
+
+	// A fn that fails on a guess, with no statement after it.
+	runs = 0
+	err := s.Update(bg, func(tx app.Tx) error {
+		runs++
+		ok, err := tx.(app.CompositionStamper).CompositionStamped("cp1", stale)
+		if err != nil {
+			return err
+		}
+		if ok {
+			return errors.New("refused on the guess")
+		}
+		return tx.PutSetting("fb-error", []byte("1"))
+	})
+	if err != nil || runs != 2 || string(setting(t, s, "fb-error")) != "1" {
+		t.Errorf("a failure on a wrong guess: %v after %d runs, want the fn run again and nil", err, runs)
+	}
+
+	// In a group: the misguessing fn runs again, the other once.
+	var runsA, runsB int
+	var answersA []bool
+	errs := group(t, s, nil,
+		putIf(stale, "wrong", "fb-group", &runsA, &answersA),
+		func(tx app.Tx) error {
+			runsB++
+			return tx.PutSetting("other", []byte("1"))
+		},
+		putIf(current, "group", "fb-group-right", &runsB, new([]bool)))
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("Update %d of the group: %v", i, err)
+		}
+	}
+	if runsA != 2 || runsB != 2 || description() != "group" || string(setting(t, s, "fb-group")) != "1" ||
+		string(setting(t, s, "other")) != "1" || setting(t, s, "fb-group-right") != nil {
+		t.Errorf("in a group: runs %d and %d, description %q, want the stale guess run again and the others once", runsA, runsB, description())
 	}
 }

@@ -354,15 +354,28 @@ func (s *Store) runRetried(ctx context.Context, writable bool, fn func(app.Tx) e
 // COMMIT of a read-only transaction is sent after runOnce has returned
 // (commitLater).
 func (s *Store) runOnce(ctx context.Context, writable bool, fn func(app.Tx) error) (err error, retry bool) {
+	err, retry, misguessed := s.runAttempt(ctx, writable, fn, writable)
+	if misguessed {
+		// A stamp guessed was not the stored one (stampcheck.go): the
+		// transaction was rolled back; fn runs again on what is stored.
+		err, retry, _ = s.runAttempt(ctx, writable, fn, false)
+	}
+	return err, retry
+}
+
+// runAttempt is runOnce, letting the transaction guess stamps when guess
+// is set; misguessed reports a wrong guess (and nothing committed).
+func (s *Store) runAttempt(ctx context.Context, writable bool, fn func(app.Tx) error, guess bool) (err error, retry, misguessed bool) {
 	conn, err := s.txPool(writable).Acquire(ctx)
 	if err != nil {
 		if s.closed.Load() {
-			return errClosed, false
+			return errClosed, false, false
 		}
-		return s.connErr("begin transaction", err), false
+		return s.connErr("begin transaction", err), false, false
 	}
 	lt := newLazyTx(conn, writable)
 	t := newTx(ctx, lt, writable)
+	t.guess = guess
 	if !writable {
 		t.records = s.records
 		t.readAhead(lt, &s.hot)
@@ -378,26 +391,37 @@ func (s *Store) runOnce(ctx context.Context, writable bool, fn func(app.Tx) erro
 		}
 	}()
 	if err := fn(t); err != nil {
-		return orFault(err), t.aborted || retryable(err)
+		_ = lt.checkGuesses(ctx)
+		if lt.misguessed() {
+			return nil, false, true
+		}
+		return orFault(err), t.aborted || retryable(err), false
 	}
 	if writable {
 		if err := t.flush(); err != nil {
-			return t.fail(err), t.aborted
+			_ = lt.checkGuesses(ctx)
+			if lt.misguessed() {
+				return nil, false, true
+			}
+			return t.fail(err), t.aborted, false
 		}
 	}
 	t.done = true
 	if !writable && lt.open() {
 		finished = true
 		go commitLater(context.WithoutCancel(ctx), lt)
-		return nil, false
+		return nil, false, false
 	}
 	finished = true
 	err = lt.commit(ctx)
 	conn.Release()
 	if err != nil {
-		return s.connErr("commit", err), retryable(err)
+		if lt.misguessed() {
+			return nil, false, true
+		}
+		return s.connErr("commit", err), retryable(err), false
 	}
-	return nil, false
+	return nil, false, false
 }
 
 // commitLater commits a read-only transaction whose every statement
