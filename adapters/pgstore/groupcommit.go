@@ -56,7 +56,7 @@ import (
 // maxGroup caps the Updates of one transaction. Each fn's savepoint and
 // a put's savepoint inside it (writetrips.go) take a subtransaction ID
 // each; PostgreSQL keeps up to 64 of a transaction's in shared memory
-// before other sessions' snapshots must look them up on disk.
+// before other connections' snapshots must look them up on disk.
 const maxGroup = 24
 
 // groupSavepoint names the savepoint of each fn of a group.

@@ -290,7 +290,7 @@ func TestGroupCommitRetry(t *testing.T) {
 				return err
 			}
 			if runsA.Add(1) == 1 {
-				// Another session changes the counter and commits after
+				// Another connection changes the counter and commits after
 				// this transaction read it: its write must abort.
 				if _, err := other.Exec(context.Background(), `UPDATE settings SET value = '10' WHERE key = 'counter'`); err != nil {
 					t.Error(err)
@@ -312,7 +312,7 @@ func TestGroupCommitRetry(t *testing.T) {
 		t.Errorf("retries %d, runs %d and %d: want the group aborted and both fns run again", retries.Load(), runsA.Load(), runsB.Load())
 	}
 	if got := setting(t, s, "counter"); string(got) != "11" {
-		t.Errorf("counter = %s, want 11 (the other session's 10, then the retried increment)", got)
+		t.Errorf("counter = %s, want 11 (the other connection's 10, then the retried increment)", got)
 	}
 	if got := setting(t, s, "b"); string(got) != "1" {
 		t.Errorf("b = %s, want 1: the retried fn's effect exactly once", got)
