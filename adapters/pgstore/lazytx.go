@@ -39,6 +39,14 @@ type lazyTx struct {
 	// rows read by aheadRows (settingsahead.go).
 	ahead     *pgx.QueuedQuery
 	aheadRows func(pgx.Rows) error
+	// pendingErr is the failure of a pending statement (BEGIN, the
+	// settings read ahead, a deferred write), which the statement it went
+	// with reports as its own (groupcommit.go tells them apart).
+	pendingErr error
+	// checks are the pending statements that check a guess (stampcheck.go);
+	// checkFailed is set when one of them failed.
+	checks      map[*pgx.QueuedQuery]bool
+	checkFailed bool
 }
 
 func newLazyTx(conn *pgxpool.Conn, writable bool) *lazyTx {
@@ -63,7 +71,8 @@ func (l *lazyTx) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
 	if !l.sent && l.ahead != nil {
 		pending = append(pending[:1:1], append([]*pgx.QueuedQuery{l.ahead}, pending[1:]...)...)
 	}
-	l.pending, l.sent = nil, true
+	checks := l.checks
+	l.pending, l.sent, l.checks = nil, true, nil
 	nb := &pgx.Batch{QueuedQueries: make([]*pgx.QueuedQuery, 0, len(pending)+len(b.QueuedQueries))}
 	nb.QueuedQueries = append(append(nb.QueuedQueries, pending...), b.QueuedQueries...)
 	br := l.conn.SendBatch(ctx, nb)
@@ -76,6 +85,8 @@ func (l *lazyTx) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
 		}
 		if err != nil {
 			_ = br.Close()
+			l.pendingErr = err
+			l.checkFailed = checks[q]
 			return failedBatch{err}
 		}
 	}
@@ -186,7 +197,7 @@ func (l *lazyTx) commit(ctx context.Context) error {
 }
 
 func (l *lazyTx) rollback(ctx context.Context) error {
-	l.pending = nil
+	l.pending, l.checks = nil, nil
 	if !l.sent {
 		return nil
 	}

@@ -78,11 +78,11 @@ const DefaultMaxWriters = 1
 // Store is an app.Store on a PostgreSQL database. It is safe for concurrent
 // use by many goroutines and by many processes.
 type Store struct {
-	pool    *pgxpool.Pool
-	wpool   *pgxpool.Pool // the write transactions' (writerpool.go)
-	opts    Options
-	closed  atomic.Bool
-	writers chan struct{} // a slot per running write transaction
+	pool   *pgxpool.Pool
+	wpool  *pgxpool.Pool // the write transactions' (writerpool.go)
+	opts   Options
+	closed atomic.Bool
+	queue  writeQueue // the write transactions (groupcommit.go)
 	// health remembers a write that failed for a full disk, for Ping,
 	// until a write commits again.
 	health app.StorageHealth
@@ -142,7 +142,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		pool.Close()
 		return nil, err
 	}
-	s := &Store{pool: pool, wpool: wpool, opts: opts, writers: make(chan struct{}, n), records: recordcache.New(recordcache.DefaultMax), trips: trips}
+	s := &Store{pool: pool, wpool: wpool, opts: opts, queue: writeQueue{max: n}, records: recordcache.New(recordcache.DefaultMax), trips: trips}
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -343,36 +343,9 @@ func (s *Store) runRetried(ctx context.Context, writable bool, fn func(app.Tx) e
 		return errClosed
 	}
 	if writable {
-		select {
-		case s.writers <- struct{}{}:
-			defer func() { <-s.writers }()
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+		return s.runWrite(ctx, fn)
 	}
-	max := s.maxRetries()
-	for attempt := 0; ; attempt++ {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		err, retry := s.runOnce(ctx, writable, fn)
-		if !retry {
-			return err
-		}
-		if attempt >= max {
-			return domain.Errorf(domain.EUNAVAILABLE, "the database is busy: the transaction was aborted by concurrent ones %d times, try again (%v)", attempt+1, err)
-		}
-		if s.opts.OnRetry != nil {
-			s.opts.OnRetry(attempt+1, err)
-		}
-		// A short, growing, jittered pause lets the other transaction end.
-		pause := time.Duration(1<<min(attempt, 6)) * time.Millisecond
-		select {
-		case <-time.After(pause/2 + time.Duration(rand.Int64N(int64(pause)))):
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
+	return s.retried(ctx, func() (error, bool) { return s.runOnce(ctx, false, fn) })
 }
 
 // runOnce runs fn in one transaction. retry says whether the transaction
@@ -381,15 +354,28 @@ func (s *Store) runRetried(ctx context.Context, writable bool, fn func(app.Tx) e
 // COMMIT of a read-only transaction is sent after runOnce has returned
 // (commitLater).
 func (s *Store) runOnce(ctx context.Context, writable bool, fn func(app.Tx) error) (err error, retry bool) {
+	err, retry, misguessed := s.runAttempt(ctx, writable, fn, writable)
+	if misguessed {
+		// A stamp guessed was not the stored one (stampcheck.go): the
+		// transaction was rolled back; fn runs again on what is stored.
+		err, retry, _ = s.runAttempt(ctx, writable, fn, false)
+	}
+	return err, retry
+}
+
+// runAttempt is runOnce, letting the transaction guess stamps when guess
+// is set; misguessed reports a wrong guess (and nothing committed).
+func (s *Store) runAttempt(ctx context.Context, writable bool, fn func(app.Tx) error, guess bool) (err error, retry, misguessed bool) {
 	conn, err := s.txPool(writable).Acquire(ctx)
 	if err != nil {
 		if s.closed.Load() {
-			return errClosed, false
+			return errClosed, false, false
 		}
-		return s.connErr("begin transaction", err), false
+		return s.connErr("begin transaction", err), false, false
 	}
 	lt := newLazyTx(conn, writable)
 	t := newTx(ctx, lt, writable)
+	t.guess = guess
 	if !writable {
 		t.records = s.records
 		t.readAhead(lt, &s.hot)
@@ -405,26 +391,37 @@ func (s *Store) runOnce(ctx context.Context, writable bool, fn func(app.Tx) erro
 		}
 	}()
 	if err := fn(t); err != nil {
-		return orFault(err), t.aborted || retryable(err)
+		_ = lt.checkGuesses(ctx)
+		if lt.misguessed() {
+			return nil, false, true
+		}
+		return orFault(err), t.aborted || retryable(err), false
 	}
 	if writable {
 		if err := t.flush(); err != nil {
-			return t.fail(err), t.aborted
+			_ = lt.checkGuesses(ctx)
+			if lt.misguessed() {
+				return nil, false, true
+			}
+			return t.fail(err), t.aborted, false
 		}
 	}
 	t.done = true
 	if !writable && lt.open() {
 		finished = true
 		go commitLater(context.WithoutCancel(ctx), lt)
-		return nil, false
+		return nil, false, false
 	}
 	finished = true
 	err = lt.commit(ctx)
 	conn.Release()
 	if err != nil {
-		return s.connErr("commit", err), retryable(err)
+		if lt.misguessed() {
+			return nil, false, true
+		}
+		return s.connErr("commit", err), retryable(err), false
 	}
-	return nil, false
+	return nil, false, false
 }
 
 // commitLater commits a read-only transaction whose every statement

@@ -41,7 +41,7 @@ func (t *tx) noteKnown(table, id, company string) {
 // company, in one round trip. done says whether it did; when it did not
 // (and err is nil) nothing was changed and put's general path is to run.
 func (t *tx) replaceKnown(table, id, companyID string, fill func(b *pgx.Batch)) (done bool, err error) {
-	if company, ok := t.known[knownKey{table, id}]; !ok || company != companyID {
+	if company, ok := t.known[knownKey{table, id}]; !ok || company != companyID && company != anyCompany {
 		return false, nil
 	}
 	var old string
