@@ -160,12 +160,23 @@ func headingWidth(h string) float64 {
 // numberWidth is the width of d written with places places and the
 // thousands separators.
 func numberWidth(d decimal.Decimal, places int) float64 {
-	digits := len(d.Abs().Truncate(0).String())
+	digits := intDigits(d)
 	w := float64(digits + (digits-1)/3 + 1 + places)
 	if d.IsNegative() {
 		w++
 	}
 	return w
+}
+
+// intDigits is the number of digits of d's integer part (1 for 0.5): from
+// its coefficient's digits and exponent, without writing it out (the
+// first pass measures every number of the table; writing each out was
+// 40% of that pass).
+func intDigits(d decimal.Decimal) int {
+	if d.IsZero() {
+		return 1 // whatever its exponent
+	}
+	return max(1, d.NumDigits()+int(d.Exponent()))
 }
 
 // colWidths measures a table's columns: the widest content of each (text
