@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"encoding/xml"
 	"strings"
 	"testing"
 
@@ -71,6 +72,21 @@ func TestFracDigits(t *testing.T) {
 		}
 		if got := fracDigits(d); got != want {
 			t.Errorf("fracDigits(%s) = %d, want %d", d.String(), got, want)
+		}
+	}
+}
+
+// plainText, one read of a text, says to escape exactly the texts that
+// xml.EscapeText changes, and sees every underscore.
+func TestPlainText(t *testing.T) {
+	for _, s := range []string{"", "abc", "a<b", "a>b", "a&b", "it's", `"q"`, "tab\there", "line\nbreak", "cr\r", "\x01",
+		"ação", "ação <", "ç\x01", "\xff", "a\xffb", "ç\xff", "a_x0041_", "_", "snake_case", "ç_x", "𝄞 clef"} {
+		var b strings.Builder
+		_ = xml.EscapeText(&b, []byte(s))
+		wantEscape := b.String() != s
+		escape, underscore := plainText(s)
+		if escape != wantEscape || underscore != strings.Contains(s, "_") {
+			t.Errorf("plainText(%q) = %v, %v; want %v, %v", s, escape, underscore, wantEscape, strings.Contains(s, "_"))
 		}
 	}
 }

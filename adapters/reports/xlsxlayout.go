@@ -513,7 +513,7 @@ func wrappedLines(s string, width float64, bold bool) int {
 	}
 	room := max(width-2, 1)
 	lines, line := 1, 0.0
-	for _, word := range strings.Fields(s) {
+	for word := range strings.FieldsSeq(s) { // the words as strings.Fields splits them, none kept
 		w := textWidth(word) * scale
 		switch {
 		case line == 0:
