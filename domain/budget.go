@@ -182,10 +182,26 @@ func (b *Budget) IsSupply(id string) bool {
 // SupplyLines returns the ids of the lines that take the differentiated
 // (supply) BDI, in the order they were given, leaving out those no longer
 // in the tree; never nil, so that an answer shows an empty list.
+// One walk of the tree, whatever the number of supply lines (a search of
+// the tree for each was quadratic: 2 s for a 50,000-line budget with every
+// fourth line supplied, in every document's footer label).
 func (b *Budget) SupplyLines() []string {
 	out := []string{}
+	if len(b.SupplyNodes) == 0 {
+		return out
+	}
+	in := make(map[string]bool, len(b.SupplyNodes))
 	for _, id := range b.SupplyNodes {
-		if _, ok := b.Node(id); ok {
+		in[id] = false
+	}
+	_ = b.Walk(func(n *BudgetNode, _ int) error {
+		if _, ok := in[n.ID]; ok {
+			in[n.ID] = true
+		}
+		return nil
+	})
+	for _, id := range b.SupplyNodes {
+		if in[id] {
 			out = append(out, id)
 		}
 	}

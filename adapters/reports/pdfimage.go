@@ -2,11 +2,12 @@ package reports
 
 import (
 	"bytes"
-	"compress/zlib"
 	"errors"
 	"image/color"
 	"image/jpeg"
 	"image/png"
+
+	"github.com/klauspost/compress/zlib"
 )
 
 // pdfImage is an image as the PDF writer embeds it (an image XObject):

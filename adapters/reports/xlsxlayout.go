@@ -98,11 +98,31 @@ func (s *styles) init(f *excelize.File) error {
 // places is how many decimal places d has (trailing zeros do not count),
 // between lo and hi.
 func places(d decimal.Decimal, lo, hi int) int {
-	p := 0
-	if s := d.String(); strings.IndexByte(s, '.') >= 0 {
-		p = len(s) - strings.IndexByte(s, '.') - 1
+	return min(max(fracDigits(d), lo), hi)
+}
+
+// fracDigits is how many places d has, trailing zeros left out (as
+// d.String() writes it): from its coefficient and exponent when the
+// coefficient fits in 18 digits, without writing it out (every cell of a
+// table asks this, in both passes).
+func fracDigits(d decimal.Decimal) int {
+	e := int(d.Exponent())
+	if e >= 0 || d.IsZero() {
+		return 0
 	}
-	return min(max(p, lo), hi)
+	if d.NumDigits() > 18 {
+		s := d.String()
+		if i := strings.IndexByte(s, '.'); i >= 0 {
+			return len(s) - i - 1
+		}
+		return 0
+	}
+	c, p := d.CoefficientInt64(), -e
+	for p > 0 && c%10 == 0 {
+		c /= 10
+		p--
+	}
+	return p
 }
 
 // isSICRO reports whether bank is a SICRO edition's name (SICRO3…), whose
@@ -128,6 +148,9 @@ func (s *styles) price(bank string, d decimal.Decimal) int { return s.num[priceP
 // (at least 2).
 func (s *styles) qty(d decimal.Decimal) int { return s.num[places(d, 2, maxShownPlaces)] }
 
+// maxRuneWidth is the widest a rune is in textWidth.
+const maxRuneWidth = 1.15
+
 // textWidth is about how many column-width units (the width of a digit) a
 // text takes: capitals and bold letters are wider than digits.
 func textWidth(s string) float64 {
@@ -137,7 +160,7 @@ func textWidth(s string) float64 {
 		case r == 'i' || r == 'l' || r == 'j' || r == 'I' || r == '.' || r == ',' || r == ' ' || r == '(' || r == ')':
 			w += 0.5
 		case unicode.IsUpper(r) || r == 'm' || r == 'w':
-			w += 1.15
+			w += maxRuneWidth
 		case unicode.IsDigit(r):
 			w++
 		default:
@@ -160,12 +183,23 @@ func headingWidth(h string) float64 {
 // numberWidth is the width of d written with places places and the
 // thousands separators.
 func numberWidth(d decimal.Decimal, places int) float64 {
-	digits := len(d.Abs().Truncate(0).String())
+	digits := intDigits(d)
 	w := float64(digits + (digits-1)/3 + 1 + places)
 	if d.IsNegative() {
 		w++
 	}
 	return w
+}
+
+// intDigits is the number of digits of d's integer part (1 for 0.5): from
+// its coefficient's digits and exponent, without writing it out (the
+// first pass measures every number of the table; writing each out was
+// 40% of that pass).
+func intDigits(d decimal.Decimal) int {
+	if d.IsZero() {
+		return 1 // whatever its exponent
+	}
+	return max(1, d.NumDigits()+int(d.Exponent()))
 }
 
 // colWidths measures a table's columns: the widest content of each (text
@@ -181,6 +215,12 @@ func newColWidths(headings []string) colWidths {
 }
 
 func (w colWidths) text(col byte, s string) {
+	// No rune is wider than maxRuneWidth and s has no more runes than
+	// bytes: a text that cannot be wider than the column is not measured
+	// (most of a long table's descriptions, once one long one was).
+	if float64(len(s))*maxRuneWidth <= w[col-'A'] {
+		return
+	}
 	w[col-'A'] = max(w[col-'A'], textWidth(s))
 }
 
@@ -473,7 +513,7 @@ func wrappedLines(s string, width float64, bold bool) int {
 	}
 	room := max(width-2, 1)
 	lines, line := 1, 0.0
-	for _, word := range strings.Fields(s) {
+	for word := range strings.FieldsSeq(s) { // the words as strings.Fields splits them, none kept
 		w := textWidth(word) * scale
 		switch {
 		case line == 0:
