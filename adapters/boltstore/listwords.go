@@ -2,8 +2,10 @@ package boltstore
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"slices"
+	"sort"
 	"strings"
 
 	bolt "go.etcd.io/bbolt"
@@ -12,14 +14,18 @@ import (
 )
 
 // The word index of the lists (docs/storage.md, "Lists"): text filters
-// (app.Contains on code, description, client) answered without reading the
-// company's rows.
+// (app.Contains on description and client; code: see below) answered
+// without reading the company's rows.
 //
-//   - list_vocab: kind \x00 companyID \x00 field \x00 token → how many
+//   - list_terms: kind \x00 companyID \x00 field \x00 token → how many
 //     records of the company have the token in that field (8 bytes
 //     big-endian): the company's vocabulary of the field.
-//   - list_words: kind \x00 companyID \x00 field \x00 esc(token) id →
-//     empty: the records holding each token.
+//   - list_postings: kind \x00 companyID \x00 field \x00 esc(token) firstID
+//     → the ids of records holding the token, in ID order, from firstID
+//     on, up to chunkIDs of them (each id as its length, a uvarint, and
+//     its bytes): a token's records in a few chunks rather than one key
+//     each, so a transaction writing 2,000 records rewrites a few chunks
+//     per word instead of putting 2,000 keys per word.
 //
 // A token is a run of the folded text (app.Fold) between white space
 // (strings.Fields). A filter word, which holds no white space, is contained
@@ -27,15 +33,31 @@ import (
 // store reads the vocabulary, keeps the tokens that contain the word, and
 // unites their records. The answer is exact, so the total needs no row.
 //
+// The code is not in the word index: a code's token is unique to its
+// record, so it cost a posting and a vocabulary entry per record written,
+// and the vocabulary of codes was as long as the company anyway. A code
+// filter walks the code sort index (<kind>_order, which holds each code)
+// and folds each code instead (codeSet).
+//
 // The two buckets are not among allBuckets (a backup made before they
 // existed is still whole); a file without them gets them, built from the
-// rows, when it is opened (buildListWords).
+// rows, when it is opened (buildListWords). The buckets of the earlier
+// layout (list_vocab, list_words: one key per token and record, codes
+// included) are dropped then: a file that holds them was last written by
+// a costdb that kept those and not these.
 var (
-	bucketListVocab = []byte("list_vocab")
-	bucketListWords = []byte("list_words")
+	bucketListTerms    = []byte("list_terms")
+	bucketListPostings = []byte("list_postings")
 
-	wordBuckets = [][]byte{bucketListVocab, bucketListWords}
+	wordBuckets = [][]byte{bucketListTerms, bucketListPostings}
+
+	// The buckets of the earlier layout.
+	oldWordBuckets = [][]byte{[]byte("list_vocab"), []byte("list_words")}
 )
+
+// chunkIDs is how many ids a chunk of list_postings holds at most (a
+// variable for the tests).
+var chunkIDs = 128
 
 // wordFields are the folded texts of a kind the word index holds. Groups
 // have none: a company has few, and their lists scan the rows as before
@@ -45,7 +67,7 @@ func (k *listKind) wordFields() []app.Field {
 		return nil
 	}
 	var out []app.Field
-	for _, f := range []app.Field{app.FieldCode, app.FieldDescription, app.FieldClient} {
+	for _, f := range []app.Field{app.FieldDescription, app.FieldClient} {
 		if slices.Contains(k.filters, f) {
 			out = append(out, f)
 		}
@@ -53,10 +75,17 @@ func (k *listKind) wordFields() []app.Field {
 	return out
 }
 
-// indexes reports whether the word index holds every field of fs.
+// codeIndexed reports whether the kind's code filter is answered from its
+// code sort index (codeSet).
+func (k *listKind) codeIndexed() bool {
+	return k != groupKind && slices.Contains(k.sorts, app.FieldCode)
+}
+
+// indexes reports whether the word index (or, for the code, the code sort
+// index) answers a text filter on every field of fs.
 func (k *listKind) indexes(fs []app.Field) bool {
 	for _, f := range fs {
-		if !slices.Contains(k.wordFields(), f) {
+		if !slices.Contains(k.wordFields(), f) && !(f == app.FieldCode && k.codeIndexed()) {
 			return false
 		}
 	}
@@ -79,11 +108,11 @@ func vocabPrefix(k *listKind, companyID string, f app.Field) []byte {
 // predates the buckets has none: then there is nothing to keep.
 //
 // The changes are held in the transaction (wordWrites) and written by
-// flushWords: a record adds an entry and a vocabulary count per word of
-// its code and description, which written one at a time made writing a
-// company's resources half as costly again.
+// flushWords: a record adds a posting and a vocabulary count per word of
+// its description, which written one at a time made writing a company's
+// resources half as costly again.
 func (t *tx) indexWords(k *listKind, companyID, id string, w *rowView, delta int64) error {
-	if t.bucket(bucketListVocab) == nil || t.bucket(bucketListWords) == nil {
+	if t.bucket(bucketListTerms) == nil || t.bucket(bucketListPostings) == nil {
 		return nil
 	}
 	if t.words == nil {
@@ -94,15 +123,17 @@ func (t *tx) indexWords(k *listKind, companyID, id string, w *rowView, delta int
 		prefix := vocabPrefix(k, companyID, f)
 		for _, tok := range tokens(foldedText(w, f)) {
 			ww.buf = append(append(ww.buf[:0], prefix...), tok...)
-			if i, ok := ww.vocab[string(ww.buf)]; ok {
-				ww.counts[i] += delta
-			} else {
-				ww.vocab[string(ww.buf)] = len(ww.counts)
-				ww.counts = append(ww.counts, delta)
+			i, ok := ww.vocab[string(ww.buf)]
+			if !ok {
+				i = len(ww.counts)
+				vk := string(ww.buf)
+				ww.vocab[vk] = i
+				ww.vkeys = append(ww.vkeys, vk)
+				ww.counts = append(ww.counts, 0)
+				ww.toks = append(ww.toks, esc(bytes.Clone(prefix), tok))
 			}
-			n := len(ww.arena)
-			ww.arena = append(esc(append(ww.arena, prefix...), tok), id...)
-			ww.posts = append(ww.posts, posting{key: ww.arena[n:len(ww.arena):len(ww.arena)], delta: delta})
+			ww.counts[i] += delta
+			ww.posts = append(ww.posts, posting{id: id, tok: int32(i), delta: int8(delta)})
 		}
 	}
 	return nil
@@ -110,26 +141,28 @@ func (t *tx) indexWords(k *listKind, companyID, id string, w *rowView, delta int
 
 // wordWrites are the word index changes a write transaction has made and
 // not written yet: each vocabulary count's net change (counts, by the
-// index vocab gives), and each entry put (delta 1) or deleted (-1), the
-// keys kept one after another in arena.
+// index vocab gives, its key in vkeys; toks holds each token's prefix in
+// list_postings),
+// and each posting added (delta 1) or removed (-1).
 //
 // Written together, the vocabulary takes one update per token and
-// transaction instead of one per record; an entry deleted and put again
+// transaction instead of one per record; a posting removed and added again
 // (an unchanged word of a record written again) nets to nothing and is
-// not written; and the entries go in key order: bbolt splits a node only
-// at commit, and keys put in random order into one node move ever longer
-// runs of it (batch.go).
+// not written; and each token's chunks are rewritten once, with all of the
+// transaction's changes to them.
 type wordWrites struct {
 	vocab  map[string]int
+	vkeys  []string // the keys of vocab, by index
 	counts []int64
+	toks   [][]byte
 	posts  []posting
-	arena  []byte
 	buf    []byte
 }
 
 type posting struct {
-	key   []byte
-	delta int64
+	id    string
+	tok   int32 // the token, an index of counts and toks
+	delta int8
 }
 
 // flushWords writes the held word index changes. It runs at the end of
@@ -140,46 +173,190 @@ func (t *tx) flushWords() error {
 		return nil
 	}
 	t.words = nil
-	vocab, words := t.bucket(bucketListVocab), t.bucket(bucketListWords)
-	// An entry's changes alternate (put when absent, deleted when there),
-	// so their sum says what the last one left, in any order.
-	slices.SortFunc(ww.posts, func(a, b posting) int { return bytes.Compare(a.key, b.key) })
+	vocab, words := t.bucket(bucketListTerms), t.bucket(bucketListPostings)
+	// The tokens in the order of their keys, then each one's postings in
+	// ID order. A posting's changes alternate (added when absent, removed
+	// when there), so their sum says what the last one left, in any order.
+	order := make([]int32, len(ww.toks))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return bytes.Compare(ww.toks[a], ww.toks[b]) })
+	rank := make([]int32, len(order))
+	for r, i := range order {
+		rank[i] = int32(r)
+	}
+	slices.SortFunc(ww.posts, func(a, b posting) int {
+		if c := cmp.Compare(rank[a.tok], rank[b.tok]); c != 0 {
+			return c
+		}
+		return strings.Compare(a.id, b.id)
+	})
+	var changes []idChange
+	var ids []byte // the changes' ids, one after another
 	for i := 0; i < len(ww.posts); {
-		j, net := i, int64(0)
-		for ; j < len(ww.posts) && bytes.Equal(ww.posts[j].key, ww.posts[i].key); j++ {
-			net += ww.posts[j].delta
+		tok := ww.posts[i].tok
+		changes, ids = changes[:0], ids[:0]
+		for i < len(ww.posts) && ww.posts[i].tok == tok {
+			j, net := i, 0
+			for ; j < len(ww.posts) && ww.posts[j].tok == tok && ww.posts[j].id == ww.posts[i].id; j++ {
+				net += int(ww.posts[j].delta)
+			}
+			if net != 0 {
+				n := len(ids)
+				ids = append(ids, ww.posts[i].id...)
+				changes = append(changes, idChange{from: n, to: len(ids), add: net > 0})
+			}
+			i = j
 		}
-		var err error
-		switch {
-		case net > 0:
-			err = words.Put(ww.posts[i].key, []byte{})
-		case net < 0:
-			err = words.Delete(ww.posts[i].key)
+		for c := range changes {
+			changes[c].id = ids[changes[c].from:changes[c].to:changes[c].to]
 		}
-		if err != nil {
+		if err := rewriteChunks(words, ww.toks[tok], changes); err != nil {
 			return err
 		}
-		i = j
 	}
-	keys := make([]string, 0, len(ww.vocab))
-	for k, i := range ww.vocab {
-		if ww.counts[i] != 0 {
-			keys = append(keys, k)
+	for _, i := range order {
+		if ww.counts[i] == 0 {
+			continue
 		}
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		if err := addCount(vocab, []byte(k), ww.counts[ww.vocab[k]]); err != nil {
+		if err := addCount(vocab, []byte(ww.vkeys[i]), ww.counts[i]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// idChange is a record added to or removed from a token's postings.
+type idChange struct {
+	id       []byte
+	from, to int // where id is in the arena it was gathered in
+	add      bool
+}
+
+// rewriteChunks applies the changes (in ID order) to the chunks of the
+// token whose prefix is token: each chunk the changes fall in is read,
+// changed and written again (cut in chunks of chunkIDs when it grew past
+// that, deleted when it emptied). A change falls in the last chunk whose
+// first id is not after it, else in the token's first chunk.
+func rewriteChunks(b *bolt.Bucket, token []byte, changes []idChange) error {
+	for len(changes) > 0 {
+		seek := append(slices.Clip(token), changes[0].id...)
+		c := b.Cursor()
+		var at, data []byte
+		k, v := c.Seek(seek)
+		if k != nil && bytes.Equal(k, seek) {
+			at, data = k, v
+		} else {
+			var pk, pv []byte
+			if k == nil {
+				pk, pv = c.Last()
+			} else {
+				pk, pv = c.Prev()
+			}
+			switch {
+			case pk != nil && bytes.HasPrefix(pk, token):
+				at, data = pk, pv
+			case k != nil && bytes.HasPrefix(k, token):
+				at, data = k, v
+			}
+		}
+		// The changes before the next chunk's first id are this chunk's.
+		n := len(changes)
+		if at != nil {
+			c.Seek(at)
+			if nk, _ := c.Next(); nk != nil && bytes.HasPrefix(nk, token) {
+				next := nk[len(token):]
+				n = sort.Search(len(changes), func(i int) bool { return bytes.Compare(changes[i].id, next) >= 0 })
+				n = max(n, 1) // the token's first chunk takes the ids before it
+			}
+		}
+		ids := mergeIDs(chunkIDList(data), changes[:n])
+		changes = changes[n:]
+		if at != nil {
+			if err := b.Delete(bytes.Clone(at)); err != nil {
+				return err
+			}
+		}
+		for len(ids) > 0 {
+			m := min(len(ids), chunkIDs)
+			var val []byte
+			for _, id := range ids[:m] {
+				val = binary.AppendUvarint(val, uint64(len(id)))
+				val = append(val, id...)
+			}
+			if err := b.Put(append(slices.Clip(token), ids[0]...), val); err != nil {
+				return err
+			}
+			ids = ids[m:]
+		}
+	}
+	return nil
+}
+
+// chunkIDList returns the ids of a chunk of list_postings, in a copy of
+// the chunk (the bucket's bytes change with its next write).
+func chunkIDList(data []byte) [][]byte {
+	var ids [][]byte
+	forEachID(bytes.Clone(data), func(id []byte) bool { ids = append(ids, id); return true })
+	return ids
+}
+
+// forEachID calls fn with each id of a chunk of list_postings, in order,
+// until fn returns false.
+func forEachID(data []byte, fn func(id []byte) bool) {
+	for len(data) > 0 {
+		n, w := binary.Uvarint(data)
+		if w <= 0 || uint64(len(data)-w) < n {
+			return
+		}
+		if !fn(data[w : w+int(n)]) {
+			return
+		}
+		data = data[w+int(n):]
+	}
+}
+
+// mergeIDs returns the sorted ids with the changes (sorted) applied.
+func mergeIDs(ids [][]byte, changes []idChange) [][]byte {
+	out := make([][]byte, 0, len(ids)+len(changes))
+	i := 0
+	for _, ch := range changes {
+		for i < len(ids) && bytes.Compare(ids[i], ch.id) < 0 {
+			out = append(out, ids[i])
+			i++
+		}
+		held := i < len(ids) && bytes.Equal(ids[i], ch.id)
+		if held {
+			i++
+		}
+		if ch.add {
+			out = append(out, ch.id)
+		}
+	}
+	return append(out, ids[i:]...)
+}
+
+// builtPosting is a posting buildListWords found: the token's prefix in
+// list_postings, then the id.
+type builtPosting struct {
+	key   []byte
+	split int // where the id starts
+}
+
 // buildListWords creates the word index of a file that has none, from the
-// rows of every list.
+// rows of every list, and drops the buckets of the earlier layout.
 func buildListWords(btx *bolt.Tx) error {
-	if btx.Bucket(bucketListVocab) != nil && btx.Bucket(bucketListWords) != nil {
+	old := false
+	for _, name := range oldWordBuckets {
+		if btx.Bucket(name) != nil {
+			old = true
+			if err := btx.DeleteBucket(name); err != nil {
+				return err
+			}
+		}
+	}
+	if !old && btx.Bucket(bucketListTerms) != nil && btx.Bucket(bucketListPostings) != nil {
 		return nil
 	}
 	for _, name := range wordBuckets {
@@ -194,14 +371,14 @@ func buildListWords(btx *bolt.Tx) error {
 	}
 	// bbolt splits a node only when the transaction commits: keys put in
 	// random order into one transaction move ever longer runs of a node,
-	// so the entries are gathered a kind at a time, sorted, and put in
+	// so the postings are gathered a kind at a time, sorted, and put in
 	// order (appended). The kinds go in the order of their names, which
 	// lead the keys.
 	kinds := slices.Clone(listKinds)
 	slices.SortFunc(kinds, func(a, b *listKind) int { return strings.Compare(a.name, b.name) })
-	vocab, words := btx.Bucket(bucketListVocab), btx.Bucket(bucketListWords)
+	vocab, words := btx.Bucket(bucketListTerms), btx.Bucket(bucketListPostings)
 	for _, k := range kinds {
-		var posts [][]byte
+		var posts []builtPosting
 		counts := map[string]uint64{}
 		var v rowView
 		err := btx.Bucket(k.rows).ForEach(func(kk, data []byte) error {
@@ -217,7 +394,8 @@ func buildListWords(btx *bolt.Tx) error {
 				prefix := vocabPrefix(k, companyID, f)
 				for _, tok := range tokens(foldedText(&v, f)) {
 					counts[string(prefix)+string(tok)]++
-					posts = append(posts, append(esc(bytes.Clone(prefix), tok), id...))
+					p := esc(bytes.Clone(prefix), tok)
+					posts = append(posts, builtPosting{key: append(p, id...), split: len(p)})
 				}
 			}
 			return nil
@@ -225,11 +403,20 @@ func buildListWords(btx *bolt.Tx) error {
 		if err != nil {
 			return err
 		}
-		slices.SortFunc(posts, bytes.Compare)
-		for _, p := range posts {
-			if err := words.Put(p, []byte{}); err != nil {
+		slices.SortFunc(posts, func(a, b builtPosting) int { return bytes.Compare(a.key, b.key) })
+		for i := 0; i < len(posts); {
+			token := posts[i].key[:posts[i].split]
+			var val []byte
+			j := i
+			for ; j < len(posts) && j-i < chunkIDs && bytes.Equal(posts[j].key[:posts[j].split], token); j++ {
+				id := posts[j].key[posts[j].split:]
+				val = binary.AppendUvarint(val, uint64(len(id)))
+				val = append(val, id...)
+			}
+			if err := words.Put(posts[i].key, val); err != nil {
 				return err
 			}
+			i = j
 		}
 		keys := make([]string, 0, len(counts))
 		for vk := range counts {
@@ -247,7 +434,7 @@ func buildListWords(btx *bolt.Tx) error {
 	return nil
 }
 
-// postings are the entries of list_words under one token: the prefix and
+// postings are the chunks of list_postings under one token: the prefix and
 // how many records hold the token.
 type postings struct {
 	prefix []byte
@@ -268,13 +455,80 @@ func tokensWith(vocab *bolt.Bucket, k *listKind, companyID string, f app.Field, 
 	return out
 }
 
+// holds reports whether the chunks of the token whose prefix is token
+// hold id: the last chunk whose first id is not after id is read (c is
+// a cursor of list_postings, reused across calls).
+func holds(c *bolt.Cursor, token, buf, id []byte) (bool, []byte) {
+	buf = append(append(buf[:0], token...), id...)
+	k, v := c.Seek(buf)
+	if k != nil && bytes.Equal(k, buf) {
+		return true, buf
+	}
+	if k == nil {
+		k, v = c.Last()
+	} else {
+		k, v = c.Prev()
+	}
+	if k == nil || !bytes.HasPrefix(k, token) {
+		return false, buf
+	}
+	found := false
+	forEachID(v, func(x []byte) bool {
+		switch bytes.Compare(x, id) {
+		case 0:
+			found = true
+			return false
+		case 1:
+			return false
+		}
+		return true
+	})
+	return found, buf
+}
+
+// codeSet returns the ids of the company's records whose folded code
+// contains the folded word w, from the code sort index: each entry holds
+// the code (the tie after the natural-order key) and the id.
+func (t *tx) codeSet(k *listKind, companyID string, w []byte) map[string]struct{} {
+	out := map[string]struct{}{}
+	prefix := orderPrefix(companyID, app.FieldCode)
+	c := t.bucket(k.order).Cursor()
+	var code []byte
+	for kk, id := c.Seek(prefix); kk != nil && bytes.HasPrefix(kk, prefix); kk, id = c.Next() {
+		_, rest := unesc(nil, kk[len(prefix):])
+		code, _ = unesc(code[:0], rest)
+		if strings.Contains(app.Fold(string(code)), string(w)) {
+			out[string(id)] = struct{}{}
+		}
+	}
+	return out
+}
+
+// unesc appends to buf the byte string esc wrote at the start of s, and
+// returns the rest of s.
+func unesc(buf, s []byte) ([]byte, []byte) {
+	for i := 0; i < len(s); i++ {
+		if s[i] != 0 {
+			buf = append(buf, s[i])
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == 0xFF {
+			buf = append(buf, 0)
+			i++
+			continue
+		}
+		return buf, s[min(i+2, len(s)):]
+	}
+	return buf, nil
+}
+
 // wordSet returns the ids of the company's records that satisfy the
 // Contains condition c, and whether the set is exactly those records (it
 // is a superset when the folded value holds white space: each of its words
 // is then looked up, and the rows must be read). ok is false when the file
 // has no word index or the value holds no word.
 func (t *tx) wordSet(k *listKind, companyID string, c app.Cond) (set map[string]struct{}, exact, ok bool) {
-	vocab, words := t.bucket(bucketListVocab), t.bucket(bucketListWords)
+	vocab, words := t.bucket(bucketListTerms), t.bucket(bucketListPostings)
 	if vocab == nil || words == nil {
 		return nil, false, false
 	}
@@ -286,9 +540,15 @@ func (t *tx) wordSet(k *listKind, companyID string, c app.Cond) (set map[string]
 	for i, w := range want {
 		one := map[string]struct{}{}
 		for _, f := range c.Fields {
+			if f == app.FieldCode {
+				for id := range t.codeSet(k, companyID, []byte(w)) {
+					one[id] = struct{}{}
+				}
+				continue
+			}
 			for _, p := range tokensWith(vocab, k, companyID, f, []byte(w)) {
-				for pk, _ := wc.Seek(p.prefix); pk != nil && bytes.HasPrefix(pk, p.prefix); pk, _ = wc.Next() {
-					one[string(pk[len(p.prefix):])] = struct{}{}
+				for pk, pv := wc.Seek(p.prefix); pk != nil && bytes.HasPrefix(pk, p.prefix); pk, pv = wc.Next() {
+					forEachID(pv, func(id []byte) bool { one[string(id)] = struct{}{}; return true })
 				}
 			}
 		}
@@ -309,16 +569,16 @@ func (t *tx) wordSet(k *listKind, companyID string, c app.Cond) (set map[string]
 // text condition of one word on one field, which one token of the
 // company's vocabulary contains (alvenaria: ALVENARIA), one sort key and a
 // page. The total is the token's count; the page comes from the sort
-// index, each entry tested with one lookup of list_words. ok is false when
-// the query is not of that form, or when the walk would read more entries
-// than the general way (see queryWords).
+// index, each entry tested with one lookup of list_postings. ok is false
+// when the query is not of that form, or when the walk would read more
+// entries than the general way (see queryWords).
 func (t *tx) oneToken(k *listKind, companyID string, q app.Query, offset, limit int) (ids []string, total int, ok bool) {
 	if len(q.Where) != 1 || len(q.Sort) != 1 || limit <= 0 {
 		return nil, 0, false
 	}
 	c := q.Where[0]
-	vocab, words := t.bucket(bucketListVocab), t.bucket(bucketListWords)
-	if c.Op != app.Contains || len(c.Fields) != 1 || vocab == nil || words == nil || !k.indexes(c.Fields) {
+	vocab, words := t.bucket(bucketListTerms), t.bucket(bucketListPostings)
+	if c.Op != app.Contains || len(c.Fields) != 1 || vocab == nil || words == nil || !slices.Contains(k.wordFields(), c.Fields[0]) {
 		return nil, 0, false
 	}
 	want := strings.Fields(app.Fold(c.Text))
@@ -340,10 +600,12 @@ func (t *tx) oneToken(k *listKind, companyID string, q app.Query, offset, limit 
 	if !walkCheaper(offset, limit, t.count(k, companyID), total) {
 		return nil, 0, false
 	}
-	buf := bytes.Clone(p.prefix)
+	wc := words.Cursor()
+	var buf []byte
 	keep := func(id []byte) bool {
-		buf = append(buf[:len(p.prefix)], id...)
-		return words.Get(buf) != nil
+		var in bool
+		in, buf = holds(wc, p.prefix, buf, id)
+		return in
 	}
 	return t.pageByOrder(k, companyID, q.Sort[0], offset, limit, keep), total, true
 }
