@@ -1,6 +1,7 @@
 package boltstore
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -377,5 +378,20 @@ func testOldLayout(t *testing.T, both bool) {
 	checkPostings(t, s)
 	if got := listIDs(t, s, co.ID, textConds("calha", false, app.FieldDescription)); !slices.Equal(got, []string{"01HZXRE4"}) {
 		t.Errorf("calha: %v, want the record the old buckets missed", got)
+	}
+}
+
+// TestTokens: the tokens of a text are its distinct runs between white
+// space as bytes.Fields cuts them (Unicode white space too), sorted.
+func TestTokens(t *testing.T) {
+	for _, s := range []string{
+		"", " ", "bloco", "  bloco  de\tconcreto\nbloco ", "a\u00a0b\u0085c\u2003d e", "ç\u00a0ç", "x\xffy z", "\u3000cal\u3000",
+	} {
+		want := bytes.Fields([]byte(s))
+		slices.SortFunc(want, bytes.Compare)
+		want = slices.CompactFunc(want, bytes.Equal)
+		if got := tokens([][]byte{[]byte("old")}, []byte(s)); fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
+			t.Errorf("tokens(%q) = %q, want %q", s, got, want)
+		}
 	}
 }

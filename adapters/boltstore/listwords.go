@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -62,18 +64,22 @@ var chunkIDs = 128
 // wordFields are the folded texts of a kind the word index holds. Groups
 // have none: a company has few, and their lists scan the rows as before
 // (which also keeps the writes of groups as large as they were).
-func (k *listKind) wordFields() []app.Field {
-	if k == groupKind {
-		return nil
-	}
-	var out []app.Field
-	for _, f := range []app.Field{app.FieldDescription, app.FieldClient} {
-		if slices.Contains(k.filters, f) {
-			out = append(out, f)
+func (k *listKind) wordFields() []app.Field { return wordFieldsOf[k] }
+
+var wordFieldsOf = func() map[*listKind][]app.Field {
+	out := map[*listKind][]app.Field{}
+	for _, k := range listKinds {
+		if k == groupKind {
+			continue
+		}
+		for _, f := range []app.Field{app.FieldDescription, app.FieldClient} {
+			if slices.Contains(k.filters, f) {
+				out[k] = append(out[k], f)
+			}
 		}
 	}
 	return out
-}
+}()
 
 // codeIndexed reports whether the kind's code filter is answered from its
 // code sort index (codeSet).
@@ -92,9 +98,29 @@ func (k *listKind) indexes(fs []app.Field) bool {
 	return true
 }
 
-// tokens returns the distinct tokens of a folded text.
-func tokens(folded []byte) [][]byte {
-	out := bytes.Fields(folded)
+// tokens returns the distinct tokens of a folded text, appended to out[:0]
+// (the runs between white space, as bytes.Fields cuts them).
+func tokens(out [][]byte, folded []byte) [][]byte {
+	out = out[:0]
+	start := -1
+	for i := 0; i < len(folded); {
+		r, n := rune(folded[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRune(folded[i:])
+		}
+		if unicode.IsSpace(r) {
+			if start >= 0 {
+				out = append(out, folded[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+		i += n
+	}
+	if start >= 0 {
+		out = append(out, folded[start:])
+	}
 	slices.SortFunc(out, bytes.Compare)
 	return slices.CompactFunc(out, bytes.Equal)
 }
@@ -120,8 +146,13 @@ func (t *tx) indexWords(k *listKind, companyID, id string, w *rowView, delta int
 	}
 	ww := t.words
 	for _, f := range k.wordFields() {
-		prefix := vocabPrefix(k, companyID, f)
-		for _, tok := range tokens(foldedText(w, f)) {
+		if ww.kind != k || ww.companyID != companyID || ww.field != f {
+			ww.kind, ww.companyID, ww.field = k, companyID, f
+			ww.prefix = vocabPrefix(k, companyID, f)
+		}
+		prefix := ww.prefix
+		ww.tokens = tokens(ww.tokens, foldedText(w, f))
+		for _, tok := range ww.tokens {
 			ww.buf = append(append(ww.buf[:0], prefix...), tok...)
 			i, ok := ww.vocab[string(ww.buf)]
 			if !ok {
@@ -157,6 +188,13 @@ type wordWrites struct {
 	toks   [][]byte
 	posts  []posting
 	buf    []byte
+	// The prefix of the last kind, company and field indexed, and the
+	// tokens of the last text.
+	kind      *listKind
+	companyID string
+	field     app.Field
+	prefix    []byte
+	tokens    [][]byte
 }
 
 type posting struct {
@@ -392,7 +430,7 @@ func buildListWords(btx *bolt.Tx) error {
 			companyID, id := string(kk[:i]), kk[i+1:]
 			for _, f := range k.wordFields() {
 				prefix := vocabPrefix(k, companyID, f)
-				for _, tok := range tokens(foldedText(&v, f)) {
+				for _, tok := range tokens(nil, foldedText(&v, f)) {
 					counts[string(prefix)+string(tok)]++
 					p := esc(bytes.Clone(prefix), tok)
 					posts = append(posts, builtPosting{key: append(p, id...), split: len(p)})
