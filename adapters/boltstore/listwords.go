@@ -24,8 +24,7 @@ import (
 //     big-endian): the company's vocabulary of the field.
 //   - list_postings: kind \x00 companyID \x00 field \x00 esc(token) firstID
 //     → the ids of records holding the token, in ID order, from firstID
-//     on, up to chunkIDs of them (each id as its length, a uvarint, and
-//     its bytes): a token's records in a few chunks rather than one key
+//     on, up to chunkIDs of them (appendChunk): a token's records in a few chunks rather than one key
 //     each, so a transaction writing 2,000 records rewrites a few chunks
 //     per word instead of putting 2,000 keys per word.
 //
@@ -318,12 +317,7 @@ func rewriteChunks(b *bolt.Bucket, token []byte, changes []idChange) error {
 		}
 		for len(ids) > 0 {
 			m := min(len(ids), chunkIDs)
-			var val []byte
-			for _, id := range ids[:m] {
-				val = binary.AppendUvarint(val, uint64(len(id)))
-				val = append(val, id...)
-			}
-			if err := b.Put(append(slices.Clip(token), ids[0]...), val); err != nil {
+			if err := b.Put(append(slices.Clip(token), ids[0]...), appendChunk(nil, ids[:m])); err != nil {
 				return err
 			}
 			ids = ids[m:]
@@ -332,23 +326,64 @@ func rewriteChunks(b *bolt.Bucket, token []byte, changes []idChange) error {
 	return nil
 }
 
-// chunkIDList returns the ids of a chunk of list_postings, in a copy of
-// the chunk (the bucket's bytes change with its next write).
+// A chunk of list_postings holds its ids in order, each as the length of
+// the prefix it shares with the id before it (uvarint), the length of the
+// rest (uvarint) and the rest: the ids of one process share their first
+// 18 characters (app.NewID), so an id takes about 8 bytes instead of 25.
+
+// appendChunk appends the chunk of the ids (in order) to val.
+func appendChunk(val []byte, ids [][]byte) []byte {
+	var prev []byte
+	for _, id := range ids {
+		n := 0
+		for n < len(prev) && n < len(id) && prev[n] == id[n] {
+			n++
+		}
+		val = binary.AppendUvarint(val, uint64(n))
+		val = binary.AppendUvarint(val, uint64(len(id)-n))
+		val = append(val, id[n:]...)
+		prev = id
+	}
+	return val
+}
+
+// chunkIDList returns the ids of a chunk of list_postings, copied (the
+// bucket's bytes change with its next write).
 func chunkIDList(data []byte) [][]byte {
-	var ids [][]byte
-	forEachID(bytes.Clone(data), func(id []byte) bool { ids = append(ids, id); return true })
+	var arena []byte
+	var ends []int
+	forEachID(data, func(id []byte) bool {
+		arena = append(arena, id...)
+		ends = append(ends, len(arena))
+		return true
+	})
+	ids := make([][]byte, len(ends))
+	from := 0
+	for i, to := range ends {
+		ids[i] = arena[from:to:to]
+		from = to
+	}
 	return ids
 }
 
 // forEachID calls fn with each id of a chunk of list_postings, in order,
-// until fn returns false.
+// until fn returns false. The id fn is given is valid only until it
+// returns.
 func forEachID(data []byte, fn func(id []byte) bool) {
+	var buf [64]byte
+	id := buf[:0]
 	for len(data) > 0 {
+		shared, w := binary.Uvarint(data)
+		if w <= 0 || shared > uint64(len(id)) {
+			return
+		}
+		data = data[w:]
 		n, w := binary.Uvarint(data)
 		if w <= 0 || uint64(len(data)-w) < n {
 			return
 		}
-		if !fn(data[w : w+int(n)]) {
+		id = append(id[:shared], data[w:w+int(n)]...)
+		if !fn(id) {
 			return
 		}
 		data = data[w+int(n):]
@@ -444,14 +479,12 @@ func buildListWords(btx *bolt.Tx) error {
 		slices.SortFunc(posts, func(a, b builtPosting) int { return bytes.Compare(a.key, b.key) })
 		for i := 0; i < len(posts); {
 			token := posts[i].key[:posts[i].split]
-			var val []byte
+			var ids [][]byte
 			j := i
 			for ; j < len(posts) && j-i < chunkIDs && bytes.Equal(posts[j].key[:posts[j].split], token); j++ {
-				id := posts[j].key[posts[j].split:]
-				val = binary.AppendUvarint(val, uint64(len(id)))
-				val = append(val, id...)
+				ids = append(ids, posts[j].key[posts[j].split:])
 			}
-			if err := words.Put(posts[i].key, val); err != nil {
+			if err := words.Put(posts[i].key, appendChunk(nil, ids)); err != nil {
 				return err
 			}
 			i = j
