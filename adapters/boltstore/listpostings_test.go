@@ -205,14 +205,15 @@ func checkPostings(t *testing.T, s *Store) {
 	}
 }
 
-// TestListPostingsChunks: with chunks of three ids, writes in random ID
+// TestListPostingsChunks: with chunks of five ids and a restart every
+// two (a lookup searches the restarts, then reads the ids after one), writes in random ID
 // order (puts, replaces, deletes, several transactions, inside and
 // outside a batch) split, grow, shrink and empty chunks; the chunks stay
 // well formed, hold what the index built from the rows holds, and every
 // text filter answers as the rule does.
 func TestListPostingsChunks(t *testing.T) {
-	defer func(n int) { chunkIDs = n }(chunkIDs)
-	chunkIDs = 3
+	defer func(n, r int) { chunkIDs, restartIDs = n, r }(chunkIDs, restartIDs)
+	chunkIDs, restartIDs = 5, 2
 	s := open(t, filepath.Join(t.TempDir(), "costdb.db"))
 	defer s.Close()
 	ctx := context.Background()

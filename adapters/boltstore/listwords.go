@@ -330,29 +330,57 @@ func rewriteChunks(b *bolt.Bucket, token []byte, changes []idChange) error {
 // the prefix it shares with the id before it (uvarint), the length of the
 // rest (uvarint) and the rest: the ids of one process share their first
 // 18 characters (app.NewID), so an id takes about 8 bytes instead of 25.
+// Every restartIDs-th id (from the first) shares nothing and is a restart:
+// the chunk begins with the number of restarts (uvarint) and where each
+// begins in the ids (4 bytes big-endian each), so that a lookup (holds)
+// finds the restart by a binary search and reads at most restartIDs ids.
+
+// restartIDs is how many ids a restart of a chunk begins (a variable for
+// the tests).
+var restartIDs = 16
 
 // appendChunk appends the chunk of the ids (in order) to val.
 func appendChunk(val []byte, ids [][]byte) []byte {
+	var data []byte
+	var restarts []uint32
 	var prev []byte
-	for _, id := range ids {
+	for i, id := range ids {
 		n := 0
-		for n < len(prev) && n < len(id) && prev[n] == id[n] {
-			n++
+		if i%restartIDs == 0 {
+			restarts = append(restarts, uint32(len(data)))
+		} else {
+			for n < len(prev) && n < len(id) && prev[n] == id[n] {
+				n++
+			}
 		}
-		val = binary.AppendUvarint(val, uint64(n))
-		val = binary.AppendUvarint(val, uint64(len(id)-n))
-		val = append(val, id[n:]...)
+		data = binary.AppendUvarint(data, uint64(n))
+		data = binary.AppendUvarint(data, uint64(len(id)-n))
+		data = append(data, id[n:]...)
 		prev = id
 	}
-	return val
+	val = binary.AppendUvarint(val, uint64(len(restarts)))
+	for _, r := range restarts {
+		val = binary.BigEndian.AppendUint32(val, r)
+	}
+	return append(val, data...)
+}
+
+// chunkParts splits a chunk into the offsets of its restarts and its ids;
+// ok is false when it is malformed.
+func chunkParts(chunk []byte) (restarts, data []byte, ok bool) {
+	r, w := binary.Uvarint(chunk)
+	if w <= 0 || uint64(len(chunk)-w)/4 < r {
+		return nil, nil, false
+	}
+	return chunk[w : w+4*int(r)], chunk[w+4*int(r):], true
 }
 
 // chunkIDList returns the ids of a chunk of list_postings, copied (the
 // bucket's bytes change with its next write).
-func chunkIDList(data []byte) [][]byte {
+func chunkIDList(chunk []byte) [][]byte {
 	var arena []byte
 	var ends []int
-	forEachID(data, func(id []byte) bool {
+	forEachID(chunk, func(id []byte) bool {
 		arena = append(arena, id...)
 		ends = append(ends, len(arena))
 		return true
@@ -369,10 +397,18 @@ func chunkIDList(data []byte) [][]byte {
 // forEachID calls fn with each id of a chunk of list_postings, in order,
 // until fn returns false. The id fn is given is valid only until it
 // returns.
-func forEachID(data []byte, fn func(id []byte) bool) {
+func forEachID(chunk []byte, fn func(id []byte) bool) {
+	if _, data, ok := chunkParts(chunk); ok {
+		eachID(data, -1, fn)
+	}
+}
+
+// eachID calls fn with the ids encoded in data, at most max of them when
+// max is not negative, until fn returns false.
+func eachID(data []byte, max int, fn func(id []byte) bool) {
 	var buf [64]byte
 	id := buf[:0]
-	for len(data) > 0 {
+	for i := 0; len(data) > 0 && i != max; i++ {
 		shared, w := binary.Uvarint(data)
 		if w <= 0 || shared > uint64(len(id)) {
 			return
@@ -388,6 +424,43 @@ func forEachID(data []byte, fn func(id []byte) bool) {
 		}
 		data = data[w+int(n):]
 	}
+}
+
+// restartID returns the id a restart begins with (it shares nothing).
+func restartID(data []byte, off uint32) []byte {
+	if uint64(off) >= uint64(len(data)) {
+		return nil
+	}
+	data = data[off:]
+	if _, w := binary.Uvarint(data); w > 0 {
+		data = data[w:]
+		if n, w := binary.Uvarint(data); w > 0 && uint64(len(data)-w) >= n {
+			return data[w : w+int(n)]
+		}
+	}
+	return nil
+}
+
+// chunkHolds reports whether the chunk holds id: the last restart whose id
+// is not after id, found by a binary search, and the ids after it.
+func chunkHolds(chunk, id []byte) bool {
+	restarts, data, ok := chunkParts(chunk)
+	if !ok {
+		return false
+	}
+	n := len(restarts) / 4
+	off := func(j int) uint32 { return binary.BigEndian.Uint32(restarts[4*j:]) }
+	j := sort.Search(n, func(j int) bool { return bytes.Compare(restartID(data, off(j)), id) > 0 }) - 1
+	if j < 0 {
+		return false
+	}
+	found := false
+	eachID(data[off(j):], restartIDs, func(x []byte) bool {
+		c := bytes.Compare(x, id)
+		found = c == 0
+		return c < 0
+	})
+	return found
 }
 
 // mergeIDs returns the sorted ids with the changes (sorted) applied.
@@ -543,54 +616,42 @@ func holds(c *bolt.Cursor, token, buf, id []byte) (bool, []byte) {
 	if k == nil || !bytes.HasPrefix(k, token) {
 		return false, buf
 	}
-	found := false
-	forEachID(v, func(x []byte) bool {
-		switch bytes.Compare(x, id) {
-		case 0:
-			found = true
-			return false
-		case 1:
-			return false
-		}
-		return true
-	})
-	return found, buf
+	return chunkHolds(v, id), buf
 }
 
 // codeSet returns the ids of the company's records whose folded code
-// contains the folded word w, from the code sort index: each entry holds
-// the code (the tie after the natural-order key) and the id.
+// contains the folded word w, from the rows: the folded code is the row's
+// second text (row.go), read in place.
 func (t *tx) codeSet(k *listKind, companyID string, w []byte) map[string]struct{} {
 	out := map[string]struct{}{}
-	prefix := orderPrefix(companyID, app.FieldCode)
-	c := t.bucket(k.order).Cursor()
-	var code []byte
-	for kk, id := c.Seek(prefix); kk != nil && bytes.HasPrefix(kk, prefix); kk, id = c.Next() {
-		_, rest := unesc(nil, kk[len(prefix):])
-		code, _ = unesc(code[:0], rest)
-		if strings.Contains(app.Fold(string(code)), string(w)) {
-			out[string(id)] = struct{}{}
+	prefix := key(companyID, "")
+	c := t.bucket(k.rows).Cursor()
+	for kk, data := c.Seek(prefix); kk != nil && bytes.HasPrefix(kk, prefix); kk, data = c.Next() {
+		if fcode, ok := rowFCode(data); ok && bytes.Contains(fcode, w) {
+			out[string(kk[len(prefix):])] = struct{}{}
 		}
 	}
 	return out
 }
 
-// unesc appends to buf the byte string esc wrote at the start of s, and
-// returns the rest of s.
-func unesc(buf, s []byte) ([]byte, []byte) {
-	for i := 0; i < len(s); i++ {
-		if s[i] != 0 {
-			buf = append(buf, s[i])
-			continue
-		}
-		if i+1 < len(s) && s[i+1] == 0xFF {
-			buf = append(buf, 0)
-			i++
-			continue
-		}
-		return buf, s[min(i+2, len(s)):]
+// rowFCode returns the folded code of a stored row (row.go): after the
+// version byte, the code and the folded code, each a uvarint length and
+// the bytes.
+func rowFCode(data []byte) ([]byte, bool) {
+	if len(data) == 0 || data[0] != rowVersion {
+		return nil, false
 	}
-	return buf, nil
+	data = data[1:]
+	for i := 0; ; i++ {
+		n, w := binary.Uvarint(data)
+		if w <= 0 || uint64(len(data)-w) < n {
+			return nil, false
+		}
+		if i == 1 {
+			return data[w : w+int(n)], true
+		}
+		data = data[w+int(n):]
+	}
 }
 
 // wordSet returns the ids of the company's records that satisfy the
