@@ -48,7 +48,7 @@ type tokenMemoKey struct {
 }
 
 // tokenMemoEntry holds, for each token the word matched, its key in the
-// vocabulary and the prefix of its entries in list_words.
+// vocabulary and the prefix of its chunks in list_postings.
 type tokenMemoEntry struct {
 	vocabKeys [][]byte
 	prefixes  [][]byte
