@@ -42,7 +42,8 @@ var ownResourceCols = strings.ReplaceAll(resourceCols, "r.", "o.")
 // primary key). It used to be two statements, the resources and their
 // prices, each selecting the items' codes with nested IN subqueries (the
 // prices' nested twice): the database spent about 70 µs more CPU per
-// rendered GET on them (docs/notes/pgprices.md).
+// rendered GET on them (docs/performance.md, issue 29: the rendered GET on
+// PostgreSQL).
 func queueOwnResources(b *pgx.Batch, s sel) *queuedResources {
 	where := s.where
 	if s.tail != "" { // an order or a limit applies to the compositions, not to these rows
