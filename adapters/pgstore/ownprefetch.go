@@ -41,7 +41,7 @@ var ownResourceCols = strings.ReplaceAll(resourceCols, "r.", "o.")
 // primary key), the resource (by company and code), its prices (by their
 // primary key). It used to be two statements, the resources and their
 // prices, each selecting the items' codes with nested IN subqueries (the
-// prices' nested twice): the database spent about 70 µs more CPU per
+// prices' nested twice): the database spent 70–230 µs more CPU per
 // rendered GET on them (docs/performance.md, issue 29: the rendered GET on
 // PostgreSQL).
 func queueOwnResources(b *pgx.Batch, s sel) *queuedResources {
