@@ -1,6 +1,8 @@
 package pgstore
 
 import (
+	"strings"
+
 	"github.com/jackc/pgx/v5"
 
 	"github.com/costdb/costdb/app"
@@ -25,15 +27,55 @@ func (t *tx) compositionsOwn(s sel) ([]*domain.Composition, error) {
 	return t.compositionsWith(s, true)
 }
 
-// queueOwnResources queues on b the reads of the own resources that the
-// items of the compositions sub selects (a subquery of (company_id, id),
-// over args) name.
-func queueOwnResources(b *pgx.Batch, sub string, args []any) *queuedResources {
-	return queueResources(b, sel{
-		where: `(r.company_id, r.code) IN (SELECT x.company_id, x.code FROM composition_items x
-			WHERE (x.company_id, x.composition_id) IN ` + sub + ` AND x.bank = '` + domain.BankMyBase + `' AND x.kind = '` + string(domain.KindResource) + `')`,
-		args: args,
-	})
+// ownResourceCols is resourceCols on the alias o (the composition is r in
+// the read-ahead's statement, as in the selection it is given).
+var ownResourceCols = strings.ReplaceAll(resourceCols, "r.", "o.")
+
+// queueOwnResources queues on b the read of the own resources that the
+// items of the compositions s selects (a condition on r, a composition)
+// name, with their prices.
+//
+// It is one statement of plain joins, a row for each own resource item and
+// each price of its resource (the resource's columns repeated on each; none
+// of the price's when it has none): composition, its items (by their
+// primary key), the resource (by company and code), its prices (by their
+// primary key). It used to be two statements, the resources and their
+// prices, each selecting the items' codes with nested IN subqueries (the
+// prices' nested twice): the database spent 70–230 µs more CPU per
+// rendered GET on them (docs/performance.md, issue 29: the rendered GET on
+// PostgreSQL).
+func queueOwnResources(b *pgx.Batch, s sel) *queuedResources {
+	where := s.where
+	if s.tail != "" { // an order or a limit applies to the compositions, not to these rows
+		where = `(r.company_id, r.id) IN (SELECT r.company_id, r.id FROM compositions r WHERE ` + s.where + s.tail + `)`
+	}
+	q := &queuedResources{out: []*domain.Resource{}, byID: map[string]*domain.Resource{}}
+	batchRows(b, `SELECT `+ownResourceCols+`, p.state, p.pnd::text, p.pd::text, p.pndi::text, p.pdi::text
+		FROM compositions r
+		JOIN composition_items x ON x.company_id = r.company_id AND x.composition_id = r.id
+		JOIN resources o ON o.company_id = x.company_id AND o.code = x.code
+		LEFT JOIN resource_prices p ON p.company_id = o.company_id AND p.resource_id = o.id
+		WHERE (`+where+`) AND x.bank = '`+domain.BankMyBase+`' AND x.kind = '`+string(domain.KindResource)+`'`, s.args,
+		func(rows pgx.Rows) error {
+			var st, pnd, pd, pndi, pdi *string
+			v, err := scanResource(rows, &st, &pnd, &pd, &pndi, &pdi)
+			if err != nil {
+				return err
+			}
+			// A resource named by several items, or with several prices,
+			// comes on several rows: the first is kept.
+			if have := q.byID[v.ID]; have != nil {
+				v = have
+			} else {
+				q.out = append(q.out, v)
+				q.byID[v.ID] = v
+			}
+			if st != nil {
+				v.Locals[*st] = domain.PriceLine{PND: q.d.optDec(pnd), PD: q.d.optDec(pd), PNDI: q.d.optDec(pndi), PDI: q.d.optDec(pdi)}
+			}
+			return nil
+		})
+	return q
 }
 
 // keepOwnResources keeps the own resources read with the compositions cs:

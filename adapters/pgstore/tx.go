@@ -675,22 +675,32 @@ type queuedResources struct {
 	d    decoder
 }
 
+// scanResource scans a row of resourceCols followed by the scan targets
+// more; the resource has no prices yet.
+func scanResource(rows pgx.Rows, more ...any) (*domain.Resource, error) {
+	var v domain.Resource
+	var at time.Time
+	var ns int32
+	if err := rows.Scan(append([]any{&v.ID, &v.CompanyID, &v.UserID, &v.DepartmentID, &v.GroupID, &v.Code, &v.SecondCode, &v.Description,
+		&v.Type, &v.Unit, &v.IsSicro, &v.Status, &v.Note, &at, &ns, &v.Tags}, more...)...); err != nil {
+		return nil, err
+	}
+	v.CreatedAt, v.Tags = fromTS(at, ns), app.Tags(v.Tags)
+	v.Locals = map[string]domain.PriceLine{}
+	return &v, nil
+}
+
 // queueResources queues on b the reads of the resources s selects and of
 // their prices.
 func queueResources(b *pgx.Batch, s sel) *queuedResources {
 	q := &queuedResources{out: []*domain.Resource{}, byID: map[string]*domain.Resource{}}
 	batchRows(b, `SELECT `+resourceCols+` FROM resources r WHERE `+s.where+s.tail, s.args, func(rows pgx.Rows) error {
-		var v domain.Resource
-		var at time.Time
-		var ns int32
-		if err := rows.Scan(&v.ID, &v.CompanyID, &v.UserID, &v.DepartmentID, &v.GroupID, &v.Code, &v.SecondCode, &v.Description,
-			&v.Type, &v.Unit, &v.IsSicro, &v.Status, &v.Note, &at, &ns, &v.Tags); err != nil {
+		v, err := scanResource(rows)
+		if err != nil {
 			return err
 		}
-		v.CreatedAt, v.Tags = fromTS(at, ns), app.Tags(v.Tags)
-		v.Locals = map[string]domain.PriceLine{}
-		q.out = append(q.out, &v)
-		q.byID[v.ID] = &v
+		q.out = append(q.out, v)
+		q.byID[v.ID] = v
 		return nil
 	})
 	batchRows(b, `SELECT p.resource_id, p.state, p.pnd::text, p.pd::text, p.pndi::text, p.pdi::text FROM resource_prices p
@@ -834,7 +844,7 @@ func (t *tx) compositionsWith(s sel, own bool) ([]*domain.Composition, error) {
 		})
 	var owned *queuedResources
 	if own {
-		owned = queueOwnResources(b, sub, args)
+		owned = queueOwnResources(b, s)
 	}
 	s.queueCount(b, "compositions")
 	if err := t.send(b); err != nil {
