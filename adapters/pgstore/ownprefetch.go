@@ -33,7 +33,8 @@ var ownResourceCols = strings.ReplaceAll(resourceCols, "r.", "o.")
 
 // queueOwnResources queues on b the read of the own resources that the
 // items of the compositions s selects (a condition on r, a composition)
-// name, with their prices.
+// name, with their prices. s has no order or limit (a composition read by
+// its id or its code; compositionsWith reads ahead for no other).
 //
 // It is one statement of plain joins, a row for each own resource item and
 // each price of its resource (the resource's columns repeated on each; none
@@ -45,17 +46,13 @@ var ownResourceCols = strings.ReplaceAll(resourceCols, "r.", "o.")
 // rendered GET on them (docs/performance.md, issue 29: the rendered GET on
 // PostgreSQL).
 func queueOwnResources(b *pgx.Batch, s sel) *queuedResources {
-	where := s.where
-	if s.tail != "" { // an order or a limit applies to the compositions, not to these rows
-		where = `(r.company_id, r.id) IN (SELECT r.company_id, r.id FROM compositions r WHERE ` + s.where + s.tail + `)`
-	}
 	q := &queuedResources{out: []*domain.Resource{}, byID: map[string]*domain.Resource{}}
 	batchRows(b, `SELECT `+ownResourceCols+`, p.state, p.pnd::text, p.pd::text, p.pndi::text, p.pdi::text
 		FROM compositions r
 		JOIN composition_items x ON x.company_id = r.company_id AND x.composition_id = r.id
 		JOIN resources o ON o.company_id = x.company_id AND o.code = x.code
 		LEFT JOIN resource_prices p ON p.company_id = o.company_id AND p.resource_id = o.id
-		WHERE (`+where+`) AND x.bank = '`+domain.BankMyBase+`' AND x.kind = '`+string(domain.KindResource)+`'`, s.args,
+		WHERE (`+s.where+`) AND x.bank = '`+domain.BankMyBase+`' AND x.kind = '`+string(domain.KindResource)+`'`, s.args,
 		func(rows pgx.Rows) error {
 			var st, pnd, pd, pndi, pdi *string
 			v, err := scanResource(rows, &st, &pnd, &pd, &pndi, &pdi)

@@ -843,7 +843,7 @@ func (t *tx) compositionsWith(s sel, own bool) ([]*domain.Composition, error) {
 			return nil
 		})
 	var owned *queuedResources
-	if own {
+	if own && s.tail == "" {
 		owned = queueOwnResources(b, s)
 	}
 	s.queueCount(b, "compositions")
