@@ -694,27 +694,29 @@ func scanResource(rows pgx.Rows, more ...any) (*domain.Resource, error) {
 // their prices.
 func queueResources(b *pgx.Batch, s sel) *queuedResources {
 	q := &queuedResources{out: []*domain.Resource{}, byID: map[string]*domain.Resource{}}
-	batchRows(b, `SELECT `+resourceCols+` FROM resources r WHERE `+s.where+s.tail, s.args, func(rows pgx.Rows) error {
-		v, err := scanResource(rows)
+	// The prices come in the same statement, a row of five texts per state
+	// in a subquery of each resource selected: PostgreSQL evaluates it
+	// after the order and the limit, for the rows returned only, so the
+	// selection (a list's filter and sort) runs once. A second statement
+	// selecting the prices of the same selection ran it twice.
+	batchRows(b, `SELECT `+resourceCols+`, (SELECT array_agg(ARRAY[p.state, p.pnd::text, p.pd::text, p.pndi::text, p.pdi::text])
+		FROM resource_prices p WHERE p.company_id = r.company_id AND p.resource_id = r.id)
+		FROM resources r WHERE `+s.where+s.tail, s.args, func(rows pgx.Rows) error {
+		var prices [][]string
+		v, err := scanResource(rows, &prices)
 		if err != nil {
 			return err
+		}
+		for _, p := range prices {
+			if len(p) != 5 {
+				return fmt.Errorf("pgstore: resource %s: a price row of %d values", v.ID, len(p))
+			}
+			v.Locals[p[0]] = domain.PriceLine{PND: q.d.dec(p[1]), PD: q.d.dec(p[2]), PNDI: q.d.dec(p[3]), PDI: q.d.dec(p[4])}
 		}
 		q.out = append(q.out, v)
 		q.byID[v.ID] = v
 		return nil
 	})
-	batchRows(b, `SELECT p.resource_id, p.state, p.pnd::text, p.pd::text, p.pndi::text, p.pdi::text FROM resource_prices p
-		WHERE (p.company_id, p.resource_id) IN (SELECT r.company_id, r.id FROM resources r WHERE `+s.where+s.tail+`)`, s.args,
-		func(rows pgx.Rows) error {
-			var id, st, pnd, pd, pndi, pdi string
-			if err := rows.Scan(&id, &st, &pnd, &pd, &pndi, &pdi); err != nil {
-				return err
-			}
-			if v := q.byID[id]; v != nil {
-				v.Locals[st] = domain.PriceLine{PND: q.d.dec(pnd), PD: q.d.dec(pd), PNDI: q.d.dec(pndi), PDI: q.d.dec(pdi)}
-			}
-			return nil
-		})
 	return q
 }
 
