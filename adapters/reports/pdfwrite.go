@@ -250,7 +250,38 @@ type pdfWriter struct {
 	size    float64
 	images  []*pdfImage // written at the start (newPDFWriter), drawn by drawImage
 	first   int         // the object of the first page's dictionary
+	// ahead are the pages being deflated while the next are laid out, in
+	// page order (endPage); at most deflateAhead.
+	ahead        []*deflatedPage
+	deflateAhead int
 }
+
+// pdfDeflateAhead is how many pages are deflated, each by a goroutine of
+// its own, while the next pages are laid out: deflating is about half of
+// a PDF's CPU, and laying out the other half, so on two cores a document
+// completes in little more than its layout's time (docs/performance.md,
+// "PDF pages deflated beside the layout"). The bytes are those of
+// deflating each page in turn: each page has its own deflater, and the
+// pages are written in their order. 0 deflates each page in turn.
+var pdfDeflateAhead = 4
+
+// deflatedPage is a page's content deflated by a goroutine of its own.
+type deflatedPage struct {
+	obj  int           // the content stream's object
+	src  *bytes.Buffer // the page's content
+	z    *bytes.Buffer // deflated
+	err  error
+	done chan struct{} // closed when z is complete
+}
+
+// pdfBuffers and pdfDeflaters are reused by the pages deflated ahead.
+var (
+	pdfBuffers   = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+	pdfDeflaters = sync.Pool{New: func() any {
+		zw, _ := zlib.NewWriterLevel(nil, pdfCompression)
+		return zw
+	}}
+)
 
 // pdfCompression is the deflate level of the pages' content: level 1, the
 // fastest, whose start for each page also costs little (level 2 and above
@@ -282,7 +313,7 @@ func newPDFWriter(w io.Writer, pageW, pageH float64, title, author string, creat
 	if err != nil {
 		return nil, err
 	}
-	pw := &pdfWriter{out: bufio.NewWriterSize(w, 64<<10), pageW: pageW, pageH: pageH}
+	pw := &pdfWriter{out: bufio.NewWriterSize(w, 64<<10), pageW: pageW, pageH: pageH, deflateAhead: pdfDeflateAhead}
 	pw.zw, _ = zlib.NewWriterLevel(&pw.z, pdfCompression)
 	for i, f := range []*pdfFace{regular, bold} {
 		pw.fonts = append(pw.fonts, &pdfFont{pdfFace: f, res: fmt.Sprintf("F%d", i+1), obj: pdfFonts + 5*i, runes: make([]rune, f.numGlyphs)})
@@ -453,21 +484,82 @@ func (pw *pdfWriter) drawImage(im *pdfImage, x, y, w, h float64) {
 
 // endPage writes the page drawn since the last one (its content, deflated)
 // and empties the page. The first page is sent on at once (the rest as the
-// buffer fills), so that the reader sees the document start.
+// buffer fills), so that the reader sees the document start. The pages
+// after it are deflated ahead (pdfDeflateAhead): each is handed to a
+// goroutine, and written when it is done, in page order; endPage waits
+// only when deflateAhead pages are still being deflated.
 func (pw *pdfWriter) endPage() error {
 	obj := pw.pageObj(pw.pages)
 	pw.pages++
-	pw.content(obj+1, true)
-	if pw.pages == 1 && pw.err == nil {
-		pw.err = pw.out.Flush()
+	if pw.pages == 1 || pw.deflateAhead == 0 {
+		pw.content(obj+1, true)
+		if pw.pages == 1 && pw.err == nil {
+			pw.err = pw.out.Flush()
+		}
+		return pw.err
+	}
+	if pw.err != nil {
+		return pw.err
+	}
+	d := &deflatedPage{obj: obj + 1, src: pdfBuffers.Get().(*bytes.Buffer), z: pdfBuffers.Get().(*bytes.Buffer), done: make(chan struct{})}
+	d.src.Reset()
+	d.src.Write(pw.page.Bytes())
+	pw.page.Reset()
+	pw.font = nil // a content stream starts without a font
+	go func() {
+		defer close(d.done)
+		zw := pdfDeflaters.Get().(*zlib.Writer)
+		d.z.Reset()
+		zw.Reset(d.z)
+		_, d.err = zw.Write(d.src.Bytes())
+		if err := zw.Close(); d.err == nil {
+			d.err = err
+		}
+		pdfDeflaters.Put(zw)
+	}()
+	pw.ahead = append(pw.ahead, d)
+	for len(pw.ahead) > 0 {
+		if len(pw.ahead) < pw.deflateAhead {
+			select {
+			case <-pw.ahead[0].done:
+			default:
+				return pw.err
+			}
+		}
+		pw.writeDeflated()
 	}
 	return pw.err
+}
+
+// writeDeflated waits for the first page deflated ahead and writes it.
+func (pw *pdfWriter) writeDeflated() {
+	d := pw.ahead[0]
+	pw.ahead = pw.ahead[1:]
+	<-d.done
+	if d.err != nil && pw.err == nil {
+		pw.err = d.err
+	}
+	pw.begin(d.obj)
+	pw.printf("<< /Length %d /Filter /FlateDecode >>\nstream\n", d.z.Len())
+	pw.write(d.z.Bytes())
+	pw.printf("\nendstream\n")
+	pw.end()
+	pdfBuffers.Put(d.src)
+	pdfBuffers.Put(d.z)
+}
+
+// drain writes the pages still being deflated ahead.
+func (pw *pdfWriter) drain() {
+	for len(pw.ahead) > 0 {
+		pw.writeDeflated()
+	}
 }
 
 // content writes what was drawn since the last content as the stream
 // object obj, deflated or not (a footer's few bytes: a deflater's start
 // costs more than they would save), and empties the page.
 func (pw *pdfWriter) content(obj int, deflate bool) {
+	pw.drain()
 	pw.font = nil // a content stream starts without a font
 	pw.begin(obj)
 	if !deflate {
@@ -513,6 +605,7 @@ func (pw *pdfWriter) pageDict(i int) {
 // 1) and dictionary, the fonts' widths and Unicode maps, the page tree,
 // the cross reference table and the trailer, and flushes.
 func (pw *pdfWriter) finish(footer func(page, pages int)) error {
+	pw.drain()
 	for i := range pw.pages {
 		footer(i+1, pw.pages)
 		pw.content(pw.pageObj(i)+2, false)
