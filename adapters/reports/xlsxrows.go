@@ -48,11 +48,19 @@ const tableMark = "costdb:table-rows"
 // 10% less of the whole workbook's CPU time (docs/notes/docs3x.md).
 const xlsxDeflate = flate.BestSpeed
 
+// xlsxDeflateAhead deflates a workbook's entries beside the writing of
+// their XML (deflateAhead); false deflates as the XML is written.
+var xlsxDeflateAhead = true
+
 // newZip is a zip writer over w with the workbook's deflate level.
 func newZip(w io.Writer) *zip.Writer {
 	zw := zip.NewWriter(w)
 	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
-		return flate.NewWriter(out, xlsxDeflate)
+		fw, err := flate.NewWriter(out, xlsxDeflate)
+		if err != nil || !xlsxDeflateAhead {
+			return fw, err
+		}
+		return newDeflateAhead(fw), nil
 	})
 	return zw
 }
