@@ -20,7 +20,7 @@ import (
 // for a prefix term), OR-ed to find the rows through the index; each row's
 // count of terms matched is the sum of one @@ per term. The words are made
 // in Go, not by PostgreSQL's parser and unaccent, so that both engines index
-// the same words (docs/notes/search.md).
+// the same words (docs/decisions.md, "Search across the banks").
 
 var _ app.SearchTx = (*tx)(nil)
 

@@ -11,7 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// The PDF documents (docs/notes/pdf.md has the decisions): A4 landscape;
+// The PDF documents (docs/decisions.md, "PDF with a writer of our own and the embedded Go fonts" has the decisions): A4 landscape;
 // on every page a header (the company's legal name, CNPJ and address, its
 // logo when it is a PNG or JPEG, the responsible engineer and registry,
 // the budget's ART/RRT and issue date; the report's title, the budget, its

@@ -34,7 +34,7 @@ var errLogoFormat = errors.New("reports: the logo is not a PNG or JPEG image")
 // as RGB deflated, its alpha as a soft mask when a pixel is not opaque.
 // An SVG cannot be drawn by this writer (it would need a vector renderer):
 // errLogoFormat, as for anything else, and the document leaves the logo
-// out (docs/notes/pdf.md).
+// out (docs/decisions.md, "PDF with a writer of our own and the embedded Go fonts").
 func pdfLogo(b []byte) (*pdfImage, error) {
 	switch {
 	case bytes.HasPrefix(b, []byte("\xff\xd8")):

@@ -30,7 +30,7 @@ import (
 // page's dictionary at the end (finish). The libraries looked at hold every page until
 // the document is written (gopdf keeps each page's drawing operations,
 // gofpdf its whole output buffer, baseline-pdf each page's content stream),
-// which made a budget of 100,000 lines take gigabytes; docs/notes/pdf.md
+// which made a budget of 100,000 lines take gigabytes; docs/decisions.md, "PDF with a writer of our own and the embedded Go fonts"
 // has the figures.
 //
 // The text is set in the Go fonts (golang.org/x/image/font/gofont), as
@@ -286,12 +286,12 @@ var (
 // pdfCompression is the deflate level of the pages' content: level 1, the
 // fastest, whose start for each page also costs little (level 2 and above
 // clear their tables, 11% of a 5,000-line PDF's time). Against level 2 it
-// makes files about 20% larger in 65–75% of the time (docs/notes/docs50k.md);
+// makes files about 20% larger in 65–75% of the time (docs/performance.md, "XLSX and PDF of 50,000-line budgets streamed");
 // level 2 made them 20% larger than the default level (6) in about 55% of
 // its time. The deflater is klauspost/compress's zlib, not the standard
 // library's: compressing was 52% of a PDF's CPU time; at level 1 it takes
 // the whole PDF from 190 to 127 ms of CPU (analytic, 5,000 lines; 54 to
-// 39 ms synthetic) for files 1–2% smaller (docs/notes/docs3x.md).
+// 39 ms synthetic) for files 1–2% smaller (docs/performance.md, "documents of 50,000 lines within 3× the JSON report").
 const pdfCompression = 1
 
 // Object numbers: the catalog, the page tree, the information dictionary,

@@ -34,18 +34,18 @@ import (
 // rows, encoded here as excelize's stream writer encodes them
 // (rawRows.cell: inline strings, numbers, formulas with their cached
 // values) and written into the zip entry as they come
-// (docs/notes/docs50k.md has the figures).
+// (docs/performance.md, "XLSX and PDF of 50,000-line budgets streamed" has the figures).
 
 // tableMark is the text of the row that stands for a table's rows until
 // the workbook is written.
 const tableMark = "costdb:table-rows"
 
 // xlsxDeflate is the deflate level of a workbook's zip: the fastest
-// (docs/notes/docs50k.md: the sheet of a 50,000-line budget is about 40 MB
+// (docs/performance.md, "XLSX and PDF of 50,000-line budgets streamed": the sheet of a 50,000-line budget is about 40 MB
 // of XML; level 1 takes a third of the default level's time for a file
 // about 25% larger). The deflater is klauspost/compress's, not the
 // standard library's: at level 1 it makes 2–3% smaller workbooks in about
-// 10% less of the whole workbook's CPU time (docs/notes/docs3x.md).
+// 10% less of the whole workbook's CPU time (docs/performance.md, "documents of 50,000 lines within 3× the JSON report").
 const xlsxDeflate = flate.BestSpeed
 
 // xlsxDeflateAhead deflates a workbook's entries beside the writing of

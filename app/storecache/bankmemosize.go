@@ -15,7 +15,7 @@ const maxBankMemoBytes = 64 << 20
 // The estimates count, on a 64-bit platform, what an entry keeps: its map
 // slot and key, the record's struct, each decimal's big.Int and word, and
 // the strings' bytes. They were checked against the heap a decoded record
-// takes (docs/notes/memory.md): within 25%.
+// takes (docs/performance.md, "Memory: the serving process, the 1M-row import, the caches' bounds"): within 25%.
 const (
 	memoSlotBytes       = 96  // the map slot: key, entry, the table's slack
 	decimalBytes        = 48  // a decoded decimal's big.Int and its word

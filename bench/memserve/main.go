@@ -1,5 +1,5 @@
 // Command memserve measures the resident memory of a costdb server serving
-// issue 29's generated company (docs/notes/memory.md): the server runs as
+// issue 29's generated company (docs/performance.md, "Memory: the serving process, the 1M-row import, the caches' bounds"): the server runs as
 // its own process, so that what is measured is the server alone, not the
 // load generator or a bare handler beside it.
 //

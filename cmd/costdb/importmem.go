@@ -12,7 +12,7 @@ import (
 // wrote, encoded, the store's pages for the commit and the records not yet
 // written (handOver lets the others go); with the runtime's default
 // GOGC=100 the heap grows to twice that before it is collected
-// (docs/notes/memory.md: 1M rows of one state, about 200 MB live, peak at
+// (docs/performance.md, "Memory: the serving process, the 1M-row import, the caches' bounds": 1M rows of one state, about 200 MB live, peak at
 // 440 MB; they peaked at 800 MB when every record read was kept). A limit
 // makes the collector work harder near it instead of growing past it.
 

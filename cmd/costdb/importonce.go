@@ -11,7 +11,7 @@ import (
 // written, whose encoded copies the transaction holds, can be collected
 // before the commit: the commit of one state's 1M rows then holds the
 // transaction's pages without the ~150 MB of records read
-// (docs/notes/memory.md). If the store runs the transaction again (it
+// (docs/performance.md, "Memory: the serving process, the 1M-row import, the caches' bounds"). If the store runs the transaction again (it
 // asks for an edition it was given), the files are read again (reread); a
 // nil reread keeps every edition instead.
 func handOver(eds []bankfiles.Edition, reread func() ([]bankfiles.Edition, error)) func(int) (*app.EditionData, error) {

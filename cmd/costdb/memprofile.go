@@ -2,7 +2,7 @@
 
 package main
 
-// A build for measuring memory (docs/notes/memory.md), not the shipped one:
+// A build for measuring memory (docs/performance.md, "Memory: the serving process, the 1M-row import, the caches' bounds"), not the shipped one:
 //
 //	go build -tags memprofile -o costdb-prof ./cmd/costdb
 //

@@ -15,7 +15,7 @@ import (
 // transaction, copies everything it wrote so far onto the heap. An import
 // through the server (costdb import while it runs) grew a 100 MB file
 // through five remaps; with the headroom it grows to twice its size
-// without one (docs/notes/memory.md). The mapping is address space, not
+// without one (docs/performance.md, "Memory: the serving process, the 1M-row import, the caches' bounds"). The mapping is address space, not
 // memory: pages count in the resident set only once read. Not on Windows,
 // where bbolt grows the file itself to the mapping's size, nor on 32-bit
 // platforms, whose address space is too small for the headroom.

@@ -14,7 +14,7 @@ import (
 // (oapi-codegen among them) read only OpenAPI 3.0, so the server also serves,
 // at GET /api/docs/openapi-3.0.json, a rendition converted from the source
 // when it is first asked for. to30 rewrites the 3.1-only constructs the
-// source uses, and nothing else (docs/notes/codegen.md lists them):
+// source uses, and nothing else (docs/decisions.md, "Generated clients", lists them):
 //
 //   - `openapi: 3.1.x` becomes `3.0.3`; `info.summary`, `license.identifier`,
 //     `webhooks` and `jsonSchemaDialect` (no 3.0 place) are dropped.
