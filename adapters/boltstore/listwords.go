@@ -616,10 +616,11 @@ func tokensWith(vocab *bolt.Bucket, k *listKind, companyID string, f app.Field, 
 // a cursor of list_postings, reused across calls).
 func holds(c *bolt.Cursor, token, buf, id []byte) (bool, []byte) {
 	buf = append(append(buf[:0], token...), id...)
-	k, v := c.Seek(buf)
+	k, _ := c.Seek(buf)
 	if k != nil && bytes.Equal(k, buf) {
 		return true, buf
 	}
+	var v []byte
 	if k == nil {
 		k, v = c.Last()
 	} else {
