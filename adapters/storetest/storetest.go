@@ -63,6 +63,7 @@ func Run(t *testing.T, open func(t *testing.T) app.Store) {
 		{"Copies", testCopies},
 		{"ViewSnapshot", testViewSnapshot},
 		{"ConcurrentWriters", testConcurrentWriters},
+		{"ConcurrentFailingWriters", testConcurrentFailingWriters},
 		{"TxAfterEnd", testTxAfterEnd},
 		{"CanceledContext", testCanceledContext},
 		{"PingAndClose", testPingAndClose},

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"sync"
 	"testing"
@@ -743,4 +744,69 @@ func testReopenWrites(t *testing.T, reopen func() app.Store) {
 		t.Fatal(err)
 	}
 	diff(t, "store after writes on a reopened store", want, got)
+}
+
+// testConcurrentFailingWriters checks that writers running together (which
+// a store may group in one transaction: bbolt's commit queue, PostgreSQL's
+// group commit) keep each its own outcome: every second writer fails after
+// its write, and leaves nothing; each caller gets its own answer; every
+// other writer's write and its increment of a shared counter land.
+func testConcurrentFailingWriters(t *testing.T, s app.Store) {
+	const writers = 48
+	var wg sync.WaitGroup
+	errs := make([]error, writers)
+	for i := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.Update(bg(), func(tx app.Tx) error {
+				if err := tx.PutSetting("writer-"+strconv.Itoa(i), []byte("written")); err != nil {
+					return err
+				}
+				v, err := tx.Setting("survivors")
+				if err != nil {
+					return err
+				}
+				n := 0
+				if v != nil {
+					if n, err = strconv.Atoi(string(v)); err != nil {
+						return err
+					}
+				}
+				if err := tx.PutSetting("survivors", []byte(strconv.Itoa(n+1))); err != nil {
+					return err
+				}
+				if i%2 == 1 {
+					return fmt.Errorf("writer %d fails", i)
+				}
+				return nil
+			})
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		want := ""
+		if i%2 == 1 {
+			want = fmt.Sprintf("writer %d fails", i)
+		}
+		if got := fmt.Sprint(err); (err == nil) != (want == "") || (want != "" && got != want) {
+			t.Errorf("writer %d: Update returned %v, want %q", i, err, want)
+		}
+	}
+	view(t, s, func(tx app.Tx) error {
+		for i := range writers {
+			v, err := tx.Setting("writer-" + strconv.Itoa(i))
+			if err != nil {
+				return err
+			}
+			if written := v != nil; written != (i%2 == 0) {
+				t.Errorf("writer %d: its setting is %q after it %s", i, v, map[bool]string{true: "succeeded", false: "failed"}[i%2 == 0])
+			}
+		}
+		v, err := tx.Setting("survivors")
+		if err != nil || string(v) != strconv.Itoa(writers/2) {
+			t.Errorf("survivors = %q, %v; want %d", v, err, writers/2)
+		}
+		return nil
+	})
 }
