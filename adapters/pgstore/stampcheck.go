@@ -52,6 +52,7 @@ func (t *tx) guessStamped(id string, stamp []byte) (ok bool) {
 		lt.checks = map[*pgx.QueuedQuery]bool{}
 	}
 	lt.checks[q] = true
+	t.noteChecked(id, int64(binary.BigEndian.Uint64(stamp)))
 	if _, known := t.known[knownKey{"compositions", id}]; !known {
 		t.noteKnown("compositions", id, anyCompany)
 	}
