@@ -7,9 +7,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/costdb/costdb/app"
@@ -168,6 +170,10 @@ func (t *tx) noteChecked(id string, stamp int64) {
 	t.checked[id] = stamp
 }
 
+// deltaPuts counts the puts made as a delta (the tests tell the paths
+// apart by it).
+var deltaPuts atomic.Int64
+
 var _ app.CompositionBasePutter = (*tx)(nil)
 
 // PutCompositionOver is app.CompositionBasePutter: the put of c over base,
@@ -193,6 +199,25 @@ func deltaFits(base, c *domain.Composition) bool {
 // said: it cannot happen, and fails the write rather than guess.
 var errNoBase = errors.New("pgstore: the composition's stored row is not the one read")
 
+// putDelta writes c over base, the stored composition (deltaFits), in one
+// round trip. A unique key that refuses a row can only be a concurrent
+// writer's (base is what this transaction sees stored): the transaction
+// runs again, as put's general path does.
+func (t *tx) putDelta(base, c *domain.Composition) error {
+	b := &pgx.Batch{}
+	t.queueDelta(b, base, c)
+	err := t.ptx.SendBatch(t.ctx, b).Close()
+	var pe *pgconn.PgError
+	if err != nil && errors.As(err, &pe) && pe.Code == "23505" {
+		t.aborted = true
+		return &pgconn.PgError{Code: "40001", Message: "pgstore: " + pe.ConstraintName + " is held by a concurrent transaction"}
+	}
+	if err != nil {
+		return t.fail(err)
+	}
+	return nil
+}
+
 // queueDelta queues on b the statements that turn base, the stored
 // composition, into c (deltaFits).
 func (t *tx) queueDelta(b *pgx.Batch, base, c *domain.Composition) {
@@ -208,6 +233,7 @@ func (t *tx) queueDelta(b *pgx.Batch, base, c *domain.Composition) {
 		set.WriteString(", " + col + " = $" + strconv.Itoa(len(args)))
 	}
 	set.WriteString(` WHERE company_id = $1 AND id = $2 RETURNING stamp`)
+	deltaPuts.Add(1)
 	b.Queue(set.String(), args...).QueryRow(func(r pgx.Row) error {
 		var stamp int64
 		if err := r.Scan(&stamp); err != nil {

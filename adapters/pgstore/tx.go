@@ -948,9 +948,7 @@ func (t *tx) putComposition(c, base *domain.Composition) (err error) {
 		}
 	}()
 	if deltaFits(base, c) {
-		b := &pgx.Batch{}
-		t.queueDelta(b, base, c)
-		return t.send(b)
+		return t.putDelta(base, c)
 	}
 	return t.put("compositions", c.ID, c.CompanyID, func() (string, error) {
 		return t.holder(`SELECT id FROM compositions WHERE company_id = $1 AND code = $2 AND state = $3 AND id <> $4`,
