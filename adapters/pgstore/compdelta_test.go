@@ -502,3 +502,56 @@ func TestDeltaSame(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCompositionPut measures a change of a stored composition of 20
+// items that adds one (add_items' write), through the delta and through
+// the full put, each in its own write transaction that reads the
+// composition first (the same round trips: the read, the put, the
+// commit). The difference is the database's work for the put.
+//
+//	go test ./adapters/pgstore -run '^$' -bench BenchmarkCompositionPut -benchtime 400x -count 3
+func BenchmarkCompositionPut(b *testing.B) {
+	for _, delta := range []bool{false, true} {
+		b.Run(map[bool]string{false: "full", true: "delta"}[delta], func(b *testing.B) {
+			s, _ := openGroupStore(b, Options{})
+			bg := context.Background()
+			const comps = 200
+			if err := s.Update(bg, func(tx app.Tx) error {
+				if err := tx.PutCompany(&domain.Company{ID: "co1", Name: "co1", CreatedAt: time.Now()}); err != nil {
+					return err
+				}
+				for i := range comps {
+					c := deltaComposition(fmt.Sprintf("cp%03d", i), "co1")
+					c.Code = fmt.Sprintf("C-%03d", i)
+					for j := 2; j < 20; j++ {
+						c.Items = append(c.Items, domain.Item{Bank: "SINAPI", Code: fmt.Sprintf("%05d", j), Kind: domain.KindResource, Quantity: dec("1.25")})
+					}
+					if err := tx.PutComposition(c); err != nil {
+						return err
+					}
+				}
+				return nil
+			}); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := range b.N {
+				id := fmt.Sprintf("cp%03d", i%comps)
+				if err := s.Update(bg, func(atx app.Tx) error {
+					c, err := atx.Composition(id)
+					if err != nil {
+						return err
+					}
+					c.Items = append(c.Items, domain.Item{Bank: "SINAPI", Code: fmt.Sprintf("X%06d", i), Kind: domain.KindResource, Quantity: dec("2")})
+					t := atx.(*tx)
+					if delta {
+						return t.PutComposition(c)
+					}
+					return t.putComposition(c, nil)
+				}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
