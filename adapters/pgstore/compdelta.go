@@ -2,17 +2,20 @@ package pgstore
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
@@ -204,8 +207,19 @@ var errNoBase = errors.New("pgstore: the composition's stored row is not the one
 // writer's (base is what this transaction sees stored): the transaction
 // runs again, as put's general path does.
 func (t *tx) putDelta(base, c *domain.Composition) error {
+	if lt, ok := t.ptx.(*lazyTx); ok && t.stampPool != nil {
+		if stamp, err := t.stampPool.take(t.ctx); err == nil {
+			// In a group: the delta goes with the next statement or the
+			// COMMIT, with a stamp drawn ahead (stampPool).
+			b := &pgx.Batch{}
+			t.queueDelta(b, base, c, stamp)
+			lt.pending = append(lt.pending, b.QueuedQueries...)
+			t.noteStamp(c.ID, stamp)
+			return nil
+		}
+	}
 	b := &pgx.Batch{}
-	t.queueDelta(b, base, c)
+	t.queueDelta(b, base, c, 0)
 	err := t.ptx.SendBatch(t.ctx, b).Close()
 	var pe *pgconn.PgError
 	if err != nil && errors.As(err, &pe) && pe.Code == "23505" {
@@ -219,11 +233,17 @@ func (t *tx) putDelta(base, c *domain.Composition) error {
 }
 
 // queueDelta queues on b the statements that turn base, the stored
-// composition, into c (deltaFits).
-func (t *tx) queueDelta(b *pgx.Batch, base, c *domain.Composition) {
+// composition, into c (deltaFits). Its new stamp is stamp, drawn ahead,
+// or when 0 drawn by the UPDATE and returned (noted when it is answered).
+func (t *tx) queueDelta(b *pgx.Batch, base, c *domain.Composition, stamp int64) {
 	var set strings.Builder
-	set.WriteString(`UPDATE compositions SET stamp = nextval('composition_stamps')`)
 	args := []any{c.CompanyID, c.ID}
+	if stamp != 0 {
+		args = append(args, stamp)
+		set.WriteString(`UPDATE compositions SET stamp = $3`)
+	} else {
+		set.WriteString(`UPDATE compositions SET stamp = nextval('composition_stamps')`)
+	}
 	old, row := compositionRow(base), compositionRow(c)
 	for i, col := range compositionColumns {
 		if i < 2 || (!alwaysSet[col] && same(old[i], row[i])) {
@@ -232,19 +252,26 @@ func (t *tx) queueDelta(b *pgx.Batch, base, c *domain.Composition) {
 		args = append(args, row[i])
 		set.WriteString(", " + col + " = $" + strconv.Itoa(len(args)))
 	}
-	set.WriteString(` WHERE company_id = $1 AND id = $2 RETURNING stamp`)
 	deltaPuts.Add(1)
-	b.Queue(set.String(), args...).QueryRow(func(r pgx.Row) error {
-		var stamp int64
-		if err := r.Scan(&stamp); err != nil {
-			if errors.Is(err, pgx.ErrNoRows) {
-				return errNoBase
+	if stamp != 0 {
+		// The row is there: its stamp was checked ahead in this
+		// transaction, or it was read in it.
+		set.WriteString(` WHERE company_id = $1 AND id = $2`)
+		b.Queue(set.String(), args...)
+	} else {
+		set.WriteString(` WHERE company_id = $1 AND id = $2 RETURNING stamp`)
+		b.Queue(set.String(), args...).QueryRow(func(r pgx.Row) error {
+			var stamp int64
+			if err := r.Scan(&stamp); err != nil {
+				if errors.Is(err, pgx.ErrNoRows) {
+					return errNoBase
+				}
+				return err
 			}
-			return err
-		}
-		t.noteStamp(c.ID, stamp)
-		return nil
-	})
+			t.noteStamp(c.ID, stamp)
+			return nil
+		})
+	}
 	queueRows(b, c, len(base.Banks), len(c.Banks), func(i int) bool { return sameRow(bankRow(base.Banks[i]), bankRow(c.Banks[i])) },
 		func(i int) []any { return bankRow(c.Banks[i]) }, "composition_banks",
 		[]string{"name", "state", "month", "region", "report", "asked_region", "with_labor_charges"})
@@ -286,4 +313,40 @@ func queueRows(b *pgx.Batch, c *domain.Composition, n, m int, sameAt func(int) b
 	if m < n {
 		b.Queue(`DELETE FROM `+table+` WHERE company_id = $1 AND composition_id = $2 AND pos >= $3`, c.CompanyID, c.ID, int32(m))
 	}
+}
+
+// stampPool keeps composition stamps drawn ahead from the sequence
+// composition_stamps, so that a grouped delta put need not wait for the
+// stamp its UPDATE would draw: its statements go with the next statement
+// or the group's COMMIT, and a group of writes costs one round trip more
+// than its first statement, not one per write. A stamp is only ever
+// compared for equality (app.CompositionStamper), and the sequence never
+// gives a number twice, whoever draws it; the numbers drawn and not used
+// are left out, as a rolled-back put's are.
+type stampPool struct {
+	mu   sync.Mutex
+	pool *pgxpool.Pool
+	free []int64
+}
+
+// stampsAhead is how many stamps one draw takes.
+const stampsAhead = 256
+
+// take returns a stamp never used, drawing more when none is left.
+func (p *stampPool) take(ctx context.Context) (int64, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.free) == 0 {
+		if p.pool == nil {
+			return 0, errors.New("pgstore: no pool to draw stamps from")
+		}
+		var drawn []int64
+		if err := p.pool.QueryRow(ctx, `SELECT array(SELECT nextval('composition_stamps') FROM generate_series(1, $1))`, stampsAhead).Scan(&drawn); err != nil {
+			return 0, err
+		}
+		p.free = drawn
+	}
+	n := p.free[len(p.free)-1]
+	p.free = p.free[:len(p.free)-1]
+	return n, nil
 }

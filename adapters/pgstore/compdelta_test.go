@@ -2,7 +2,10 @@ package pgstore
 
 import (
 	"context"
+	"encoding/binary"
+	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -553,5 +556,180 @@ func BenchmarkCompositionPut(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestGroupDeferredDelta checks the grouped delta puts: a group of
+// prepared writes (a guessed stamp, then the put over the base) sends its
+// checks and deltas with its COMMIT, in one round trip for the whole
+// group, and the rows are the full put's.
+func TestGroupDeferredDelta(t *testing.T) {
+	s, conn := openDeltaStore(t, Options{})
+	bg := context.Background()
+	ids := []string{"g1", "g2", "g3", "g4"}
+	if err := s.Update(bg, func(tx app.Tx) error {
+		for i, id := range ids {
+			c := deltaComposition(id, "co1")
+			c.Code = fmt.Sprintf("G-%d", i)
+			if err := tx.PutComposition(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	full := deltaComposition("cpF", "co2")
+	for round := range 2 {
+		bases := map[string]*domain.Composition{}
+		stamps := map[string][]byte{}
+		if err := s.View(bg, func(tx app.Tx) error {
+			for _, id := range ids {
+				c, err := tx.Composition(id)
+				if err != nil {
+					return err
+				}
+				if stamps[id], err = tx.(app.CompositionStamper).CompositionStamp(id); err != nil {
+					return err
+				}
+				bases[id] = c
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		var fns []func(app.Tx) error
+		for _, id := range ids {
+			fns = append(fns, func(tx app.Tx) error {
+				if ok, err := tx.(app.CompositionStamper).CompositionStamped(id, stamps[id]); err != nil || !ok {
+					return fmt.Errorf("stamped %v, %v", ok, err)
+				}
+				c := bases[id].Clone()
+				changes[round].change(c)
+				return tx.(app.CompositionBasePutter).PutCompositionOver(bases[id], stamps[id], c)
+			})
+		}
+		before, deltas := s.RoundTrips(), deltaPuts.Load()
+		for i, err := range group(t, s, nil, fns...) {
+			if err != nil {
+				t.Fatalf("round %d, Update %d: %v", round, i, err)
+			}
+		}
+		trips := s.RoundTrips().Sub(before).Waited
+		if n := deltaPuts.Load() - deltas; n != int64(len(ids)) {
+			t.Errorf("round %d: %d delta puts, want %d", round, n, len(ids))
+		}
+		// The first round prepares the statements on the connection and
+		// draws stamps ahead; the second is the group's COMMIT alone.
+		if round == 1 && trips != 1 {
+			t.Errorf("a group of %d deferred deltas: %d round trips, want 1", len(ids), trips)
+		}
+		changes[round].change(full)
+		if err := s.Update(bg, func(tx app.Tx) error { return tx.PutComposition(full) }); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range ids {
+			d, f := storedOf(t, conn, id), storedOf(t, conn, "cpF")
+			if d.stamp == 0 || d.stamp == int64(binary.BigEndian.Uint64(stamps[id])) {
+				t.Errorf("round %d: %s has stamp %d, read %x before", round, id, d.stamp, stamps[id])
+			}
+			// The code is each one's own.
+			d.row, f.row = withoutCode(t, d.row), withoutCode(t, f.row)
+			sameRows(t, fmt.Sprintf("round %d, %s", round, id), d, f)
+		}
+	}
+}
+
+// withoutCode is a composition row's JSON without its code's columns.
+func withoutCode(t *testing.T, row string) string {
+	t.Helper()
+	var m map[string]any
+	dec := json.NewDecoder(strings.NewReader(row))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, "code")
+	delete(m, "code_fold")
+	delete(m, "code_key")
+	out, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// TestGroupDeferredMisguess checks a wrong guess of a grouped delta, whose
+// check is sent after its fn ended: with a later fn's statement, or with
+// the COMMIT. The transaction fails, nothing is written over the stale
+// base, and the group runs again without guessing: the misguessing fn is
+// answered no, and every fn's effect is there once.
+func TestGroupDeferredMisguess(t *testing.T) {
+	s, conn := openDeltaStore(t, Options{})
+	bg := context.Background()
+	for _, v := range []struct {
+		name string
+		read bool // whether the later fn reads (sending the check)
+	}{{"checked with a later fn's read", true}, {"checked with the COMMIT", false}} {
+		var stale []byte
+		var base *domain.Composition
+		if err := s.View(bg, func(tx app.Tx) error {
+			var err error
+			if base, err = tx.Composition("cpD"); err != nil {
+				return err
+			}
+			stale, err = tx.(app.CompositionStamper).CompositionStamp("cpD")
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		// Another put: the stamp read is stale.
+		if err := s.Update(bg, func(tx app.Tx) error { return tx.PutComposition(base.Clone()) }); err != nil {
+			t.Fatal(err)
+		}
+		stored := storedOf(t, conn, "cpD")
+		fallback, other := "fb "+v.name, "other "+v.name
+		var runsA, runsB int
+		var answers []bool
+		errs := group(t, s, nil,
+			func(tx app.Tx) error {
+				runsA++
+				ok, err := tx.(app.CompositionStamper).CompositionStamped("cpD", stale)
+				if err != nil {
+					return err
+				}
+				answers = append(answers, ok)
+				if !ok {
+					return tx.PutSetting(fallback, []byte("1"))
+				}
+				c := base.Clone()
+				c.Description = "never stored"
+				return tx.(app.CompositionBasePutter).PutCompositionOver(base, stale, c)
+			},
+			func(tx app.Tx) error {
+				runsB++
+				if v.read {
+					if _, err := tx.Composition("cpF"); err != nil {
+						return err
+					}
+				}
+				return tx.PutSetting(other, []byte("1"))
+			})
+		for i, err := range errs {
+			if err != nil {
+				t.Errorf("%s: Update %d: %v", v.name, i, err)
+			}
+		}
+		if runsA != 2 || runsB != 2 || len(answers) != 2 || !answers[0] || answers[1] {
+			t.Errorf("%s: runs %d and %d, answers %v: want the group run again, the guess then answered no", v.name, runsA, runsB, answers)
+		}
+		if string(setting(t, s, fallback)) != "1" || string(setting(t, s, other)) != "1" {
+			t.Errorf("%s: the fns' effects are not there once", v.name)
+		}
+		after := storedOf(t, conn, "cpD")
+		sameRows(t, v.name, after, stored)
+		if after.stamp != stored.stamp {
+			t.Errorf("%s: the composition was written over a stale base", v.name)
+		}
 	}
 }

@@ -48,6 +48,9 @@ type tx struct {
 	// checked the stamps it knows are stored (compdelta.go).
 	bases   map[string]*domain.Composition
 	checked map[string]int64
+	// stampPool, set in a group, lets a delta put be deferred with a stamp
+	// drawn ahead (compdelta.go).
+	stampPool *stampPool
 	// hot are the settings the store's transactions of this kind read,
 	// ahead those this one read with its first statement (settingsahead.go).
 	hot   *hotSettings
