@@ -28,7 +28,8 @@ import (
 // them again: some 20 rows and their entries in every index (the list
 // indexes and trigram indexes of the row included) for one item added.
 // When the transaction knows the composition as it is stored, the put is
-// instead, in one round trip and without a savepoint:
+// instead, in one round trip (in a group: sent with the COMMIT, stampPool)
+// and without a savepoint:
 //   - an UPDATE of the composition's row that draws a new stamp, as every
 //     put does (an ETag, app.CompositionStamper), and sets only the columns
 //     whose values differ (has_banks and has_items always: a copy may not
