@@ -211,6 +211,19 @@ type CompositionStamper interface {
 	CompositionStamped(id string, stamp []byte) (bool, error)
 }
 
+// CompositionBasePutter is what a store's write transaction may offer to
+// put a composition whose stored version the caller knows: base, the
+// composition as stored under stamp. Its effect is exactly
+// PutComposition(c)'s; the store may write only what differs from base, and
+// does so only when it knows in this transaction that the stored stamp is
+// stamp (CompositionStamped answered yes for it, checked before anything
+// is written), so a stale base is never written over. A decorator that
+// keeps its own account of PutComposition offers it too (Optional finds
+// the outermost). base is only read.
+type CompositionBasePutter interface {
+	PutCompositionOver(base *domain.Composition, stamp []byte, c *domain.Composition) error
+}
+
 // ChargesTx is what a store's transaction offers to keep reference banks'
 // labour charges tables (domain.ChargesTable): shared reference data like
 // bank editions, one per bank, state, month and regime (its Key). Both

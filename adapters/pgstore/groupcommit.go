@@ -217,6 +217,9 @@ func (s *Store) runGroup(group []*writeCall) {
 	defer stop()
 	live := group
 	var lastErr error
+	// guessing is cleared when a guess was found wrong after its fn's
+	// savepoint was let go: the group runs again without guessing.
+	guessing := true
 	max := s.maxRetries()
 	for attempt := 0; ; attempt++ {
 		// A call whose caller has given up is not run (again).
@@ -248,7 +251,7 @@ func (s *Store) runGroup(group []*writeCall) {
 			case <-ctx.Done():
 			}
 		}
-		err, retry := s.groupOnce(ctx, live)
+		err, retry := s.groupOnce(ctx, live, &guessing)
 		if !retry {
 			return
 		}
@@ -260,7 +263,7 @@ func (s *Store) runGroup(group []*writeCall) {
 // retry: the server aborted the transaction, and every call is to run
 // again. The answers are set only when the group has its outcome, so that
 // a leader's goroutine that ends on the way leaves errUnfinished.
-func (s *Store) groupOnce(ctx context.Context, calls []*writeCall) (err error, retry bool) {
+func (s *Store) groupOnce(ctx context.Context, calls []*writeCall, guessing *bool) (err error, retry bool) {
 	failAll := func(err error) {
 		for _, c := range calls {
 			c.err, c.panicked, c.panic = err, false, nil
@@ -316,13 +319,14 @@ func (s *Store) groupOnce(ctx context.Context, calls []*writeCall) (err error, r
 	}
 	for i, c := range calls {
 		a := &answers[i]
-		for guess := true; ; guess = false {
+		lt.fn = i + 1
+		for guess := *guessing; ; guess = false {
 			if err := c.ctx.Err(); err != nil {
 				a.err = err
 				break
 			}
 			t := newTx(ctx, lt, true)
-			t.guess = guess
+			t.guess, t.stampPool = guess, &s.stampPool
 			if !lt.sent {
 				t.readAhead(lt, &s.hotWrites)
 				if read := lt.aheadRows; read != nil {
@@ -339,14 +343,22 @@ func (s *Store) groupOnce(ctx context.Context, calls []*writeCall) (err error, r
 			}
 			lt.later(`SAVEPOINT `+groupSavepoint, nil)
 			ferr := runFn(t, c.fn, &a.panicked, &a.panic)
-			if len(lt.checks) > 0 {
-				// Its guesses are checked before its answer counts and its
-				// savepoint is let go.
-				if err := lt.checkGuesses(ctx); err != nil && !lt.checkFailed && ferr == nil && !a.panicked {
-					ferr = t.fail(err)
-				}
+			if len(lt.checks) > 0 && (ferr != nil || a.panicked) {
+				// The guesses of a fn that failed are checked before its
+				// answer counts and it is rolled back: its failure may come
+				// from a wrong guess. Those of a fn that succeeds go with the
+				// next statement or the COMMIT (its answer is given after it):
+				// a wrong one then runs the group again without guessing.
+				_ = lt.checkGuesses(ctx)
 			}
 			t.done = true
+			if lt.checkFailed && lt.failedFn != lt.fn {
+				// A guess of an earlier fn, whose savepoint is let go, was
+				// wrong: the transaction has failed.
+				lt.misguessed()
+				*guessing = false
+				return errGroupMisguess, true
+			}
 			if lt.misguessed() {
 				// A stamp it guessed was not the stored one (stampcheck.go):
 				// it runs again on what is stored.
@@ -402,6 +414,11 @@ func (s *Store) groupOnce(ctx context.Context, calls []*writeCall) (err error, r
 	err = lt.commit(ctx)
 	conn.Release()
 	if err != nil {
+		if lt.misguessed() {
+			// A guess checked with the COMMIT was wrong.
+			*guessing = false
+			return err, true
+		}
 		if retryable(err) {
 			return err, true
 		}
@@ -418,6 +435,10 @@ func (s *Store) groupOnce(ctx context.Context, calls []*writeCall) (err error, r
 // errMisguess is a guess that failed in a transaction that made none: it
 // cannot happen, and would run the group again.
 var errMisguess = errors.New("pgstore: a stamp check failed without a guess")
+
+// errGroupMisguess is a guess of a group's fn found wrong after the fn
+// ended: the group runs again, without guessing.
+var errGroupMisguess = errors.New("pgstore: a stamp guessed in the group was not the stored one")
 
 // runFn runs fn on t and writes what t buffered, as runOnce does; a panic
 // of fn is kept in panicked and v.

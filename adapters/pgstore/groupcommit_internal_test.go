@@ -18,7 +18,7 @@ import (
 )
 
 // openGroupStore opens a store on a new database; it returns its URL too.
-func openGroupStore(t *testing.T, opts Options) (*Store, string) {
+func openGroupStore(t testing.TB, opts Options) (*Store, string) {
 	t.Helper()
 	url := pgtest.NewDatabaseFrom(t, "pgstore", func(url string) error {
 		s, err := Open(context.Background(), url, Options{})

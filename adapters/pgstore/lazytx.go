@@ -43,10 +43,14 @@ type lazyTx struct {
 	// settings read ahead, a deferred write), which the statement it went
 	// with reports as its own (groupcommit.go tells them apart).
 	pendingErr error
-	// checks are the pending statements that check a guess (stampcheck.go);
-	// checkFailed is set when one of them failed.
-	checks      map[*pgx.QueuedQuery]bool
+	// checks are the pending statements that check a guess (stampcheck.go),
+	// with the number of the fn that guessed (fn, from 1: in a group, the
+	// fn's place); checkFailed is set when one of them failed, failedFn to
+	// its fn.
+	checks      map[*pgx.QueuedQuery]int
 	checkFailed bool
+	fn          int
+	failedFn    int
 }
 
 func newLazyTx(conn *pgxpool.Conn, writable bool) *lazyTx {
@@ -54,7 +58,7 @@ func newLazyTx(conn *pgxpool.Conn, writable bool) *lazyTx {
 	if writable {
 		begin = "BEGIN ISOLATION LEVEL SERIALIZABLE READ WRITE"
 	}
-	return &lazyTx{conn: conn, pending: []*pgx.QueuedQuery{{SQL: begin}}}
+	return &lazyTx{conn: conn, pending: []*pgx.QueuedQuery{{SQL: begin}}, fn: 1}
 }
 
 // later queues a write to be sent with the next statement.
@@ -86,7 +90,7 @@ func (l *lazyTx) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
 		if err != nil {
 			_ = br.Close()
 			l.pendingErr = err
-			l.checkFailed = checks[q]
+			l.checkFailed, l.failedFn = checks[q] != 0, checks[q]
 			return failedBatch{err}
 		}
 	}

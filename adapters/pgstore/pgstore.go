@@ -94,6 +94,9 @@ type Store struct {
 	// hot and hotWrites are the settings read-only and write transactions
 	// read ahead (settingsahead.go).
 	hot, hotWrites hotSettings
+	// stampPool are composition stamps drawn ahead for the grouped
+	// writes' deferred puts (compdelta.go).
+	stampPool stampPool
 }
 
 var _ app.Store = (*Store)(nil)
@@ -143,6 +146,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{pool: pool, wpool: wpool, opts: opts, queue: writeQueue{max: n}, records: recordcache.New(recordcache.DefaultMax), trips: trips}
+	s.stampPool.pool = pool
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, err

@@ -49,9 +49,10 @@ func (t *tx) guessStamped(id string, stamp []byte) (ok bool) {
 	q := &pgx.QueuedQuery{SQL: stampCheckSQL, Arguments: []any{id, int64(binary.BigEndian.Uint64(stamp))}}
 	lt.pending = append(lt.pending, q)
 	if lt.checks == nil {
-		lt.checks = map[*pgx.QueuedQuery]bool{}
+		lt.checks = map[*pgx.QueuedQuery]int{}
 	}
-	lt.checks[q] = true
+	lt.checks[q] = lt.fn
+	t.noteChecked(id, int64(binary.BigEndian.Uint64(stamp)))
 	if _, known := t.known[knownKey{"compositions", id}]; !known {
 		t.noteKnown("compositions", id, anyCompany)
 	}
@@ -78,7 +79,9 @@ func (lt *lazyTx) checkGuesses(ctx context.Context) error {
 	}
 	if lt.sent && lt.conn.Conn().PgConn().TxStatus() == 'E' {
 		// Unless what failed was pending before them (not the fn's).
-		lt.checkFailed = lt.pendingErr == nil
+		// (Those are the running fn's: an earlier fn's checks were sent
+		// with the statement that failed, or before it.)
+		lt.checkFailed, lt.failedFn = lt.pendingErr == nil, lt.fn
 		return nil
 	}
 	return lt.flush(ctx)

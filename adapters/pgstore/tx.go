@@ -44,6 +44,13 @@ type tx struct {
 	// stamps the stamps of the compositions it put (writetrips.go).
 	known  map[knownKey]string
 	stamps map[string]int64
+	// bases are the compositions this write transaction read as stored,
+	// checked the stamps it knows are stored (compdelta.go).
+	bases   map[string]*domain.Composition
+	checked map[string]int64
+	// stampPool, set in a group, lets a delta put be deferred with a stamp
+	// drawn ahead (compdelta.go).
+	stampPool *stampPool
 	// hot are the settings the store's transactions of this kind read,
 	// ahead those this one read with its first statement (settingsahead.go).
 	hot   *hotSettings
@@ -858,6 +865,9 @@ func (t *tx) compositionsWith(s sel, own bool) ([]*domain.Composition, error) {
 	for _, c := range out {
 		t.noteKnown("compositions", c.ID, c.CompanyID)
 	}
+	if len(out) == 1 && d.err == nil {
+		t.noteBase(out[0])
+	}
 	return out, d.err
 }
 
@@ -888,6 +898,7 @@ func (t *tx) CompositionStamp(id string) ([]byte, error) {
 		found, err = t.one(`SELECT stamp, company_id FROM compositions WHERE id = $1`, []any{id}, &n, &company)
 		if found {
 			t.noteKnown("compositions", id, company)
+			t.noteChecked(id, n)
 		}
 	}
 	if err != nil || !found {
@@ -909,7 +920,18 @@ func (t *tx) CompositionStamped(id string, stamp []byte) (bool, error) {
 	return got != nil && bytes.Equal(got, stamp), err
 }
 
-func (t *tx) PutComposition(c *domain.Composition) (err error) {
+func (t *tx) PutComposition(c *domain.Composition) error {
+	var base *domain.Composition
+	if c != nil {
+		base = t.bases[c.ID]
+	}
+	return t.putComposition(c, base)
+}
+
+// putComposition puts c; base, when not nil, is the composition as this
+// transaction knows it stored, over which only what changed is written
+// (compdelta.go).
+func (t *tx) putComposition(c, base *domain.Composition) (err error) {
 	t.keepOwn = true // a composition's put changes no resource
 	err = checkPut(t, "composition", c, func(c *domain.Composition) []string {
 		return []string{"id", c.ID, "company id", c.CompanyID, "code", c.Code, "state", c.State}
@@ -919,15 +941,18 @@ func (t *tx) PutComposition(c *domain.Composition) (err error) {
 		return err
 	}
 	t.forgetStamp(c.ID)
+	t.forgetBase(c.ID)
 	if t.held != nil {
 		return t.holdComposition(c)
 	}
-	at, ns := ts(c.CreatedAt)
 	defer func() {
 		if err != nil {
 			t.forgetStamp(c.ID) // drawn by an insert that was undone
 		}
 	}()
+	if deltaFits(base, c) {
+		return t.putDelta(base, c)
+	}
 	return t.put("compositions", c.ID, c.CompanyID, func() (string, error) {
 		return t.holder(`SELECT id FROM compositions WHERE company_id = $1 AND code = $2 AND state = $3 AND id <> $4`,
 			c.CompanyID, c.Code, c.State, c.ID)
@@ -938,12 +963,7 @@ func (t *tx) PutComposition(c *domain.Composition) (err error) {
 			created_at, created_at_ns, tags, labour_charges)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
 				$21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34)
-			RETURNING stamp`,
-			c.CompanyID, c.ID, c.UserID, c.DepartmentID, c.GroupID, c.Code, c.SecondCode, c.Description,
-			c.Type, c.Unit, c.State, c.IsSicro, c.Labor, int(c.Rounding), c.Note,
-			num(c.TeamProduction), num(c.FIC), num(c.LaborAddition), c.Banks != nil, c.Items != nil,
-			app.Fold(c.Code), app.CodeKey(app.Fold(c.Code)), app.Fold(c.Description), ciFold(c.Description),
-			app.Fold(c.Unit), ciFold(c.Unit), app.Fold(c.State), ciFold(c.State), app.Fold(c.Type), ciFold(c.Type), at, ns, tagsArg(c.Tags), optNum(c.LabourCharges)).
+			RETURNING stamp`, compositionRow(c)...).
 			QueryRow(func(row pgx.Row) error {
 				var stamp int64
 				if err := row.Scan(&stamp); err != nil {
@@ -967,6 +987,7 @@ func (t *tx) PutComposition(c *domain.Composition) (err error) {
 
 func (t *tx) DeleteComposition(id string) error {
 	t.forgetStamp(id)
+	t.forgetBase(id)
 	return t.deleteByID("compositions", "composition", id)
 }
 

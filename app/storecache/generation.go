@@ -258,6 +258,16 @@ func (t *writeTx) PutComposition(c *domain.Composition) error {
 	return t.Tx.PutComposition(c)
 }
 
+// PutCompositionOver is app.CompositionBasePutter: PutComposition, over
+// the version base the caller read under stamp when the store offers it.
+func (t *writeTx) PutCompositionOver(base *domain.Composition, stamp []byte, c *domain.Composition) error {
+	t.composition(c.CompanyID, c.ID)
+	if bp, ok := app.Optional[app.CompositionBasePutter](t.Tx); ok && base != nil && stamp != nil {
+		return bp.PutCompositionOver(base, stamp, c)
+	}
+	return t.Tx.PutComposition(c)
+}
+
 func (t *writeTx) DeleteComposition(id string) error {
 	if c, err := t.Tx.Composition(id); err == nil {
 		t.composition(c.CompanyID, c.ID)

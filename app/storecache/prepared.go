@@ -53,7 +53,9 @@ func (s *Store) UpdatePrepared(ctx context.Context, fn func(app.Tx) error) error
 			return tx.bump()
 		}
 		if w.put != nil {
-			if err := tx.PutComposition(w.put); err != nil {
+			// Over the version fn read, whose stamp current checked: the
+			// store may write only what changed (app.CompositionBasePutter).
+			if err := tx.PutCompositionOver(w.bases[w.put.ID], w.stamps[w.put.ID], w.put); err != nil {
 				return err
 			}
 			if stored, err = st.CompositionStamp(w.put.ID); err != nil {
@@ -73,6 +75,9 @@ type preparedWrite struct {
 	stamper app.CompositionStamper // the snapshot's
 	global  uint64                 // the global generation it read at
 	stamps  map[string][]byte      // the compositions it read, by ID
+	// bases are the compositions it read as stored (under stamps), by ID:
+	// copies fn does not change.
+	bases map[string]*domain.Composition
 	// companies are the generations of the companies whose records (but
 	// compositions) it read, as the snapshot had them.
 	companies map[string]uint64
@@ -96,7 +101,8 @@ func (s *Store) prepare(ctx context.Context, fn func(app.Tx) error) *preparedWri
 			return err
 		}
 		rt := &recordingTx{read: &readTx{Tx: stx, memo: s.memo, gen: global, read: true}, comps: s.comps,
-			w: &preparedWrite{stamper: st, global: global, stamps: map[string][]byte{}, companies: map[string]uint64{}}}
+			w: &preparedWrite{stamper: st, global: global, stamps: map[string][]byte{}, bases: map[string]*domain.Composition{},
+				companies: map[string]uint64{}}}
 		if err := fn(rt); err != nil || rt.refused {
 			return nil
 		}
@@ -178,6 +184,7 @@ func (t *recordingTx) Composition(id string) (*domain.Composition, error) {
 		}
 	}
 	t.w.stamps[id] = stamp
+	t.w.bases[id] = c.Clone()
 	return c, nil
 }
 
