@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -283,10 +284,12 @@ func (c *Composition) RemoveItem(it Item) bool {
 	return false
 }
 
-// Clone returns a deep copy of c.
+// Clone returns a deep copy of c. An empty list stays empty and a missing
+// one missing: the stores keep them apart.
 func (c *Composition) Clone() *Composition {
 	d := *c
-	d.Banks = append([]BankRef(nil), c.Banks...)
-	d.Items = append([]Item(nil), c.Items...)
+	d.Banks = slices.Clone(c.Banks)
+	d.Items = slices.Clone(c.Items)
+	d.Tags = slices.Clone(c.Tags)
 	return &d
 }

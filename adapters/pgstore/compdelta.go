@@ -62,8 +62,8 @@ var compositionColumns = []string{"company_id", "id", "user_id", "department_id"
 	"created_at", "created_at_ns", "tags", "labour_charges"}
 
 // alwaysSet are the columns of the row the delta sets whatever the base
-// says (domain.Composition.Clone does not keep an empty list apart from a
-// nil one).
+// says: a base handed by a caller is only as exact as the caller's copy,
+// and these two are cheap and never indexed.
 var alwaysSet = map[string]bool{"has_banks": true, "has_items": true}
 
 // compositionRow is what the composition's row stores, column by column.
