@@ -70,7 +70,16 @@ func (t *tx) noteTerms(list, company, fold string, sign int) {
 			delete(t.terms, k)
 		}
 	}
+	if len(t.terms) >= termsAt {
+		if _, ok := t.ptx.(*lazyTx); ok {
+			_ = t.writeTerms() // deferred: it cannot fail here
+		}
+	}
 }
+
+// termsAt is how many changed tokens a transaction gathers before it
+// writes them, so that a long write's memory stays bounded.
+var termsAt = 20000
 
 // writeTerms writes the changes gathered, in the order of their keys (a
 // stable lock order), with the next statement (tx.later).

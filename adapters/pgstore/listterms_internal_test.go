@@ -58,3 +58,12 @@ func TestTermsHoldEveryWordOfTheirText(t *testing.T) {
 		}
 	}
 }
+
+// SetTermsAt sets how many changed tokens a transaction gathers before it
+// writes them, until the test ends (the tests of listterms_test.go run
+// with a small one, so that long writes write them on the way too).
+func SetTermsAt(t testing.TB, n int) {
+	old := termsAt
+	termsAt = n
+	t.Cleanup(func() { termsAt = old })
+}

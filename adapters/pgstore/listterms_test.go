@@ -32,7 +32,7 @@ var termTexts = []string{
 	"ALVENARIA DE VEDAÇÃO COM BLOCO CERÂMICO",
 	"ALVENARIAS\u00a0DE\u2003PAREDE",
 	"parede\tparede\nparede", // a token twice: the record counts once
-	"ALVENARIA E ALVENARIAS",  // two tokens that hold alvenaria: the record counts once
+	"ALVENARIA E ALVENARIAS", // two tokens that hold alvenaria: the record counts once
 	"x\u200by\u180ez\ufeffw  tail alvenaria\u200bzw ",
 	"100% a_b a%b",
 	"a\u00a0b\u2003c\u3000d\te\nf\u0085g\u202fh\u205fi\u1680j\u2028k\u2029l\vm\fn\ro\u2000p\u2001q\u2002r\u2004s\u2005t\u2006u\u2007v\u2008w\u2009x\u200ay",
@@ -161,6 +161,15 @@ func (c *termsCheck) vocabulary(co string) map[string]int {
 // write; the migration's SQL split of the stored texts gives the same
 // vocabulary as the store's.
 func TestTermsTotal(t *testing.T) {
+	for _, at := range []int{20000, 3} {
+		t.Run(fmt.Sprintf("written every %d tokens", at), func(t *testing.T) {
+			pgstore.SetTermsAt(t, at)
+			testTermsTotal(t)
+		})
+	}
+}
+
+func testTermsTotal(t *testing.T) {
 	c := newTermsCheck(t)
 	a, b := c.cos[0], c.cos[1]
 	c.check("empty")
