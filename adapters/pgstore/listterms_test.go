@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/costdb/costdb/adapters/pgstore"
+	"github.com/costdb/costdb/adapters/pgstore/pgtest"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 )
@@ -376,4 +380,64 @@ func TestTermsTotalIsTheVocabularys(t *testing.T) {
 	if got := total("alvenaria"); got != 3 {
 		t.Errorf("alvenaria with a count raised by 40: %d, want 3 (two tokens hold it: counted)", got)
 	}
+}
+
+// A database at schema 15 (before the vocabulary) with resources stored
+// gets their vocabulary when this costdb opens it: the totals read from it
+// are the matches, and the store keeps it from there.
+func TestTermsBuiltOnUpgrade(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	conn, err := pgx.Connect(bg, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(bg)
+	if _, err := conn.Exec(bg, `CREATE TABLE schema_migrations (version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("migrations/*.sql")
+	sort.Strings(files)
+	for _, f := range files {
+		name := filepath.Base(f)
+		v, _ := strconv.Atoi(name[:4])
+		if v > 15 {
+			break
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := conn.Exec(bg, string(b)); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if _, err := conn.Exec(bg, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, v, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The rows as a costdb of schema 15 wrote them.
+	const co = "c0000000000000000000000a"
+	for i, d := range termTexts {
+		if _, err := conn.Exec(bg, `INSERT INTO resources (company_id, id, user_id, department_id, group_id, code, second_code, description,
+			type, unit, is_sicro, status, note, code_fold, code_key, description_fold, description_ci, unit_fold, unit_ci, created_at, created_at_ns)
+			VALUES ($1, $2, '', '', '', $3, '', $4, 1, 'UN', false, true, '', $5, $6, $7, $4, 'un', 'un', now(), 0)`,
+			co, fmt.Sprintf("r%023d", i), fmt.Sprintf("R%d", i), d, app.Fold(fmt.Sprintf("R%d", i)), app.CodeKey(app.Fold(fmt.Sprintf("R%d", i))),
+			app.Fold(d)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := &termsCheck{t: t, st: openURL(t, url, pgstore.Options{}), conn: conn, cos: []string{co}}
+	if len(c.vocabulary(co)) == 0 {
+		t.Fatal("no vocabulary after the upgrade")
+	}
+	c.check("after the upgrade")
+	err = c.st.Update(bg, func(tx app.Tx) error {
+		if err := tx.DeleteResource(fmt.Sprintf("r%023d", 0)); err != nil {
+			return err
+		}
+		return tx.PutResource(termResource(co, "NEW", "ALVENARIA NOVA"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.check("written after the upgrade")
 }
