@@ -44,9 +44,15 @@ const resourceTerms = "resources.description"
 // runes (TestTermSpacesAreUnicodeSpaces, TestTermsSplitAsMigration).
 const termSpaces = "\t\n\v\f\r \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 
-// terms are the distinct tokens of a folded text.
+// minTermRunes is the shortest word the vocabulary answers for (a
+// trigram). A token shorter than that cannot contain such a word, so it is
+// not kept: the commonest tokens ("de", "cm") are not written at all.
+const minTermRunes = 3
+
+// terms are the distinct tokens of a folded text of minTermRunes or more.
 func terms(fold string) []string {
 	ts := strings.FieldsFunc(fold, unicode.IsSpace)
+	ts = slices.DeleteFunc(ts, func(tok string) bool { return utf8.RuneCountInString(tok) < minTermRunes })
 	slices.Sort(ts)
 	return slices.Compact(ts)
 }
@@ -138,7 +144,7 @@ func (l *listSQL) termsWord(q app.Query) (word, list string) {
 		return "", ""
 	}
 	w := app.Fold(c.Text)
-	if utf8.RuneCountInString(w) < 3 || strings.ContainsFunc(w, unicode.IsSpace) {
+	if utf8.RuneCountInString(w) < minTermRunes || strings.ContainsFunc(w, unicode.IsSpace) {
 		return "", ""
 	}
 	return w, resourceTerms

@@ -47,7 +47,7 @@ func TestTermsHoldEveryWordOfTheirText(t *testing.T) {
 					continue
 				}
 				w := fold[i:j]
-				if strings.ContainsFunc(w, unicode.IsSpace) {
+				if strings.ContainsFunc(w, unicode.IsSpace) || utf8.RuneCountInString(w) < minTermRunes {
 					continue
 				}
 				in := slices.ContainsFunc(toks, func(tok string) bool { return strings.Contains(tok, w) })

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
@@ -96,7 +97,7 @@ func (c *termsCheck) check(step string) {
 			for _, r := range all {
 				seen := map[string]bool{}
 				for _, tok := range strings.FieldsFunc(app.Fold(r.Description), unicode.IsSpace) {
-					if !seen[tok] {
+					if !seen[tok] && utf8.RuneCountInString(tok) >= 3 {
 						seen[tok] = true
 						want[tok]++
 					}

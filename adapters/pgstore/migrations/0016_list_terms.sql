@@ -2,8 +2,10 @@
 -- (issue 29, P5 on PostgreSQL): each company's vocabulary of the folded
 -- resource descriptions, with how many resources hold each token. A token
 -- is a run of the folded text (description_fold) between white space, the
--- runes Go's unicode.IsSpace reports (the 25 listed below); a resource
--- counts once per token it holds. The store keeps the counts in the
+-- runes Go's unicode.IsSpace reports (the 25 listed below), of three
+-- characters or more (the shortest word the vocabulary answers for: a
+-- shorter token cannot contain one); a resource counts once per token it
+-- holds. The store keeps the counts in the
 -- transaction that writes the resources (pgstore/listterms.go: one
 -- statement per transaction with the net change per token), and reads a
 -- filter's total from them when exactly one token of the company contains
@@ -35,7 +37,7 @@ FROM (
 		string_to_table(translate(r.description_fold,
 			E'\t\n\u000b\f\r\u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000',
 			repeat(' ', 24)), ' ') AS t(token)
-	WHERE t.token <> ''
+	WHERE char_length(t.token) >= 3
 ) x
 GROUP BY x.company_id, x.token
 ORDER BY x.company_id, x.token;
