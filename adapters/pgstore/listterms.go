@@ -22,6 +22,8 @@ import (
 // the resources matching w are the union of the holders of the tokens that
 // contain w, and when exactly one token of the company contains w, its
 // count (each resource counted once per token it holds) is the total.
+// Tokens shorter than the shortest word answered (minTermRunes) cannot
+// contain one and are not kept.
 // Otherwise (no token, or several, such as "alvenaria" and "alvenarias")
 // the rows are counted as before.
 //
@@ -41,7 +43,8 @@ const resourceTerms = "resources.description"
 
 // termSpaces are the runes unicode.IsSpace reports, which split a folded
 // text into tokens; migration 0016 splits the stored texts at the same
-// runes (TestTermSpacesAreUnicodeSpaces, TestTermsSplitAsMigration).
+// runes (TestTermSpacesAreUnicodeSpaces; TestTermsTotal compares the
+// migration's vocabulary with the store's).
 const termSpaces = "\t\n\v\f\r \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 
 // minTermRunes is the shortest word the vocabulary answers for (a
