@@ -317,6 +317,9 @@ func byEdition(keys []bankKey) (editions []string, codes map[string][]string) {
 // flush writes the buffered bank rows: the rows they replace are deleted,
 // then the new ones are copied in with COPY.
 func (t *tx) flush() error {
+	if err := t.writeTerms(); err != nil { // listterms.go
+		return err
+	}
 	b := t.bank
 	if b == nil || (len(b.resOrder) == 0 && len(b.compOrder) == 0) {
 		return nil

@@ -123,6 +123,7 @@ func (t *tx) writeHeld() error {
 				prices = append(prices, []any{v.CompanyID, v.ID, st, num(p.PND), num(p.PD), num(p.PNDI), num(p.PDI)})
 			}
 			counts[[2]string{v.CompanyID, "resources"}]++
+			t.noteTerms(resourceTerms, v.CompanyID, app.Fold(v.Description), 1)
 		}
 		if err := t.copyRows("resource_prices", []string{"company_id", "resource_id", "state", "pnd", "pd", "pndi", "pdi"},
 			len(prices), func(i int) []any { return prices[i] }); err != nil {
@@ -171,6 +172,9 @@ func (t *tx) writeHeld() error {
 	h.wrote += h.len()
 	h.resources, h.compositions = nil, nil
 	h.resCodes, h.compCodes = map[string]string{}, map[string]string{}
+	if err := t.writeTerms(); err != nil { // with b, and bounded as the batch is
+		return err
+	}
 	return t.send(b)
 }
 

@@ -30,6 +30,9 @@ type sel struct {
 	// list, when set, names the list_counts list whose sum is the total
 	// (a query without conditions).
 	list string
+	// terms, when set, names the list_terms list that may give the total
+	// of a query of one word (listterms.go); the word's pattern is $2.
+	terms string
 }
 
 func byWhere(where string, args ...any) sel { return sel{where: where, args: args} }
@@ -42,6 +45,12 @@ func (s sel) queueCount(b *pgx.Batch, table string) {
 	total := s.total
 	if s.list != "" {
 		b.Queue(`SELECT coalesce(sum(n), 0) FROM list_counts WHERE company_id = $1 AND list = $2`, s.args[0], s.list).QueryRow(func(row pgx.Row) error {
+			return row.Scan(total)
+		})
+		return
+	}
+	if s.terms != "" {
+		b.Queue(termsCountSQL(table, s.terms, s.where), s.args...).QueryRow(func(row pgx.Row) error {
 			return row.Scan(total)
 		})
 		return
@@ -76,6 +85,15 @@ func (t *tx) recount(b *pgx.Batch, list, oldCompany string, existed bool, newCom
 // removed deletes the record with the id from table (its children go with
 // it) and reports the company it was in, if it was there.
 func (t *tx) removed(table, id string) (company string, existed bool, err error) {
+	if table == "resources" {
+		// Its description's tokens leave the vocabulary (listterms.go).
+		var fold string
+		existed, err = t.one(`DELETE FROM resources WHERE id = $1 RETURNING company_id, description_fold`, []any{id}, &company, &fold)
+		if existed && err == nil {
+			t.noteTerms(resourceTerms, company, fold, -1)
+		}
+		return company, existed, err
+	}
 	existed, err = t.one(`DELETE FROM `+table+` WHERE id = $1 RETURNING company_id`, []any{id}, &company)
 	return company, existed, err
 }
@@ -307,7 +325,8 @@ func (l *listSQL) compile(companyID string, q app.Query) (sel, error) {
 	if q.Offset > 0 {
 		tail += " OFFSET " + strconv.Itoa(q.Offset)
 	}
-	return sel{where: strings.Join(conds, " AND "), tail: tail, args: args, list: list}, nil
+	_, terms := l.termsWord(q)
+	return sel{where: strings.Join(conds, " AND "), tail: tail, args: args, list: list, terms: terms}, nil
 }
 
 func (t *tx) Groups(companyID string, q app.Query) ([]*domain.Group, int, error) {
@@ -331,6 +350,16 @@ func (t *tx) Resources(companyID string, q app.Query) ([]*domain.Resource, int, 
 	s, err := resourceList.compile(companyID, q)
 	if err != nil {
 		return nil, 0, err
+	}
+	if s.terms != "" {
+		// The total reads the vocabulary: what this transaction changed
+		// of it goes first (listterms.go).
+		if err := t.writeHeld(); err != nil {
+			return nil, 0, err
+		}
+		if err := t.writeTerms(); err != nil {
+			return nil, 0, err
+		}
 	}
 	var total int
 	s.total = &total

@@ -58,6 +58,9 @@ type tx struct {
 	// guess lets CompositionStamped answer before its check is answered
 	// (stampcheck.go).
 	guess bool
+	// terms are the changes of the vocabulary counts not written yet
+	// (listterms.go).
+	terms termDeltas
 }
 
 var _ app.Tx = (*tx)(nil)
@@ -748,7 +751,8 @@ func (t *tx) PutResource(v *domain.Resource) error {
 		return t.holdResource(v)
 	}
 	at, ns := ts(v.CreatedAt)
-	return t.put("resources", v.ID, v.CompanyID, func() (string, error) {
+	fold := app.Fold(v.Description)
+	err := t.put("resources", v.ID, v.CompanyID, func() (string, error) {
 		return t.holder(`SELECT id FROM resources WHERE company_id = $1 AND code = $2 AND id <> $3`, v.CompanyID, v.Code, v.ID)
 	}, "resource code "+v.Code, func(b *pgx.Batch) {
 		b.Queue(`INSERT INTO resources (company_id, id, user_id, department_id, group_id, code, second_code, description,
@@ -757,12 +761,16 @@ func (t *tx) PutResource(v *domain.Resource) error {
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
 			v.CompanyID, v.ID, v.UserID, v.DepartmentID, v.GroupID, v.Code, v.SecondCode, v.Description,
 			v.Type, v.Unit, v.IsSicro, v.Status, v.Note, app.Fold(v.Code), app.CodeKey(app.Fold(v.Code)),
-			app.Fold(v.Description), ciFold(v.Description), app.Fold(v.Unit), ciFold(v.Unit), at, ns, tagsArg(v.Tags))
+			fold, ciFold(v.Description), app.Fold(v.Unit), ciFold(v.Unit), at, ns, tagsArg(v.Tags))
 		for st, p := range v.Locals {
 			b.Queue(`INSERT INTO resource_prices (company_id, resource_id, state, pnd, pd, pndi, pdi) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
 				v.CompanyID, v.ID, st, num(p.PND), num(p.PD), num(p.PNDI), num(p.PDI))
 		}
 	})
+	if err == nil {
+		t.noteTerms(resourceTerms, v.CompanyID, fold, 1)
+	}
+	return err
 }
 
 func (t *tx) DeleteResource(id string) error {

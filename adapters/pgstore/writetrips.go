@@ -44,12 +44,17 @@ func (t *tx) replaceKnown(table, id, companyID string, fill func(b *pgx.Batch)) 
 	if company, ok := t.known[knownKey{table, id}]; !ok || company != companyID && company != anyCompany {
 		return false, nil
 	}
-	var old string
+	var old, oldFold string
 	existed := false
 	b := &pgx.Batch{}
 	b.Queue(`SAVEPOINT pgstore_put`)
-	b.Queue(`DELETE FROM `+table+` WHERE id = $1 RETURNING company_id`, id).QueryRow(func(row pgx.Row) error {
-		err := row.Scan(&old)
+	returning, dest := `company_id`, []any{&old}
+	if table == "resources" {
+		// Its description's tokens leave the vocabulary (listterms.go).
+		returning, dest = `company_id, description_fold`, []any{&old, &oldFold}
+	}
+	b.Queue(`DELETE FROM `+table+` WHERE id = $1 RETURNING `+returning, id).QueryRow(func(row pgx.Row) error {
+		err := row.Scan(dest...)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
 		}
@@ -60,6 +65,9 @@ func (t *tx) replaceKnown(table, id, companyID string, fill func(b *pgx.Batch)) 
 	b.Queue(`RELEASE SAVEPOINT pgstore_put`)
 	err = t.ptx.SendBatch(t.ctx, b).Close()
 	if err == nil && existed && old == companyID {
+		if table == "resources" {
+			t.noteTerms(resourceTerms, old, oldFold, -1)
+		}
 		return true, nil // the same company: its list counts stay
 	}
 	var pe *pgconn.PgError
