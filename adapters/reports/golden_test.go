@@ -121,6 +121,8 @@ func goldenDocuments(t *testing.T) []goldenDocument {
 		{"abc.pdf", func(w io.Writer) error { return reports.ABCPDF(w, abc, doc) }},
 		{"schedule.xlsx", func(w io.Writer) error { return reports.ScheduleXLSX(w, sched, doc) }},
 		{"schedule.pdf", func(w io.Writer) error { return reports.SchedulePDF(w, sched, doc) }},
+		{"analytic-odd.xlsx", func(w io.Writer) error { return reports.AnalyticXLSX(w, docAnalyticOdd(), doc) }},
+		{"analytic-odd.pdf", func(w io.Writer) error { return reports.AnalyticPDF(w, docAnalyticOdd(), doc) }},
 		{"big-synthetic.xlsx", stream(false, false)},
 		{"big-synthetic.pdf", stream(false, true)},
 		{"big-analytic.xlsx", stream(true, false)},
@@ -128,7 +130,23 @@ func goldenDocuments(t *testing.T) []goldenDocument {
 	}
 }
 
+// docAnalyticOdd is docAnalytic(2) with what a table's cells escape or
+// leave out: a line without a price (missing) whose description has XML's
+// special characters and an escaped character's look (_x0041_), an item
+// without a price, a description that starts with a space.
+func docAnalyticOdd() *domain.AnalyticReport {
+	r := docAnalytic(2)
+	line := &r.Rows[2]
+	line.Missing, line.Description = true, `ALVENARIA <sem preço> & "teste" _x0041_ 'fim'`
+	items := append([]domain.AnalyticItem(nil), line.Items...)
+	items[0].Missing, items[0].Description = true, " BLOCO_x00e9_ & <outro>"
+	line.Items = items
+	return r
+}
+
 var pinnedDocuments = map[string]string{
+	"analytic-odd.xlsx":        "c767887b0d4e5c3c5d25edea8d4e51cdc36bc829da5a05d31af3dc43820f9066",
+	"analytic-odd.pdf":         "74ad4e9b4fe1b7f2c024780be0e778a563faa66cb0a1304275b3127e75aa7f58",
 	"synthetic.xlsx":           "6df0beaee5664798d2db940db5a1edbd4dd4398975295c891b9e80a67e4880da",
 	"synthetic.pdf":            "d2e01fe710e8d15b79068eac51713c13de6e26c77bd0777edaed0ae850d0ce1d",
 	"synthetic-version.xlsx":   "ebd56ce9579340255c95d1fab63dbbca3c0eacff342d8cc7c39c383f0eb5c555",
