@@ -123,83 +123,93 @@ func (s *sheet) boxedCell(col byte, v any) (xcell, error) {
 
 // rowX writes row n of typed cells from column A (absent cells left out)
 // and, when height > 0, its height in points; fbuf holds their formulas.
+// The row is appended to a reused buffer and written at once.
 func (r *rawRows) rowX(n int, cells []xcell, fbuf []byte, height float64) error {
-	w := r.w
-	w.WriteString(`<row r="`)
+	b := append(r.scratch[:0], `<row r="`...)
 	r.num = strconv.AppendInt(r.num[:0], int64(n), 10)
-	w.Write(r.num)
-	w.WriteByte('"')
+	b = append(append(b, r.num...), '"')
 	if height > 0 {
 		if height > excelize.MaxRowHeight {
 			return excelize.ErrMaxRowHeight
 		}
-		w.WriteString(` ht="`)
-		r.scratch = strconv.AppendFloat(r.scratch[:0], height, 'f', -1, 64)
-		w.Write(r.scratch)
-		w.WriteString(`" customHeight="1"`)
+		b = append(b, ` ht="`...)
+		b = strconv.AppendFloat(b, height, 'f', -1, 64)
+		b = append(b, `" customHeight="1"`...)
 	}
-	w.WriteByte('>')
+	b = append(b, '>')
+	var err error
 	for i := range cells {
 		if c := &cells[i]; c.kind != cellAbsent {
-			if err := r.cellX(byte('A'+i), n, c, fbuf); err != nil {
+			if b, err = r.appendCell(b, byte('A'+i), c, fbuf); err != nil {
+				r.scratch = b
 				return err
 			}
 		}
 	}
-	_, err := w.WriteString(`</row>`)
+	b = append(b, `</row>`...)
+	r.scratch = b
+	_, err = r.w.Write(b)
 	return err
 }
 
-// cellX writes one typed cell as rawRows.cell writes its boxed form.
-func (r *rawRows) cellX(col byte, n int, c *xcell, fbuf []byte) error {
-	w := r.w
-	w.WriteString(`<c r="`)
-	w.WriteByte(col)
-	w.Write(r.num) // the row's number
-	w.WriteByte('"')
+// appendCell appends one typed cell as rawRows.cell wrote its boxed form.
+func (r *rawRows) appendCell(b []byte, col byte, c *xcell, fbuf []byte) ([]byte, error) {
+	b = append(append(append(b, `<c r="`...), col), r.num...)
+	b = append(b, '"')
 	if c.style != 0 {
-		w.WriteString(` s="`)
-		r.scratch = strconv.AppendInt(r.scratch[:0], int64(c.style), 10)
-		w.Write(r.scratch)
-		w.WriteByte('"')
+		b = strconv.AppendInt(append(b, ` s="`...), int64(c.style), 10)
+		b = append(b, '"')
 	}
-	value := r.scratch[:0]
 	switch c.kind {
-	case cellInt:
-		value = strconv.AppendInt(value, int64(c.i), 10)
+	case cellText:
+		return appendText(b, c), nil
 	case cellFloat:
 		if math.IsNaN(c.f) || math.IsInf(c.f, 0) {
-			return fmt.Errorf("reports: the number %v in cell %c%d", c.f, col, n)
+			return b, fmt.Errorf("reports: the number %v in cell %c%s", c.f, col, r.num)
 		}
-		value = strconv.AppendFloat(value, c.f, 'f', -1, 64)
-	case cellText:
-		return r.textX(c)
 	}
-	r.scratch = value
-	w.WriteByte('>')
+	b = append(b, '>')
 	if c.f1 > c.f0 {
-		w.WriteString(`<f>`)
-		if err := xml.EscapeText(w, fbuf[c.f0:c.f1]); err != nil {
-			return err
-		}
-		w.WriteString(`</f>`)
+		b = appendEscaped(append(b, `<f>`...), fbuf[c.f0:c.f1])
+		b = append(b, `</f>`...)
 	}
-	if len(value) > 0 {
-		w.WriteString(`<v>`)
-		w.Write(value)
-		w.WriteString(`</v>`)
+	switch c.kind {
+	case cellInt:
+		b = strconv.AppendInt(append(b, `<v>`...), int64(c.i), 10)
+		b = append(b, `</v>`...)
+	case cellFloat:
+		b = strconv.AppendFloat(append(b, `<v>`...), c.f, 'f', -1, 64)
+		b = append(b, `</v>`...)
 	}
-	_, err := w.WriteString(`</c>`)
-	return err
+	return append(b, `</c>`...), nil
 }
 
-// textX writes a text cell's inline string: its indent (spaces, which make
-// it preserve its white space) and its text as inlineText writes them
-// together. Spaces are never escaped and start no escaped character, so
-// the text is escaped alone, unless indent and text together pass what a
-// cell holds.
-func (r *rawRows) textX(c *xcell) error {
-	w := r.w
+// appendEscaped appends s as xml.EscapeText writes it.
+func appendEscaped(b []byte, s []byte) []byte {
+	for _, c := range s {
+		if c < 0x20 || c >= 0x80 || c == '<' || c == '>' || c == '&' || c == '\'' || c == '"' {
+			w := byteAppender{b}
+			_ = xml.EscapeText(&w, s)
+			return w.b
+		}
+	}
+	return append(b, s...)
+}
+
+// byteAppender is an io.Writer appending to b.
+type byteAppender struct{ b []byte }
+
+func (w *byteAppender) Write(p []byte) (int, error) {
+	w.b = append(w.b, p...)
+	return len(p), nil
+}
+
+// appendText appends a text cell's inline string: its indent (spaces,
+// which make it preserve its white space) and its text as inlineText
+// writes them together. Spaces are never escaped and start no escaped
+// character, so the text is escaped alone, unless indent and text together
+// pass what a cell holds.
+func appendText(b []byte, c *xcell) []byte {
 	pad := 2 * c.indent
 	text, preserve := "", false
 	if pad > 0 && pad+len(c.text) > maxCellChars {
@@ -209,15 +219,14 @@ func (r *rawRows) textX(c *xcell) error {
 		text, preserve = inlineText(c.text)
 		preserve = preserve || pad > 0
 	}
-	w.WriteString(` t="inlineStr"><is><t`)
+	b = append(b, ` t="inlineStr"><is><t`...)
 	if preserve {
-		w.WriteString(` xml:space="preserve"`)
+		b = append(b, ` xml:space="preserve"`...)
 	}
-	w.WriteByte('>')
+	b = append(b, '>')
 	for range pad {
-		w.WriteByte(' ')
+		b = append(b, ' ')
 	}
-	w.WriteString(text)
-	_, err := w.WriteString(`</t></is></c>`)
-	return err
+	b = append(b, text...)
+	return append(b, `</t></is></c>`...)
 }
