@@ -30,6 +30,7 @@ const (
 	cellText
 	cellInt
 	cellFloat
+	cellDigits // a number written from its decimal digits: i with places places
 )
 
 // xcell is a typed cell of a table's row.
@@ -39,6 +40,7 @@ type xcell struct {
 	indent int // for text: the spaces written before it (two per level)
 	text   string
 	i      int
+	places int
 	f      float64
 	// the formula, sheet.fbuf[f0:f1] (none when equal)
 	f0, f1 int32
@@ -51,8 +53,36 @@ func emptyCell(style int) xcell { return xcell{kind: cellEmpty, style: style} }
 func intCell(i int) xcell { return xcell{kind: cellInt, i: i} }
 
 // numCell is number's cell: an exact decimal as a number, with a style.
+// The number is written as strconv.FormatFloat writes d.InexactFloat64()
+// (the shortest digits that read back as the same float): for a decimal
+// of at most 15 significant digits, those are its own digits, which are
+// written as they are (floatDigits).
 func numCell(d decimal.Decimal, style int) xcell {
+	if c, p, ok := floatDigits(d); ok {
+		return xcell{kind: cellDigits, style: style, i: int(c), places: p}
+	}
 	return xcell{kind: cellFloat, style: style, f: d.InexactFloat64()}
+}
+
+// floatDigits is d's coefficient and places, trailing zeros dropped, when
+// its shortest float text is its own digits: at most 15 significant
+// digits (any such decimal reads back from its nearest float), and a
+// coefficient of at most 2^53 with at most 18 places, which
+// Decimal.Float64 divides exactly by a power of ten (one correctly
+// rounded division).
+func floatDigits(d decimal.Decimal) (c int64, places int, ok bool) {
+	c, places, ok = smallDecimal(d)
+	if !ok || c > 1<<53 || c < -(1<<53) {
+		return 0, 0, false
+	}
+	for places > 0 && c%10 == 0 {
+		c /= 10
+		places--
+	}
+	if c > 999_999_999_999_999 || c < -999_999_999_999_999 {
+		return 0, 0, false
+	}
+	return c, places, true
 }
 
 // startRow makes n the row being filled (writing the one before): the
@@ -179,6 +209,9 @@ func (r *rawRows) appendCell(b []byte, col byte, c *xcell, fbuf []byte) ([]byte,
 		b = append(b, `</v>`...)
 	case cellFloat:
 		b = strconv.AppendFloat(append(b, `<v>`...), c.f, 'f', -1, 64)
+		b = append(b, `</v>`...)
+	case cellDigits:
+		b = appendFigure(append(b, `<v>`...), int64(c.i), c.places, 0, '.', false)
 		b = append(b, `</v>`...)
 	}
 	return append(b, `</c>`...), nil

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/shopspring/decimal"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -95,4 +97,36 @@ func writeTyped(n int, cells []any, height float64) (string, error) {
 	err := s.flushRow()
 	s.raw.w.Flush()
 	return buf.String(), err
+}
+
+// A number written from its decimal digits is what strconv.FormatFloat
+// writes of its float, over edge cases and random decimals of up to 19
+// digits and 20 places; a number floatDigits refuses is written from its
+// float.
+func TestNumberDigitsAsFloat(t *testing.T) {
+	ds := figureCases()
+	for _, s := range []string{"0.1", "0.3", "123456789012345", "1234567890123456", "-999999999999999", "9007199254740993", "9.000000000000001", "-9.000000000000001",
+		"0.000000000000000001", "1e-7", "100", "1.10", "2.5e1"} {
+		ds = append(ds, decimal.RequireFromString(s))
+	}
+	taken, fails := 0, 0
+	for _, d := range ds {
+		c := numCell(d, 0)
+		if c.kind == cellDigits {
+			taken++
+		}
+		r := &rawRows{}
+		b, err := r.appendCell(nil, 'A', &c, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `<c r="A"><v>` + strconv.FormatFloat(d.InexactFloat64(), 'f', -1, 64) + `</v></c>`
+		if string(b) != want && fails < 20 {
+			fails++
+			t.Errorf("%s: %s, want %s", d.String(), b, want)
+		}
+	}
+	if taken < len(ds)/4 {
+		t.Errorf("digits written for %d of %d numbers", taken, len(ds))
+	}
 }
