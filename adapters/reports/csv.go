@@ -158,6 +158,9 @@ func Price(d decimal.Decimal) string {
 // Quantity writes a quantity or coefficient with every digit and a decimal
 // comma ("120,5", "0,0175"), up to 10 places (see atMost10Places).
 func Quantity(d decimal.Decimal) string {
+	if s, ok := quantityFast(d); ok {
+		return s
+	}
 	return strings.Replace(atMost10Places(d).String(), ".", ",", 1)
 }
 

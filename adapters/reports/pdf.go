@@ -261,6 +261,9 @@ func bdiRule(b *domain.Budget) string {
 // (atMost10Places), as Brazilians read it: 8.428 → "8,428", 1234.5 →
 // "1.234,50".
 func pdfExact(d decimal.Decimal) string {
+	if s, ok := exactFast(d); ok {
+		return s
+	}
 	d = atMost10Places(d)
 	places := int32(2)
 	if e := -d.Exponent(); e > 2 {
@@ -279,6 +282,11 @@ func pdfRate(d decimal.Decimal) string { return pdfExact(d) }
 // brlPlaces writes d with places decimals (exact: d has no more), the
 // thousands grouped.
 func brlPlaces(d decimal.Decimal, places int32) string {
+	if places >= 0 && places <= 18 {
+		if s, ok := brlFast(d, int(places)); ok {
+			return s
+		}
+	}
 	s := d.StringFixed(places)
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
@@ -601,11 +609,12 @@ func (l *pdfLayout) drawRow(row *pdfRow, lines []string, first bool) {
 // than the column (never cut).
 func (l *pdfLayout) cell(f *pdfFont, c pdfCol, x, base float64, v string) {
 	size := pdfFontSize
-	if w := f.width(v, size); w > c.w-4 {
+	u := float64(f.units(v)) // measured once: width(v, size) is u × size / 1000
+	if w := u * size / 1000; w > c.w-4 {
 		size = size * (c.w - 4) / w
 	}
 	if c.right {
-		l.pw.text(f, size, x+c.w-2-f.width(v, size), base, v)
+		l.pw.text(f, size, x+c.w-2-u*size/1000, base, v)
 	} else {
 		l.pw.text(f, size, x+2, base, v)
 	}

@@ -124,13 +124,19 @@ func (f *pdfFace) glyphOf(r rune) uint16 {
 // width is s's width at size points (runes the font lacks are left out,
 // as they are when drawn).
 func (f *pdfFace) width(s string, size float64) float64 {
+	return float64(f.units(s)) * size / 1000
+}
+
+// units is s's width in thousandths of the size (runes the font lacks left
+// out): width at any size is units × size / 1000.
+func (f *pdfFace) units(s string) int {
 	w := 0
 	for _, r := range s {
 		if g := f.glyphOf(r); g != 0 {
 			w += int(f.advance[g])
 		}
 	}
-	return float64(w) * size / 1000
+	return w
 }
 
 // fit shortens s to width at size points (less 4 points of padding): the
@@ -377,40 +383,47 @@ func (pw *pdfWriter) pageObj(i int) int { return pw.first + 3*i }
 
 // number appends v to the page with two decimals at most (and a space).
 func (pw *pdfWriter) number(v float64) {
+	pw.page.Write(appendPDFNumber(pw.page.AvailableBuffer(), v))
+}
+
+// appendPDFNumber appends v with two decimals at most, and a space.
+func appendPDFNumber(b []byte, v float64) []byte {
 	c := int64(math.Round(v * 100))
 	if c < 0 {
-		pw.page.WriteByte('-')
+		b = append(b, '-')
 		c = -c
 	}
-	pw.num = strconv.AppendInt(pw.num[:0], c/100, 10)
+	b = strconv.AppendInt(b, c/100, 10)
 	if c%100 != 0 {
-		pw.num = append(pw.num, '.', byte('0'+c%100/10))
+		b = append(b, '.', byte('0'+c%100/10))
 		if c%10 != 0 {
-			pw.num = append(pw.num, byte('0'+c%10))
+			b = append(b, byte('0'+c%10))
 		}
 	}
-	pw.page.Write(pw.num)
-	pw.page.WriteByte(' ')
+	return append(b, ' ')
 }
 
 // text draws s with its baseline at (x, y), y from the top of the page.
 // The font is set only when it changes (it stays set across text objects).
+//
+// The text object is appended to the page's free space and written once
+// (a page of a long table draws a few hundred of them; byte by byte, they
+// were a tenth of a budget PDF's layout).
 func (pw *pdfWriter) text(f *pdfFont, size, x, y float64, s string) {
-	p := &pw.page
-	p.WriteString("BT ")
+	b := append(pw.page.AvailableBuffer(), "BT "...)
 	if f != pw.font || size != pw.size {
 		pw.font, pw.size = f, size
-		p.WriteByte('/')
-		p.WriteString(f.res)
-		p.WriteByte(' ')
-		pw.number(size)
-		p.WriteString("Tf ")
+		b = append(b, '/')
+		b = append(b, f.res...)
+		b = append(b, ' ')
+		b = appendPDFNumber(b, size)
+		b = append(b, "Tf "...)
 	}
-	pw.number(x)
-	pw.number(pw.pageH - y)
+	b = appendPDFNumber(b, x)
+	b = appendPDFNumber(b, pw.pageH-y)
 	// The glyph numbers as a literal string, two bytes each (half the
 	// bytes of a hexadecimal string, which the page's deflating pays for).
-	p.WriteString("Td (")
+	b = append(b, "Td ("...)
 	for _, r := range s {
 		g := f.glyphOf(r)
 		if g == 0 {
@@ -419,27 +432,25 @@ func (pw *pdfWriter) text(f *pdfFont, size, x, y float64, s string) {
 		if f.runes[g] == 0 {
 			f.runes[g] = r
 		}
-		literalByte(p, byte(g>>8))
-		literalByte(p, byte(g))
+		b = appendLiteralByte(appendLiteralByte(b, byte(g>>8)), byte(g))
 	}
-	p.WriteString(") Tj ET\n")
+	b = append(b, ") Tj ET\n"...)
+	pw.page.Write(b)
 }
 
-// literalByte appends c to a literal string: escaped when it is a
+// appendLiteralByte appends c to a literal string: escaped when it is a
 // parenthesis, a backslash or an end of line (which a reader would read as
 // a line feed).
-func literalByte(p *bytes.Buffer, c byte) {
+func appendLiteralByte(b []byte, c byte) []byte {
 	switch c {
 	case '(', ')', '\\':
-		p.WriteByte('\\')
+		return append(b, '\\', c)
 	case '\r':
-		p.WriteString(`\r`)
-		return
+		return append(b, `\r`...)
 	case '\n':
-		p.WriteString(`\n`)
-		return
+		return append(b, `\n`...)
 	}
-	p.WriteByte(c)
+	return append(b, c)
 }
 
 // line draws a line of width lw from (x1, y1) to (x2, y2), y from the top.

@@ -344,6 +344,9 @@ func shorten(s string, n int) string {
 
 // brl writes an amount as Brazilians read it: "22.077,68".
 func brl(d decimal.Decimal) string {
+	if s, ok := brlFast(d, 2); ok {
+		return s
+	}
 	s := d.StringFixed(2)
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")

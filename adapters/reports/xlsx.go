@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -99,7 +100,11 @@ type sheet struct {
 	// into the zip as they come (xlsxrows.go).
 	raw   *rawRows
 	row   int
-	cells []any
+	cells []any // the row being filled, for sw
+	// the row being filled, for raw (typed: xlsxcells.go), and its
+	// formulas
+	xc   []xcell
+	fbuf []byte
 	// heights are the rows given a height of their own (points); the
 	// others are as tall as their wrapped text.
 	heights map[int]float64
@@ -117,6 +122,14 @@ func (s *sheet) put(col byte, row int, v any) error {
 		}
 		s.row = row
 	}
+	if s.raw != nil {
+		c, err := s.boxedCell(col, v)
+		if err != nil {
+			return err
+		}
+		s.putX(col, c)
+		return nil
+	}
 	i := int(col - 'A')
 	for len(s.cells) <= i {
 		s.cells = append(s.cells, nil)
@@ -126,6 +139,9 @@ func (s *sheet) put(col byte, row int, v any) error {
 }
 
 func (s *sheet) flushRow() error {
+	if s.raw != nil {
+		return s.flushRowX()
+	}
 	if len(s.cells) == 0 {
 		return nil
 	}
@@ -135,14 +151,24 @@ func (s *sheet) flushRow() error {
 		opts = append(opts, excelize.RowOpts{Height: h})
 		delete(s.heights, s.row) // rows only go down: the map holds the row being filled
 	}
-	var err error
-	if s.raw != nil {
-		err = s.raw.row(s.row, s.cells, h)
-	} else {
-		err = s.sw.SetRow(fmt.Sprintf("A%d", s.row), s.cells, opts...)
-	}
+	err := s.sw.SetRow(fmt.Sprintf("A%d", s.row), s.cells, opts...)
 	clear(s.cells)
 	s.cells = s.cells[:0]
+	return err
+}
+
+// flushRowX writes the typed row being filled (raw).
+func (s *sheet) flushRowX() error {
+	if len(s.xc) == 0 {
+		return nil
+	}
+	h, ok := s.heights[s.row]
+	if ok {
+		delete(s.heights, s.row)
+	}
+	err := s.raw.rowX(s.row, s.xc, s.fbuf, h)
+	clear(s.xc)
+	s.xc, s.fbuf = s.xc[:0], s.fbuf[:0]
 	return err
 }
 
@@ -469,34 +495,29 @@ func scanBudget(b *domain.Budget, t domain.BudgetTotals, each budgetRows) (*budg
 }
 
 // itemRows writes items from row n (opened in turn, indented by level) and
-// returns the next free row.
+// returns the next free row. (Typed cells: xlsxcells.go.)
 func (k *book) itemRows(n, level int, items []domain.AnalyticItem) (int, error) {
 	for i := range items {
 		it := &items[i]
-		for _, c := range []struct {
+		if err := k.startRow(n); err != nil {
+			return 0, err
+		}
+		for _, c := range [...]struct {
 			col byte
 			v   string
 		}{{'B', KindName(string(it.Kind))}, {'C', it.Bank}, {'D', it.Month}, {'E', it.Code},
 			{'G', it.Unit}} {
-			if err := k.put(c.col, n, excelize.Cell{StyleID: k.text, Value: c.v}); err != nil {
-				return 0, err
-			}
+			k.putX(c.col, textCell(k.text, c.v))
 		}
-		desc := strings.Repeat("  ", level) + missingNote(it.Description, it.Missing)
-		if err := k.put('F', n, excelize.Cell{StyleID: k.wrap, Value: desc}); err != nil {
-			return 0, err
-		}
-		k.fit(n, 'F', desc, false)
-		if err := k.put('H', n, number(it.Coefficient, k.qty(it.Coefficient))); err != nil {
-			return 0, err
-		}
+		desc := missingNote(it.Description, it.Missing)
+		d := textCell(k.wrap, desc)
+		d.indent = level // written "  " × level before the text
+		k.putX('F', d)
+		k.fit(n, 'F', desc, false) // leading spaces do not change the lines
+		k.putX('H', numCell(it.Coefficient, k.qty(it.Coefficient)))
 		if !it.Missing {
-			if err := k.put('I', n, number(it.UnitPrice, k.price(it.Bank, it.UnitPrice))); err != nil {
-				return 0, err
-			}
-			if err := k.put('K', n, number(it.Partial, k.price(it.Bank, it.Partial))); err != nil {
-				return 0, err
-			}
+			k.putX('I', numCell(it.UnitPrice, k.price(it.Bank, it.UnitPrice)))
+			k.putX('K', numCell(it.Partial, k.price(it.Bank, it.Partial)))
 		}
 		var err error
 		if n, err = k.itemRows(n+1, level+1, it.Items); err != nil {
@@ -552,16 +573,18 @@ func budgetTableRows(k *book, b *domain.Budget, each budgetRows, sc *budgetScan)
 }
 
 // budgetRow writes the report's row on sheet row n; a stage's block ends
-// on row end. A stage's row is bold and shaded across the table.
+// on row end. A stage's row is bold and shaded across the table. (Typed
+// cells, the formulas appended to the row's buffer: xlsxcells.go.)
 func (k *book) budgetRow(n, end int, row *domain.SyntheticRow, b *domain.Budget, fn string, qty int) error {
-	c := func(col string) string { return fmt.Sprintf("%s%d", col, n) }
-	put := func(col byte, v any) error { return k.put(col, n, v) }
+	if err := k.startRow(n); err != nil {
+		return err
+	}
 	line := row.Kind.IsLine()
 	text, desc := 0, k.wrap
 	if !line {
 		text, desc = k.stage, k.stageWrap
 	}
-	for _, cl := range []struct {
+	for _, cl := range [...]struct {
 		col  byte
 		v    string
 		show bool
@@ -569,76 +592,89 @@ func (k *book) budgetRow(n, end int, row *domain.SyntheticRow, b *domain.Budget,
 		{'E', row.Code, line}, {'F', missingNote(row.Description, row.Missing), true}, {'G', row.Unit, line}} {
 		switch {
 		case cl.col == 'F':
-			if err := put(cl.col, excelize.Cell{StyleID: desc, Value: cl.v}); err != nil {
-				return err
-			}
+			k.putX(cl.col, textCell(desc, cl.v))
 			k.fit(n, 'F', cl.v, !line)
 		case !line:
-			var v any
+			c := emptyCell(text)
 			if cl.show {
-				v = cl.v
+				c = textCell(text, cl.v)
 			}
-			if err := put(cl.col, excelize.Cell{StyleID: text, Value: v}); err != nil {
-				return err
-			}
+			k.putX(cl.col, c)
 		case cl.show:
-			if err := put(cl.col, excelize.Cell{StyleID: k.text, Value: cl.v}); err != nil {
-				return err
-			}
+			k.putX(cl.col, textCell(k.text, cl.v))
 		}
 	}
 	money := k.money
 	if !line {
 		for _, col := range []byte{'H', 'I', 'J'} {
-			if err := put(col, excelize.Cell{StyleID: k.stage}); err != nil {
-				return err
-			}
+			k.putX(col, emptyCell(k.stage))
 		}
-		rng := func(col string) string { return fmt.Sprintf("%s%d:%s%d", col, n+1, col, end) }
-		if err := put('K', formula(row.Total, fmt.Sprintf(`SUMIF(%s,">0",%s)`, rng("N"), rng("K")), k.stageMoney)); err != nil {
-			return err
+		// SUMIF(Nn+1:Nend,">0",Kn+1:Kend), and of L.
+		for _, c := range [...]struct {
+			col byte
+			v   decimal.Decimal
+		}{{'K', row.Total}, {'L', row.TotalWithBDI}} {
+			f0 := len(k.fbuf)
+			k.fbuf = append(k.fbuf, "SUMIF("...)
+			k.fbuf = appendRange(k.fbuf, 'N', n+1, end)
+			k.fbuf = append(k.fbuf, `,">0",`...)
+			k.fbuf = appendRange(k.fbuf, c.col, n+1, end)
+			k.fbuf = append(k.fbuf, ')')
+			k.putX(c.col, k.formulaFrom(numCell(c.v, k.stageMoney), f0))
 		}
-		if err := put('L', formula(row.TotalWithBDI, fmt.Sprintf(`SUMIF(%s,">0",%s)`, rng("N"), rng("L")), k.stageMoney)); err != nil {
-			return err
-		}
-		return put('M', number(row.Weight, k.stageMoney))
+		k.putX('M', numCell(row.Weight, k.stageMoney))
+		return nil
 	}
 	flag, rate := 1, "$C$5"
 	if row.Supply {
 		flag, rate = 2, "$C$6"
 	}
-	if err := put('H', number(row.Quantity, qty)); err != nil {
-		return err
-	}
+	k.putX('H', numCell(row.Quantity, qty))
 	if row.Missing {
 		for _, col := range []byte{'K', 'L', 'M'} {
-			if err := put(col, number(decimal.Zero, money)); err != nil {
-				return err
-			}
+			k.putX(col, numCell(decimal.Zero, money))
 		}
-		return put('N', flag)
+		k.putX('N', intCell(flag))
+		return nil
 	}
-	withBDI := fmt.Sprintf("%s(%s*(1+%s/100),2)", fn, c("I"), rate)
 	price := k.price(row.Bank, row.UnitPrice)
+	k.putX('I', numCell(row.UnitPrice, price))
+	// J: fn(In*(1+rate/100),2), or In when the BDI is on the final total.
+	f0 := len(k.fbuf)
 	priceBDI := money
 	if b.BDIMode == domain.BDIOnFinalTotal {
-		withBDI, priceBDI = c("I"), price
+		k.fbuf = appendRef(k.fbuf, 'I', n)
+		priceBDI = price
+	} else {
+		k.fbuf = append(append(k.fbuf, fn...), '(')
+		k.fbuf = appendRef(k.fbuf, 'I', n)
+		k.fbuf = append(append(append(k.fbuf, "*(1+"...), rate...), "/100),2)"...)
 	}
-	for _, cl := range []struct {
-		col byte
-		v   excelize.Cell
-	}{
-		{'I', number(row.UnitPrice, price)},
-		{'J', formula(row.UnitPriceWithBDI, withBDI, priceBDI)},
-		{'K', formula(row.Total, fmt.Sprintf("%s(%s*%s,2)", fn, c("I"), c("H")), money)},
-		{'L', formula(row.TotalWithBDI, fmt.Sprintf("%s(%s*%s,2)", fn, c("J"), c("H")), money)},
-		{'M', number(row.Weight, money)},
-	} {
-		if err := put(cl.col, cl.v); err != nil {
-			return err
-		}
+	k.putX('J', k.formulaFrom(numCell(row.UnitPriceWithBDI, priceBDI), f0))
+	// K: fn(In*Hn,2); L: fn(Jn*Hn,2).
+	for _, c := range [...]struct {
+		col, of byte
+		v       decimal.Decimal
+	}{{'K', 'I', row.Total}, {'L', 'J', row.TotalWithBDI}} {
+		f0 := len(k.fbuf)
+		k.fbuf = append(append(k.fbuf, fn...), '(')
+		k.fbuf = append(appendRef(k.fbuf, c.of, n), '*')
+		k.fbuf = append(appendRef(k.fbuf, 'H', n), ",2)"...)
+		k.putX(c.col, k.formulaFrom(numCell(c.v, money), f0))
 	}
-	return put('N', flag)
+	k.putX('M', numCell(row.Weight, money))
+	k.putX('N', intCell(flag))
+	return nil
+}
+
+// appendRef appends a cell's reference: column col, row n.
+func appendRef(b []byte, col byte, n int) []byte {
+	return strconv.AppendInt(append(b, col), int64(n), 10)
+}
+
+// appendRange appends the range of column col from row a to row z.
+func appendRange(b []byte, col byte, a, z int) []byte {
+	return appendRef(append(appendRef(b, col, a), ':'), col, z)
 }
 
 // footer writes the budget table's footer after its rows (first to last):
