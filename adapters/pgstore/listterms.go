@@ -155,10 +155,12 @@ func (l *listSQL) termsWord(q app.Query) (word, list string) {
 
 // termsCountSQL is the total of a selection whose only condition (beside
 // the company, $1) is the word's pattern ($2): the count of the one token
-// of the list that contains the word, else the rows counted.
+// of the list that contains the word, else the rows counted. The
+// vocabulary is read once (at most two of its tokens); the rows' count is
+// a subquery that COALESCE evaluates only when that gave no single token.
 func termsCountSQL(table, list, where string) string {
-	tokens := `FROM list_terms WHERE company_id = $1 AND list = '` + list + `' AND token LIKE $2 AND n > 0`
-	return `SELECT CASE WHEN (SELECT count(*) FROM (SELECT 1 ` + tokens + ` LIMIT 2) x) = 1
-		THEN (SELECT n ` + tokens + `)
-		ELSE (SELECT count(*) FROM ` + table + ` r WHERE ` + where + `) END`
+	return `SELECT coalesce(
+		(SELECT CASE WHEN count(*) = 1 THEN max(n) END FROM (SELECT n FROM list_terms
+			WHERE company_id = $1 AND list = '` + list + `' AND token LIKE $2 AND n > 0 LIMIT 2) x),
+		(SELECT count(*) FROM ` + table + ` r WHERE ` + where + `))`
 }

@@ -33,9 +33,28 @@ type sel struct {
 	// terms, when set, names the list_terms list that may give the total
 	// of a query of one word (listterms.go); the word's pattern is $2.
 	terms string
+	// planEach, for a selection whose best plan depends on its values (a
+	// text filter: the pattern, and the company's size), has PostgreSQL
+	// plan its statements at each execution (queuePlanEach).
+	planEach bool
 }
 
 func byWhere(where string, args ...any) sel { return sel{where: where, args: args} }
+
+// queuePlanEach queues on b, ahead of a selection's statements, a setting
+// of the transaction that has them planned for their values at each
+// execution. A prepared statement is otherwise planned once for any
+// values after five executions, when that generic plan looks no dearer
+// than the ones seen so far: a connection that served small companies
+// first could then keep, for a company of 100,000 resources, a
+// sequential scan of the vocabulary (9–12 ms, against 0.1 ms through its
+// trigram index). Planning a filtered page's statements costs about
+// 0.2 ms each.
+func (s sel) queuePlanEach(b *pgx.Batch) {
+	if s.planEach {
+		b.Queue(`SET LOCAL plan_cache_mode = force_custom_plan`)
+	}
+}
 
 // queueCount queues the count of a selection on b.
 func (s sel) queueCount(b *pgx.Batch, table string) {
@@ -326,7 +345,11 @@ func (l *listSQL) compile(companyID string, q app.Query) (sel, error) {
 		tail += " OFFSET " + strconv.Itoa(q.Offset)
 	}
 	_, terms := l.termsWord(q)
-	return sel{where: strings.Join(conds, " AND "), tail: tail, args: args, list: list, terms: terms}, nil
+	planEach := false
+	for _, c := range q.Where {
+		planEach = planEach || c.Op == app.Contains
+	}
+	return sel{where: strings.Join(conds, " AND "), tail: tail, args: args, list: list, terms: terms, planEach: planEach}, nil
 }
 
 func (t *tx) Groups(companyID string, q app.Query) ([]*domain.Group, int, error) {

@@ -522,6 +522,7 @@ const groupCols = `r.id, r.company_id, r.user_id, r.department_id, r.description
 func (t *tx) groups(s sel) ([]*domain.Group, error) {
 	out := []*domain.Group{}
 	b := &pgx.Batch{}
+	s.queuePlanEach(b)
 	batchRows(b, `SELECT `+groupCols+` FROM groups r WHERE `+s.where+s.tail, s.args, func(r pgx.Rows) error {
 		var g domain.Group
 		var at time.Time
@@ -669,6 +670,7 @@ func (t *tx) resources(s sel) ([]*domain.Resource, error) {
 		return nil, err
 	}
 	b := &pgx.Batch{}
+	s.queuePlanEach(b)
 	q := queueResources(b, s)
 	s.queueCount(b, "resources")
 	if err := t.send(b); err != nil {
@@ -797,6 +799,7 @@ func (t *tx) compositionsWith(s sel, own bool) ([]*domain.Composition, error) {
 	byID := map[string]*domain.Composition{}
 	var d decoder
 	b := &pgx.Batch{}
+	s.queuePlanEach(b)
 	batchRows(b, `SELECT `+compositionCols+` FROM compositions r WHERE `+s.where+s.tail, s.args, func(rows pgx.Rows) error {
 		var c domain.Composition
 		var at time.Time
@@ -1106,6 +1109,7 @@ func (t *tx) budgets(trees bool, s sel) ([]*domain.Budget, error) {
 	nodes := map[string][]nodeRow{}
 	var d decoder
 	b := &pgx.Batch{}
+	s.queuePlanEach(b)
 	batchRows(b, `SELECT `+budgetCols+` FROM budgets r WHERE `+s.where+s.tail, s.args, func(rows pgx.Rows) error {
 		var v domain.Budget
 		var bdi, mode, rounding string
