@@ -131,18 +131,7 @@ func (t *tx) writeHeld() error {
 		}
 	}
 	if cs := h.compositions; len(cs) > 0 {
-		if err := t.copyRows("compositions", []string{"company_id", "id", "user_id", "department_id", "group_id", "code", "second_code", "description",
-			"type", "unit", "state", "is_sicro", "labor", "rounding", "note", "team_production", "fic", "labor_addition", "has_banks", "has_items",
-			"code_fold", "code_key", "description_fold", "description_ci", "unit_fold", "unit_ci", "state_fold", "state_ci", "type_fold", "type_ci",
-			"created_at", "created_at_ns", "tags", "labour_charges"}, len(cs), func(i int) []any {
-			c := cs[i]
-			at, ns := ts(c.CreatedAt)
-			return []any{c.CompanyID, c.ID, c.UserID, c.DepartmentID, c.GroupID, c.Code, c.SecondCode, c.Description,
-				c.Type, c.Unit, c.State, c.IsSicro, c.Labor, int32(c.Rounding), c.Note,
-				num(c.TeamProduction), num(c.FIC), num(c.LaborAddition), c.Banks != nil, c.Items != nil,
-				app.Fold(c.Code), app.CodeKey(app.Fold(c.Code)), app.Fold(c.Description), ciFold(c.Description),
-				app.Fold(c.Unit), ciFold(c.Unit), app.Fold(c.State), ciFold(c.State), app.Fold(c.Type), ciFold(c.Type), at, ns, tagsArg(c.Tags), optNum(c.LabourCharges)}
-		}); err != nil {
+		if err := t.copyRows("compositions", compositionColumns, len(cs), func(i int) []any { return compositionRow(cs[i]) }); err != nil {
 			return err
 		}
 		var banks, items [][]any
