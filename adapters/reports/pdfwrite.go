@@ -251,7 +251,6 @@ type pdfWriter struct {
 	pageW   float64
 	pageH   float64
 	pages   int
-	num     []byte
 	font    *pdfFont // the page's current font and size (nil: none yet)
 	size    float64
 	images  []*pdfImage // written at the start (newPDFWriter), drawn by drawImage
