@@ -497,17 +497,7 @@ func testConcurrentWriters(t *testing.T, s app.Store) {
 			defer wg.Done()
 			for range increments {
 				errs <- s.Update(bg(), func(tx app.Tx) error {
-					v, err := tx.Setting("counter")
-					if err != nil {
-						return err
-					}
-					n := 0
-					if v != nil {
-						if n, err = strconv.Atoi(string(v)); err != nil {
-							return err
-						}
-					}
-					return tx.PutSetting("counter", []byte(strconv.Itoa(n+1)))
+					return incrementSetting(tx, "counter")
 				})
 			}
 		}()
@@ -763,17 +753,7 @@ func testConcurrentFailingWriters(t *testing.T, s app.Store) {
 				if err := tx.PutSetting("writer-"+strconv.Itoa(i), []byte("written")); err != nil {
 					return err
 				}
-				v, err := tx.Setting("survivors")
-				if err != nil {
-					return err
-				}
-				n := 0
-				if v != nil {
-					if n, err = strconv.Atoi(string(v)); err != nil {
-						return err
-					}
-				}
-				if err := tx.PutSetting("survivors", []byte(strconv.Itoa(n+1))); err != nil {
+				if err := incrementSetting(tx, "survivors"); err != nil {
 					return err
 				}
 				if i%2 == 1 {
@@ -809,4 +789,19 @@ func testConcurrentFailingWriters(t *testing.T, s app.Store) {
 		}
 		return nil
 	})
+}
+
+// incrementSetting adds one to the count kept as the setting key (none: 0).
+func incrementSetting(tx app.Tx, key string) error {
+	v, err := tx.Setting(key)
+	if err != nil {
+		return err
+	}
+	n := 0
+	if v != nil {
+		if n, err = strconv.Atoi(string(v)); err != nil {
+			return err
+		}
+	}
+	return tx.PutSetting(key, []byte(strconv.Itoa(n+1)))
 }
