@@ -113,17 +113,24 @@ func brlFast(d decimal.Decimal, places int) (string, bool) {
 	return string(appendFigure(buf[:0], c, places, '.', ',', true)), true
 }
 
+// atMost10 rounds the figure c × 10^-p to 10 places when it has more
+// (atMost10Places).
+func atMost10(c int64, p int) (int64, int, bool) {
+	if p <= 10 {
+		return c, p, true
+	}
+	c, ok := toPlaces(c, p, 10)
+	return c, 10, ok
+}
+
 // exactFast is pdfExact of d when smallDecimal holds for it.
 func exactFast(d decimal.Decimal) (string, bool) {
 	c, p, ok := smallDecimal(d)
 	if !ok {
 		return "", false
 	}
-	if p > 10 { // atMost10Places
-		if c, ok = toPlaces(c, p, 10); !ok {
-			return "", false
-		}
-		p = 10
+	if c, p, ok = atMost10(c, p); !ok {
+		return "", false
 	}
 	for p > 2 && c%10 == 0 { // trailing zeros beyond the second place say nothing
 		c /= 10
@@ -142,11 +149,8 @@ func quantityFast(d decimal.Decimal) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	if p > 10 { // atMost10Places
-		if c, ok = toPlaces(c, p, 10); !ok {
-			return "", false
-		}
-		p = 10
+	if c, p, ok = atMost10(c, p); !ok {
+		return "", false
 	}
 	for p > 0 && c%10 == 0 { // as Decimal.String: trailing zeros trimmed
 		c /= 10
