@@ -154,13 +154,17 @@ func (l *listSQL) termsWord(q app.Query) (word, list string) {
 }
 
 // termsCountSQL is the total of a selection whose only condition (beside
-// the company, $1) is the word's pattern ($2): the count of the one token
-// of the list that contains the word, else the rows counted. The
-// vocabulary is read once (at most two of its tokens); the rows' count is
-// a subquery that COALESCE evaluates only when that gave no single token.
+// the company, $1) is the word's pattern ($2), in one row of three
+// columns: the count of the one token of the list that contains the word
+// (NULL when none or several do), the total (that count, else the rows
+// counted: a subquery that COALESCE evaluates only when the vocabulary gave
+// none), and the company's records in the table (list_counts), which
+// chooses the page's plan next time (wordplan.go). The vocabulary is read
+// through its trigram index whatever the plan: no other index of list_terms
+// serves its conditions (migration 0017).
 func termsCountSQL(table, list, where string) string {
-	return `SELECT coalesce(
-		(SELECT CASE WHEN count(*) = 1 THEN max(n) END FROM (SELECT n FROM list_terms
-			WHERE company_id = $1 AND list = '` + list + `' AND token LIKE $2 AND n > 0 LIMIT 2) x),
-		(SELECT count(*) FROM ` + table + ` r WHERE ` + where + `))`
+	return `SELECT v.n, coalesce(v.n, (SELECT count(*) FROM ` + table + ` r WHERE ` + where + `)),
+		(SELECT coalesce(sum(c.n), 0) FROM list_counts c WHERE c.company_id = $1 AND c.list = '` + table + `')
+		FROM (SELECT CASE WHEN count(*) = 1 THEN max(t.n) END AS n FROM list_terms t
+			WHERE t.list = '` + list + `' AND t.company_id = $1 AND t.token LIKE $2 AND t.n > 0) v`
 }

@@ -97,6 +97,8 @@ type Store struct {
 	// stampPool are composition stamps drawn ahead for the grouped
 	// writes' deferred puts (compdelta.go).
 	stampPool stampPool
+	// wordPlans choose the plans of the one-word list pages (wordplan.go).
+	wordPlans wordPlans
 }
 
 var _ app.Store = (*Store)(nil)
@@ -379,7 +381,7 @@ func (s *Store) runAttempt(ctx context.Context, writable bool, fn func(app.Tx) e
 	}
 	lt := newLazyTx(conn, writable)
 	t := newTx(ctx, lt, writable)
-	t.guess = guess
+	t.guess, t.plans = guess, &s.wordPlans
 	if !writable {
 		t.records = s.records
 		t.readAhead(lt, &s.hot)

@@ -32,7 +32,13 @@ type sel struct {
 	list string
 	// terms, when set, names the list_terms list that may give the total
 	// of a query of one word (listterms.go); the word's pattern is $2.
+	// word is that word, folded, and end the page's end (offset plus
+	// limit; 0: no limit) when its sort allows the walk (walkable);
+	// seen, when set, receives what the total found.
 	terms string
+	word  string
+	end   int
+	seen  *wordSeen
 	// planEach, for a selection whose best plan depends on its values (a
 	// text filter: the pattern, and the company's size), has PostgreSQL
 	// plan its statements at each execution (queuePlanEach).
@@ -69,8 +75,17 @@ func (s sel) queueCount(b *pgx.Batch, table string) {
 		return
 	}
 	if s.terms != "" {
+		seen := s.seen
 		b.Queue(termsCountSQL(table, s.terms, s.where), s.args...).QueryRow(func(row pgx.Row) error {
-			return row.Scan(total)
+			var vocab *int
+			var size int
+			if err := row.Scan(&vocab, total, &size); err != nil {
+				return err
+			}
+			if seen != nil {
+				*seen = wordSeen{n: *total, size: size, single: vocab != nil}
+			}
+			return nil
 		})
 		return
 	}
@@ -344,12 +359,16 @@ func (l *listSQL) compile(companyID string, q app.Query) (sel, error) {
 	if q.Offset > 0 {
 		tail += " OFFSET " + strconv.Itoa(q.Offset)
 	}
-	_, terms := l.termsWord(q)
+	word, terms := l.termsWord(q)
 	planEach := false
 	for _, c := range q.Where {
 		planEach = planEach || c.Op == app.Contains
 	}
-	return sel{where: strings.Join(conds, " AND "), tail: tail, args: args, list: list, terms: terms, planEach: planEach}, nil
+	end := 0
+	if walkable(q.Sort) && q.Limit > 0 {
+		end = q.Offset + q.Limit
+	}
+	return sel{where: strings.Join(conds, " AND "), tail: tail, args: args, list: list, terms: terms, word: word, end: end, planEach: planEach}, nil
 }
 
 func (t *tx) Groups(companyID string, q app.Query) ([]*domain.Group, int, error) {

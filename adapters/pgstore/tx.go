@@ -61,6 +61,9 @@ type tx struct {
 	// terms are the changes of the vocabulary counts not written yet
 	// (listterms.go).
 	terms termDeltas
+	// plans are the store's memory of the one-word pages' totals, which
+	// choose their plans (wordplan.go); nil: planned for their values.
+	plans *wordPlans
 }
 
 var _ app.Tx = (*tx)(nil)
@@ -670,11 +673,24 @@ func (t *tx) resources(s sel) ([]*domain.Resource, error) {
 		return nil, err
 	}
 	b := &pgx.Batch{}
-	s.queuePlanEach(b)
-	q := queueResources(b, s)
-	s.queueCount(b, "resources")
+	var q *queuedResources
+	var seen wordSeen
+	if s.terms != "" && s.total != nil {
+		// One word: the plans are the store's (wordplan.go).
+		company := s.args[0].(string)
+		known, ok := t.plans.get(company, s.word)
+		s.seen = &seen
+		q = queueWordPage(b, s, known, ok)
+	} else {
+		s.queuePlanEach(b)
+		q = queueResources(b, s)
+		s.queueCount(b, "resources")
+	}
 	if err := t.send(b); err != nil {
 		return nil, err
+	}
+	if s.seen != nil && q.d.err == nil {
+		t.plans.note(s.args[0].(string), s.word, seen)
 	}
 	return q.out, q.d.err
 }
