@@ -221,32 +221,21 @@ func TestPricesMovedOnUpgrade(t *testing.T) {
 	}
 	for _, batch := range []bool{false, true} {
 		err = st.Update(bg, func(tx app.Tx) error {
+			for _, v := range stored {
+				if err := tx.DeleteResource(v.ID); err != nil {
+					return err
+				}
+			}
 			put := func() error {
 				for _, v := range stored {
-					if err := tx.DeleteResource(v.ID); err != nil {
-						return err
-					}
 					if err := tx.PutResource(v); err != nil {
 						return err
 					}
 				}
 				return nil
 			}
-			if batch {
-				// The COPY of an import.
-				for _, v := range stored {
-					if err := tx.DeleteResource(v.ID); err != nil {
-						return err
-					}
-				}
-				return tx.(app.BatchTx).Batch(func() error {
-					for _, v := range stored {
-						if err := tx.PutResource(v); err != nil {
-							return err
-						}
-					}
-					return nil
-				})
+			if batch { // the COPY of an import
+				return tx.(app.BatchTx).Batch(put)
 			}
 			return put()
 		})
