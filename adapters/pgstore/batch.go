@@ -55,7 +55,7 @@ func (t *tx) Batch(fn func() error) error {
 		// before the batch: a company that had no resources would have
 		// its reads of them (the import prices every composition it
 		// wrote) planned as scans of the whole table, one per read.
-		err = t.exec(`ANALYZE resources, resource_prices, compositions, composition_banks, composition_items`)
+		err = t.exec(`ANALYZE resources, compositions, composition_banks, composition_items`)
 	}
 	return err
 }
@@ -106,28 +106,20 @@ func (t *tx) writeHeld() error {
 	}
 	counts := map[[2]string]int{}
 	if rs := h.resources; len(rs) > 0 {
-		if err := t.copyRows("resources", []string{"company_id", "id", "user_id", "department_id", "group_id", "code", "second_code", "description",
+		if err := t.copyRows("resources", append([]string{"company_id", "id", "user_id", "department_id", "group_id", "code", "second_code", "description",
 			"type", "unit", "is_sicro", "status", "note", "code_fold", "code_key", "description_fold", "description_ci", "unit_fold", "unit_ci",
-			"created_at", "created_at_ns", "tags"}, len(rs), func(i int) []any {
+			"created_at", "created_at_ns", "tags"}, priceColumns...), len(rs), func(i int) []any {
 			v := rs[i]
 			at, ns := ts(v.CreatedAt)
-			return []any{v.CompanyID, v.ID, v.UserID, v.DepartmentID, v.GroupID, v.Code, v.SecondCode, v.Description,
+			return append([]any{v.CompanyID, v.ID, v.UserID, v.DepartmentID, v.GroupID, v.Code, v.SecondCode, v.Description,
 				int32(v.Type), v.Unit, v.IsSicro, v.Status, v.Note, app.Fold(v.Code), app.CodeKey(app.Fold(v.Code)),
-				app.Fold(v.Description), ciFold(v.Description), app.Fold(v.Unit), ciFold(v.Unit), at, ns, tagsArg(v.Tags)}
+				app.Fold(v.Description), ciFold(v.Description), app.Fold(v.Unit), ciFold(v.Unit), at, ns, tagsArg(v.Tags)}, priceRow(v)...)
 		}); err != nil {
 			return err
 		}
-		var prices [][]any
 		for _, v := range rs {
-			for st, p := range v.Locals {
-				prices = append(prices, []any{v.CompanyID, v.ID, st, num(p.PND), num(p.PD), num(p.PNDI), num(p.PDI)})
-			}
 			counts[[2]string{v.CompanyID, "resources"}]++
 			t.noteTerms(resourceTerms, v.CompanyID, app.Fold(v.Description), 1)
-		}
-		if err := t.copyRows("resource_prices", []string{"company_id", "resource_id", "state", "pnd", "pd", "pndi", "pdi"},
-			len(prices), func(i int) []any { return prices[i] }); err != nil {
-			return err
 		}
 	}
 	if cs := h.compositions; len(cs) > 0 {

@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -18,7 +15,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/costdb/costdb/adapters/pgstore"
-	"github.com/costdb/costdb/adapters/pgstore/pgtest"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
 )
@@ -387,34 +383,7 @@ func TestTermsTotalIsTheVocabularys(t *testing.T) {
 // gets their vocabulary when this costdb opens it: the totals read from it
 // are the matches, and the store keeps it from there.
 func TestTermsBuiltOnUpgrade(t *testing.T) {
-	url := pgtest.NewDatabase(t)
-	conn, err := pgx.Connect(bg, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(bg)
-	if _, err := conn.Exec(bg, `CREATE TABLE schema_migrations (version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
-		t.Fatal(err)
-	}
-	files, _ := filepath.Glob("migrations/*.sql")
-	sort.Strings(files)
-	for _, f := range files {
-		name := filepath.Base(f)
-		v, _ := strconv.Atoi(name[:4])
-		if v > 15 {
-			break
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := conn.Exec(bg, string(b)); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if _, err := conn.Exec(bg, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, v, name); err != nil {
-			t.Fatal(err)
-		}
-	}
+	url, conn := databaseAt(t, 15)
 	// The rows as a costdb of schema 15 wrote them.
 	const co = "c0000000000000000000000a"
 	for i, d := range termTexts {
@@ -431,7 +400,7 @@ func TestTermsBuiltOnUpgrade(t *testing.T) {
 		t.Fatal("no vocabulary after the upgrade")
 	}
 	c.check("after the upgrade")
-	err = c.st.Update(bg, func(tx app.Tx) error {
+	err := c.st.Update(bg, func(tx app.Tx) error {
 		if err := tx.DeleteResource(fmt.Sprintf("r%023d", 0)); err != nil {
 			return err
 		}

@@ -36,39 +36,31 @@ var ownResourceCols = strings.ReplaceAll(resourceCols, "r.", "o.")
 // name, with their prices. s has no order or limit (a composition read by
 // its id or its code; compositionsWith reads ahead for no other).
 //
-// It is one statement of plain joins, a row for each own resource item and
-// each price of its resource (the resource's columns repeated on each; none
-// of the price's when it has none): composition, its items (by their
-// primary key), the resource (by company and code), its prices (by their
-// primary key). It used to be two statements, the resources and their
-// prices, each selecting the items' codes with nested IN subqueries (the
-// prices' nested twice): the database spent 70–230 µs more CPU per
-// rendered GET on them (docs/performance.md, issue 29: the rendered GET on
-// PostgreSQL).
+// It is one statement of plain joins, a row for each own resource item
+// (the resource's prices are in its row: migration 0018): composition, its
+// items (by their primary key), the resource (by company and code). It
+// used to be two statements, the resources and their prices, each
+// selecting the items' codes with nested IN subqueries (the prices' nested
+// twice): the database spent 70–230 µs more CPU per rendered GET on them
+// (docs/performance.md, issue 29: the rendered GET on PostgreSQL); then
+// one statement that also joined the prices' own table, a row per price.
 func queueOwnResources(b *pgx.Batch, s sel) *queuedResources {
 	q := &queuedResources{out: []*domain.Resource{}, byID: map[string]*domain.Resource{}}
-	batchRows(b, `SELECT `+ownResourceCols+`, p.state, p.pnd::text, p.pd::text, p.pndi::text, p.pdi::text
+	batchRows(b, `SELECT `+ownResourceCols+`
 		FROM compositions r
 		JOIN composition_items x ON x.company_id = r.company_id AND x.composition_id = r.id
 		JOIN resources o ON o.company_id = x.company_id AND o.code = x.code
-		LEFT JOIN resource_prices p ON p.company_id = o.company_id AND p.resource_id = o.id
 		WHERE (`+s.where+`) AND x.bank = '`+domain.BankMyBase+`' AND x.kind = '`+string(domain.KindResource)+`'`, s.args,
 		func(rows pgx.Rows) error {
-			var st, pnd, pd, pndi, pdi *string
-			v, err := scanResource(rows, &st, &pnd, &pd, &pndi, &pdi)
+			v, err := scanResource(rows, &q.d)
 			if err != nil {
 				return err
 			}
-			// A resource named by several items, or with several prices,
-			// comes on several rows: the first is kept.
-			if have := q.byID[v.ID]; have != nil {
-				v = have
-			} else {
+			// A resource named by several items comes on several rows:
+			// the first is kept.
+			if q.byID[v.ID] == nil {
 				q.out = append(q.out, v)
 				q.byID[v.ID] = v
-			}
-			if st != nil {
-				v.Locals[*st] = domain.PriceLine{PND: q.d.optDec(pnd), PD: q.d.optDec(pd), PNDI: q.d.optDec(pndi), PDI: q.d.optDec(pdi)}
 			}
 			return nil
 		})

@@ -238,7 +238,7 @@ func (l *listSQL) compile(companyID string, q app.Query) (sel, error) {
 			if !l.pricedIn {
 				return sel{}, fmt.Errorf("pgstore: %s cannot be filtered by the states they are priced in", l.name)
 			}
-			conds = append(conds, `EXISTS (SELECT 1 FROM resource_prices p WHERE p.company_id = r.company_id AND p.resource_id = r.id AND p.state = `+arg(c.Text)+`)`)
+			conds = append(conds, arg(c.Text)+` = ANY (r.price_states)`)
 			continue
 		case app.Tagged:
 			if !l.tagged {

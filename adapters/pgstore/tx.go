@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/costdb/costdb/adapters/internal/recordcache"
+	"slices"
 	"strings"
+
+	"github.com/costdb/costdb/adapters/internal/recordcache"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -663,7 +665,40 @@ func (t *tx) send(b *pgx.Batch) error {
 // Resources.
 
 const resourceCols = `r.id, r.company_id, r.user_id, r.department_id, r.group_id, r.code, r.second_code, r.description,
-	r.type, r.unit, r.is_sicro, r.status, r.note, r.created_at, r.created_at_ns, r.tags`
+	r.type, r.unit, r.is_sicro, r.status, r.note, r.created_at, r.created_at_ns, r.tags,
+	r.price_states, r.price_pnd, r.price_pd, r.price_pndi, r.price_pdi`
+
+// priceColumns are the columns of resources that hold its prices
+// (migration 0018): five arrays of the same length, a place per state in
+// the states' order, the prices as the text numeric gives them (decText).
+var priceColumns = []string{"price_states", "price_pnd", "price_pd", "price_pndi", "price_pdi"}
+
+// priceRow is the values of priceColumns for v's prices: the put and the
+// import's COPY write them.
+func priceRow(v *domain.Resource) []any {
+	states := make([]string, 0, len(v.Locals))
+	for st := range v.Locals {
+		states = append(states, st)
+	}
+	slices.Sort(states)
+	n := len(states)
+	pnd, pd, pndi, pdi := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	for i, st := range states {
+		p := v.Locals[st]
+		pnd[i], pd[i], pndi[i], pdi[i] = decText(p.PND), decText(p.PD), decText(p.PNDI), decText(p.PDI)
+	}
+	return []any{states, pnd, pd, pndi, pdi}
+}
+
+// decText is a decimal as PostgreSQL's numeric prints it (num's value
+// cast to text): its digits to its scale, trailing zeros kept, and no
+// fractional digits for a positive exponent.
+func decText(d decimal.Decimal) string {
+	if e := d.Exponent(); e < 0 {
+		return d.StringFixed(-e)
+	}
+	return d.StringFixed(0)
+}
 
 // resources loads the resources that the clause (a WHERE condition on r,
 // with ORDER BY and LIMIT when needed) selects, their prices included, in
@@ -703,43 +738,38 @@ type queuedResources struct {
 	d    decoder
 }
 
-// scanResource scans a row of resourceCols followed by the scan targets
-// more; the resource has no prices yet.
-func scanResource(rows pgx.Rows, more ...any) (*domain.Resource, error) {
+// scanResource scans a row of resourceCols, the resource's prices
+// included; a bad decimal is d's error.
+func scanResource(rows pgx.Rows, d *decoder) (*domain.Resource, error) {
 	var v domain.Resource
 	var at time.Time
 	var ns int32
-	if err := rows.Scan(append([]any{&v.ID, &v.CompanyID, &v.UserID, &v.DepartmentID, &v.GroupID, &v.Code, &v.SecondCode, &v.Description,
-		&v.Type, &v.Unit, &v.IsSicro, &v.Status, &v.Note, &at, &ns, &v.Tags}, more...)...); err != nil {
+	var states, pnd, pd, pndi, pdi []string
+	if err := rows.Scan(&v.ID, &v.CompanyID, &v.UserID, &v.DepartmentID, &v.GroupID, &v.Code, &v.SecondCode, &v.Description,
+		&v.Type, &v.Unit, &v.IsSicro, &v.Status, &v.Note, &at, &ns, &v.Tags,
+		&states, &pnd, &pd, &pndi, &pdi); err != nil {
 		return nil, err
 	}
 	v.CreatedAt, v.Tags = fromTS(at, ns), app.Tags(v.Tags)
-	v.Locals = map[string]domain.PriceLine{}
+	n := len(states)
+	if len(pnd) != n || len(pd) != n || len(pndi) != n || len(pdi) != n {
+		return nil, fmt.Errorf("pgstore: resource %s: %d price states but %d, %d, %d, %d prices", v.ID, n, len(pnd), len(pd), len(pndi), len(pdi))
+	}
+	v.Locals = make(map[string]domain.PriceLine, n)
+	for i, st := range states {
+		v.Locals[st] = domain.PriceLine{PND: d.dec(pnd[i]), PD: d.dec(pd[i]), PNDI: d.dec(pndi[i]), PDI: d.dec(pdi[i])}
+	}
 	return &v, nil
 }
 
-// queueResources queues on b the reads of the resources s selects and of
-// their prices.
+// queueResources queues on b the read of the resources s selects, their
+// prices included (their own row's arrays: migration 0018).
 func queueResources(b *pgx.Batch, s sel) *queuedResources {
 	q := &queuedResources{out: []*domain.Resource{}, byID: map[string]*domain.Resource{}}
-	// The prices come in the same statement, a row of five texts per state
-	// in a subquery of each resource selected: PostgreSQL evaluates it
-	// after the order and the limit, for the rows returned only, so the
-	// selection (a list's filter and sort) runs once. A second statement
-	// selecting the prices of the same selection ran it twice.
-	batchRows(b, `SELECT `+resourceCols+`, (SELECT array_agg(ARRAY[p.state, p.pnd::text, p.pd::text, p.pndi::text, p.pdi::text])
-		FROM resource_prices p WHERE p.company_id = r.company_id AND p.resource_id = r.id)
-		FROM resources r WHERE `+s.where+s.tail, s.args, func(rows pgx.Rows) error {
-		var prices [][]string
-		v, err := scanResource(rows, &prices)
+	batchRows(b, `SELECT `+resourceCols+` FROM resources r WHERE `+s.where+s.tail, s.args, func(rows pgx.Rows) error {
+		v, err := scanResource(rows, &q.d)
 		if err != nil {
 			return err
-		}
-		for _, p := range prices {
-			if len(p) != 5 {
-				return fmt.Errorf("pgstore: resource %s: a price row of %d values", v.ID, len(p))
-			}
-			v.Locals[p[0]] = domain.PriceLine{PND: q.d.dec(p[1]), PD: q.d.dec(p[2]), PNDI: q.d.dec(p[3]), PDI: q.d.dec(p[4])}
 		}
 		q.out = append(q.out, v)
 		q.byID[v.ID] = v
@@ -775,15 +805,12 @@ func (t *tx) PutResource(v *domain.Resource) error {
 	}, "resource code "+v.Code, func(b *pgx.Batch) {
 		b.Queue(`INSERT INTO resources (company_id, id, user_id, department_id, group_id, code, second_code, description,
 			type, unit, is_sicro, status, note, code_fold, code_key, description_fold, description_ci, unit_fold, unit_ci,
-			created_at, created_at_ns, tags)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
-			v.CompanyID, v.ID, v.UserID, v.DepartmentID, v.GroupID, v.Code, v.SecondCode, v.Description,
-			v.Type, v.Unit, v.IsSicro, v.Status, v.Note, app.Fold(v.Code), app.CodeKey(app.Fold(v.Code)),
-			fold, ciFold(v.Description), app.Fold(v.Unit), ciFold(v.Unit), at, ns, tagsArg(v.Tags))
-		for st, p := range v.Locals {
-			b.Queue(`INSERT INTO resource_prices (company_id, resource_id, state, pnd, pd, pndi, pdi) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-				v.CompanyID, v.ID, st, num(p.PND), num(p.PD), num(p.PNDI), num(p.PDI))
-		}
+			created_at, created_at_ns, tags, `+strings.Join(priceColumns, ", ")+`)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
+			$23, $24, $25, $26, $27)`,
+			append([]any{v.CompanyID, v.ID, v.UserID, v.DepartmentID, v.GroupID, v.Code, v.SecondCode, v.Description,
+				v.Type, v.Unit, v.IsSicro, v.Status, v.Note, app.Fold(v.Code), app.CodeKey(app.Fold(v.Code)),
+				fold, ciFold(v.Description), app.Fold(v.Unit), ciFold(v.Unit), at, ns, tagsArg(v.Tags)}, priceRow(v)...)...)
 	})
 	if err == nil {
 		t.noteTerms(resourceTerms, v.CompanyID, fold, 1)
