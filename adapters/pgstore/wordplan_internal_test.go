@@ -18,7 +18,7 @@ import (
 
 var tctx = context.Background()
 
-// wordPlanDB is a database with one company of 800 resources and 300
+// wordPlanDB is a database with one company of 1,600 resources and 300
 // companies of 3: beside the large company, a company looks small to the
 // planner, as in a service of many companies.
 type wordPlanDB struct {
@@ -53,7 +53,7 @@ func newWordPlanDB(t *testing.T) *wordPlanDB {
 	}
 	db := &wordPlanDB{s: s, conn: conn, big: company("Big")}
 	err = s.Update(tctx, func(tx app.Tx) error {
-		for i := range 800 {
+		for i := range 1600 {
 			desc := fmt.Sprintf("PAREDE %d", i%13)
 			switch {
 			case i%2 == 0:
@@ -164,10 +164,11 @@ func TestWordPlansAnswerTheSame(t *testing.T) {
 			}
 		}
 	}
-	// bloco and ceramico, 400 matches of 800 (one token each): the pages
-	// of every walkable sort that end by the 600th (600 × 800 = 3 × 400²),
-	// three of the four.
-	if want := 2 * len(walkSorts) * 3; walked != want {
+	// bloco and ceramico, 800 matches of 1,600 (one token each): every
+	// page of every walkable sort. vedacao, 20 matches: none (its total
+	// planned once, its page for its values); alvenaria, two tokens:
+	// none, and planned for its values throughout.
+	if want := 2 * len(walkSorts) * 4; walked != want {
 		t.Errorf("%d pages walked, want %d", walked, want)
 	}
 }
@@ -221,7 +222,7 @@ func TestWordPlansAreTheWalk(t *testing.T) {
 		}
 		s.total = new(int)
 		b := &pgx.Batch{}
-		queueWordPage(b, s, wordSeen{n: 400, size: 800, single: true}, true)
+		queueWordPage(b, s, wordSeen{n: 800, size: 1600, single: true}, true)
 		var page, count string
 		for _, q := range b.QueuedQueries {
 			switch {
@@ -254,7 +255,10 @@ func TestWordPlanChoice(t *testing.T) {
 		walks bool
 	}{
 		{wordSeen{n: 9849, size: 100150, single: true}, 100, true},  // the load script's page
-		{wordSeen{n: 104, size: 1000, single: true}, 100, false},     // the same word at 1,000
+		{wordSeen{n: 104, size: 1000, single: true}, 100, true},      // the same word at 1,000: 961 entries
+		{wordSeen{n: 50, size: 100150, single: true}, 100, false},    // a rare word
+		{wordSeen{n: 3, size: 900, single: true}, 100, true},         // a small company, read whole
+		{wordSeen{n: 20, size: 1600, single: true}, 100, false},      // 1,600 entries for 20 matches
 		{wordSeen{n: 9849, size: 100150, single: true}, 5100, false}, // a deep page
 		{wordSeen{n: 0, size: 100150, single: true}, 100, false},
 		{wordSeen{n: 500, size: 800}, 0, false}, // no limit
