@@ -254,7 +254,7 @@ func TestWordPlanChoice(t *testing.T) {
 		end   int
 		walks bool
 	}{
-		{wordSeen{n: 9849, size: 100150, single: true}, 100, true},  // the load script's page
+		{wordSeen{n: 9849, size: 100150, single: true}, 100, true},   // the load script's page
 		{wordSeen{n: 104, size: 1000, single: true}, 100, true},      // the same word at 1,000: 961 entries
 		{wordSeen{n: 50, size: 100150, single: true}, 100, false},    // a rare word
 		{wordSeen{n: 3, size: 900, single: true}, 100, true},         // a small company, read whole

@@ -6,7 +6,7 @@ const (
 	// descriptorReserve is what the connection cap leaves of the
 	// descriptor limit for the rest of the process: the store's files
 	// (the bbolt file, its admin and key files, a backup being written),
-	// the PostgreSQL pool (16 connections by default), the admin
+	// the PostgreSQL pool (pgstore.DefaultMaxConns by default), the admin
 	// listener and its clients, the log.
 	descriptorReserve = 256
 	// maxConnsCeiling bounds the automatic cap when the descriptor limit
