@@ -1,19 +1,15 @@
 package pgstore_test
 
 import (
-	"os"
-	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/costdb/costdb/adapters/pgstore"
-	"github.com/costdb/costdb/adapters/pgstore/pgtest"
 	"github.com/costdb/costdb/app"
 	"github.com/costdb/costdb/domain"
-	"github.com/google/go-cmp/cmp"
-	"github.com/jackc/pgx/v5"
 )
 
 // TestUpgradeCompositionItems: a database at schema 9 keeps a bank
@@ -22,34 +18,7 @@ import (
 // in the order of its items, with the coefficients exact; a composition
 // with an empty structure keeps it empty, one without keeps none.
 func TestUpgradeCompositionItems(t *testing.T) {
-	url := pgtest.NewDatabase(t)
-	conn, err := pgx.Connect(bg, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(bg)
-	files, _ := filepath.Glob("migrations/*.sql")
-	sort.Strings(files)
-	if _, err := conn.Exec(bg, `CREATE TABLE schema_migrations (version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		name := filepath.Base(f)
-		v, _ := strconv.Atoi(name[:4])
-		if v > 9 {
-			break
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := conn.Exec(bg, string(b)); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if _, err := conn.Exec(bg, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, v, name); err != nil {
-			t.Fatal(err)
-		}
-	}
+	url, conn := databaseAt(t, 9)
 	const ed = "SINAPI/MG/2026-08"
 	for _, q := range []string{
 		`INSERT INTO bank_compositions (edition_key, code, description, unit, class, cost_pnd, cost_pd, has_items) VALUES

@@ -27,6 +27,27 @@ import (
 // kernel counts in ticks of 10 ms, so run a few thousand GETs
 // (-benchtime 3000x).
 func BenchmarkRenderedGetDBCPU(b *testing.B) {
+	f, co, probe := dbCPUFixture(b, 200, 2000, 20)
+	get := func(i int) {
+		req := httptest.NewRequest("GET", "/api/public/v2/my_database/compositions/"+co.Compositions[i%len(co.Compositions)], nil)
+		req.Header.Set("Authorization", "Bearer "+f.Token)
+		w := httptest.NewRecorder()
+		f.RenderH.ServeHTTP(w, req)
+		if w.Code != http.StatusOK {
+			b.Fatalf("GET: %d %s", w.Code, w.Body.String())
+		}
+	}
+	for i := range len(co.Compositions) { // every statement prepared on the pool's connections
+		get(i)
+	}
+	reportDBCPU(b, probe, get)
+}
+
+// dbCPUFixture opens a store on a new database (skipping without /proc or
+// PostgreSQL), generates a company of comps compositions of items items
+// and res resources, and connects a probe to the same database.
+func dbCPUFixture(b *testing.B, comps, res, items int) (*benchfix.Fixture, *benchfix.Company, *pgx.Conn) {
+	b.Helper()
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		b.Skip("no /proc")
 	}
@@ -41,7 +62,7 @@ func BenchmarkRenderedGetDBCPU(b *testing.B) {
 	}
 	f := benchfix.SetupStore(st, "", 8)
 	b.Cleanup(f.Close)
-	co, err := benchfix.GenerateCompany(ctx, storecache.New(f.Store), "bench@example.com", 200, 2000, 20, 29)
+	co, err := benchfix.GenerateCompany(ctx, storecache.New(f.Store), "bench@example.com", comps, res, items, 29)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -49,24 +70,19 @@ func BenchmarkRenderedGetDBCPU(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer probe.Close(ctx)
-	get := func(i int) {
-		req := httptest.NewRequest("GET", "/api/public/v2/my_database/compositions/"+co.Compositions[i%len(co.Compositions)], nil)
-		req.Header.Set("Authorization", "Bearer "+f.Token)
-		w := httptest.NewRecorder()
-		f.RenderH.ServeHTTP(w, req)
-		if w.Code != http.StatusOK {
-			b.Fatalf("GET: %d %s", w.Code, w.Body.String())
-		}
-	}
-	for i := range len(co.Compositions) { // every statement prepared on the pool's connections
-		get(i)
-	}
+	b.Cleanup(func() { probe.Close(ctx) })
+	return f, co, probe
+}
+
+// reportDBCPU runs do once per iteration of b and reports the CPU the
+// database's backends spent per iteration (db-µs/op).
+func reportDBCPU(b *testing.B, probe *pgx.Conn, do func(i int)) {
+	b.Helper()
 	before := backendTicks(b, probe)
 	i := 0
 	for b.Loop() {
 		i++
-		get(i)
+		do(i)
 	}
 	b.StopTimer()
 	after := backendTicks(b, probe)

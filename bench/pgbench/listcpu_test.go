@@ -4,15 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
-
-	"github.com/costdb/costdb/adapters/pgstore"
-	"github.com/costdb/costdb/adapters/pgstore/pgtest"
-	"github.com/costdb/costdb/app/storecache"
-	"github.com/costdb/costdb/bench/benchfix"
 )
 
 // BenchmarkListPageDBCPU is P5's rendered v2 list page of 100 resources
@@ -23,33 +15,12 @@ import (
 // so run a few thousand pages: -benchtime 2000x). Its setup writes the
 // 100,000 resources (a minute or two).
 func BenchmarkListPageDBCPU(b *testing.B) {
-	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		b.Skip("no /proc")
-	}
-	if err := pgtest.Available(); err != nil {
-		b.Skip(err)
-	}
-	ctx := context.Background()
-	url := pgtest.NewDatabase(b)
-	st, err := pgstore.Open(ctx, url, pgstore.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	f := benchfix.SetupStore(st, "", 8)
-	b.Cleanup(f.Close)
-	if _, err := benchfix.GenerateCompany(ctx, storecache.New(f.Store), "bench@example.com", 0, 100000, 0, 29); err != nil {
-		b.Fatal(err)
-	}
-	probe, err := pgx.Connect(ctx, url)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer probe.Close(ctx)
-	if _, err := probe.Exec(ctx, `ANALYZE`); err != nil {
+	f, _, probe := dbCPUFixture(b, 0, 100000, 0)
+	if _, err := probe.Exec(context.Background(), `ANALYZE`); err != nil {
 		b.Fatal(err)
 	}
 	const path = "/api/public/v2/my_database/resources?page[size]=100&filter[description]=alvenaria&sort=-code"
-	get := func() {
+	get := func(int) {
 		req := httptest.NewRequest("GET", path, nil)
 		req.Header.Set("Authorization", "Bearer "+f.Token)
 		w := httptest.NewRecorder()
@@ -58,18 +29,8 @@ func BenchmarkListPageDBCPU(b *testing.B) {
 			b.Fatalf("GET: %d %s", w.Code, w.Body.String())
 		}
 	}
-	for range 50 { // every statement prepared on the pool's connections
-		get()
+	for i := range 50 { // every statement prepared on the pool's connections
+		get(i)
 	}
-	before := backendTicks(b, probe)
-	for b.Loop() {
-		get()
-	}
-	b.StopTimer()
-	after := backendTicks(b, probe)
-	var ticks int64
-	for pid, t := range after {
-		ticks += t - before[pid]
-	}
-	b.ReportMetric(float64(ticks)*clockTick/float64(b.N), "db-µs/op")
+	reportDBCPU(b, probe, get)
 }
