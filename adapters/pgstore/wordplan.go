@@ -18,8 +18,8 @@ import (
 // limit); reading the n matches through the trigram index and sorting
 // them reads n rows, each about three times dearer than an entry walked
 // (EXPLAIN ANALYZE: 0.39 µs against 1.2 µs at 100,000 resources), and a
-// small company's rows are read whole. So that
-// the database chooses, such a page was planned at each execution
+// small company's rows are read whole. So that the database chooses, such
+// a page was planned at each execution
 // (queuePlanEach), which cost about 0.3 ms for the page and 0.2 ms for its
 // total, beside about 1 ms of execution.
 //
@@ -31,7 +31,7 @@ import (
 //   - the total reads the vocabulary through its trigram index, the only
 //     index of list_terms that its conditions can use (migration 0017 puts
 //     the token before the company in its primary key);
-//   - when the word is common enough (walks), the page is the walk: the
+//   - when the walk is short (walks), the page is the walk: the
 //     word tested with strpos, which no index serves, and explicit sorts
 //     disabled (enable_sort off), so the only plan left reads the sort's
 //     index in order (TestWordPlansAreTheWalk checks the plans);
