@@ -134,7 +134,7 @@ const walkWhere = `r.company_id = $1 AND strpos(r.description_fold, $2) > 0`
 // the resources it will read.
 func queueWordPage(b *pgx.Batch, s sel, seen wordSeen, known bool) *queuedResources {
 	if !known || !seen.single {
-		b.Queue(`SET LOCAL plan_cache_mode = force_custom_plan`)
+		s.queuePlanEach(b)
 		q := queueResources(b, s)
 		s.queueCount(b, "resources")
 		return q
@@ -142,7 +142,7 @@ func queueWordPage(b *pgx.Batch, s sel, seen wordSeen, known bool) *queuedResour
 	if !seen.walks(s.end) {
 		b.Queue(`SET LOCAL plan_cache_mode = force_generic_plan`)
 		s.queueCount(b, "resources")
-		b.Queue(`SET LOCAL plan_cache_mode = force_custom_plan`)
+		s.queuePlanEach(b)
 		return queueResources(b, s)
 	}
 	// Sorts disabled for the total too: it sorts nothing in any plan.
