@@ -242,18 +242,21 @@ func (p *p29) getLoadN(n int, base, prefix string, hdr []string, pick func(w int
 }
 
 // pair prints one target's rounds: costdb and bare req/s, their ratio, and
-// costdb's p50 and p99, then the medians.
-type pair struct{ cs, bs, rs, p50, p99 []float64 }
+// costdb's p50 and p99, then the medians; and the bare handler's p50 and
+// p99, which are what the machine and the load give a handler that does
+// nothing (64 connections on 2 cores: its p99 is several times its p50).
+type pair struct{ cs, bs, rs, p50, p99, b50, b99 []float64 }
 
 func (s *pair) add(c, b result) {
 	s.cs, s.bs = append(s.cs, c.rate[0]), append(s.bs, b.rate[0])
 	s.rs = append(s.rs, c.rate[0]/b.rate[0])
 	s.p50, s.p99 = append(s.p50, c.pct(0, 0.50)), append(s.p99, c.pct(0, 0.99))
+	s.b50, s.b99 = append(s.b50, b.pct(0, 0.50)), append(s.b99, b.pct(0, 0.99))
 }
 
 func (s *pair) print(name string) {
 	fmt.Printf("%-50s %10.0f %10.0f %7.3f %9.2f %9.1f\n", name, median(s.cs), median(s.bs), median(s.rs), median(s.p50), median(s.p99))
-	fmt.Printf("    rounds: costdb %s; bare %s; ratio %s; p50 ms %s; p99 ms %s\n", list(s.cs, "%.0f"), list(s.bs, "%.0f"), list(s.rs, "%.3f"), list(s.p50, "%.2f"), list(s.p99, "%.1f"))
+	fmt.Printf("    rounds: costdb %s; bare %s; ratio %s; p50 ms %s; p99 ms %s; bare p50 ms %s; bare p99 ms %s\n", list(s.cs, "%.0f"), list(s.bs, "%.0f"), list(s.rs, "%.3f"), list(s.p50, "%.2f"), list(s.p99, "%.1f"), list(s.b50, "%.2f"), list(s.b99, "%.1f"))
 }
 
 func header(title string) {
