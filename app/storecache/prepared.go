@@ -96,16 +96,22 @@ func (s *Store) prepare(ctx context.Context, fn func(app.Tx) error) *preparedWri
 		if !ok {
 			return nil
 		}
-		global, err := readCounter(stx, genGlobalKey)
-		if err != nil {
-			return err
-		}
-		rt := &recordingTx{read: &readTx{Tx: stx, memo: s.memo, gen: global, read: true}, comps: s.comps,
-			w: &preparedWrite{stamper: st, global: global, stamps: map[string][]byte{}, bases: map[string]*domain.Composition{},
+		// The global generation is read when fn first needs it (a bank
+		// record), or after fn: the snapshot is the same either way, and
+		// fn's first read (the composition's stamp) then carries the
+		// transaction's start on PostgreSQL, the counter coming with it
+		// among the settings read ahead: one round trip fewer.
+		rt := &recordingTx{read: &readTx{Tx: stx, memo: s.memo}, comps: s.comps,
+			w: &preparedWrite{stamper: st, stamps: map[string][]byte{}, bases: map[string]*domain.Composition{},
 				companies: map[string]uint64{}}}
 		if err := fn(rt); err != nil || rt.refused {
 			return nil
 		}
+		global, ok := rt.read.generation()
+		if !ok {
+			return rt.read.genErr
+		}
+		rt.w.global = global
 		w = rt.w
 		return nil
 	})
